@@ -1,0 +1,83 @@
+// famspec-manifest: the build step that gives every plugin a manifest derived from its registration.
+//
+//   famspec-manifest generate PLUGIN.so -o OUT.json   load the plugin, record what it registers
+//   famspec-manifest template IN.json -o OUT.json     fill @CORE_*@ placeholders (test fixtures)
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+
+#include "famspec/fingerprint.hpp"
+#include "famspec/plugin_loader.hpp"
+#include "famspec/sdk/abi.hpp"
+
+namespace {
+
+int usage() {
+    std::cerr << "usage: famspec-manifest generate PLUGIN -o OUT | famspec-manifest template IN -o OUT\n";
+    return 2;
+}
+
+void replace_all(std::string& text, const std::string& from, const std::string& to) {
+    for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
+        text.replace(at, from.size(), to);
+    }
+}
+
+bool write_file(const std::string& path, const std::string& text) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << text;
+    return static_cast<bool>(out);
+}
+
+int run(int argc, char** argv) {
+    if (argc != 5 || std::string(argv[3]) != "-o") return usage();
+    const std::string mode = argv[1];
+    const std::string input = argv[2];
+    const std::string output = argv[4];
+    if (mode == "generate") {
+        const auto generated = famspec::generate_manifest(input);
+        if (!generated.manifest) {
+            std::cerr << "famspec-manifest: "
+                      << (generated.error ? generated.error->message : input + ": cannot be read") << "\n";
+            return 1;
+        }
+        if (!write_file(output, famspec::to_json(*generated.manifest))) {
+            std::cerr << "famspec-manifest: cannot write " << output << "\n";
+            return 1;
+        }
+        return 0;
+    }
+    if (mode == "template") {
+        std::ifstream in(input, std::ios::binary);
+        if (!in) {
+            std::cerr << "famspec-manifest: cannot read " << input << "\n";
+            return 1;
+        }
+        std::stringstream buffer;
+        buffer << in.rdbuf();
+        std::string text = buffer.str();
+        replace_all(text, "@CORE_FINGERPRINT@", std::string(famspec::core_fingerprint()));
+        replace_all(text, "@CORE_ABI_MAJOR@", std::to_string(famspec::kAbiMajor));
+        replace_all(text, "@CORE_ABI_MINOR@", std::to_string(famspec::kAbiMinor));
+        replace_all(text, "@CORE_DESCRIPTOR_SIZE@", std::to_string(famspec::kMinDescriptorSize));
+        if (!write_file(output, text)) {
+            std::cerr << "famspec-manifest: cannot write " << output << "\n";
+            return 1;
+        }
+        return 0;
+    }
+    return usage();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    try {
+        return run(argc, argv);
+    } catch (const std::exception& error) {
+        std::cerr << "famspec-manifest: " << error.what() << "\n";
+        return 1;
+    }
+}

@@ -1,0 +1,14 @@
+// Everything a runtime that embeds famspec includes.
+#pragma once
+
+#include "famspec/component_renderer.hpp"
+#include "famspec/fingerprint.hpp"
+#include "famspec/log.hpp"
+#include "famspec/plan.hpp"
+#include "famspec/plugin_error.hpp"
+#include "famspec/plugin_loader.hpp"
+#include "famspec/plugin_manifest.hpp"
+#include "famspec/registry.hpp"
+#include "famspec/resolution.hpp"
+#include "famspec/resolver.hpp"
+#include "famspec/specs.hpp"

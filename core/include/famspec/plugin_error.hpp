@@ -1,0 +1,27 @@
+// A structured report of why a plugin did not load.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "famspec/sdk/export.hpp"
+
+namespace famspec {
+
+// The stages a candidate goes through, in order; a failure names the stage it stopped at.
+enum class PluginStage { find, manifest, compatibility, open, entry, handshake, register_, validate };
+
+FAMSPEC_API std::string_view stage_name(PluginStage stage);
+
+struct PluginError {
+    std::string path;
+    PluginStage stage = PluginStage::find;
+    std::string expected;
+    std::string found;
+    std::string system_message;  // dlerror or OS text, when there is one
+    std::string message;         // one readable sentence naming the file and both sides
+
+    friend bool operator==(const PluginError&, const PluginError&) = default;
+};
+
+}  // namespace famspec

@@ -1,0 +1,65 @@
+// Finds, checks and loads family plugins, and freezes what they register into a Registry.
+//
+// Stages per candidate: find -> manifest -> compatibility (no plugin code has run yet) -> open
+// (dlopen RTLD_NOW|RTLD_LOCAL) -> entry -> handshake -> register -> validate. A failing plugin is
+// reported with its path and stage; the others still load. Libraries are never unloaded.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "famspec/log.hpp"
+#include "famspec/plugin_record.hpp"
+#include "famspec/registry.hpp"
+#include "famspec/sdk/export.hpp"
+
+namespace famspec {
+
+inline constexpr const char* kPluginPathVariable = "FAMSPEC_PLUGIN_PATH";
+
+// Where plugins are searched, and why there.
+struct SearchPath {
+    enum class Origin { flag, environment, default_directory };
+    Origin origin = Origin::default_directory;
+    std::vector<std::filesystem::path> directories;
+    std::vector<PluginError> errors;  // rejected entries (relative paths), reported at the find stage
+};
+
+// Precedence: explicit paths (when any) > FAMSPEC_PLUGIN_PATH (when set) > the default directory.
+// Relative entries are rejected, never resolved against the working directory.
+FAMSPEC_API SearchPath plugin_search_path(const std::vector<std::string>& explicit_paths,
+                                          const std::optional<std::string>& environment,
+                                          const std::filesystem::path& default_directory);
+
+// The default plugin directory of a program: <directory of the executable>/../lib/famspec/plugins.
+FAMSPEC_API std::filesystem::path default_plugin_directory(const std::filesystem::path& executable);
+
+struct LoadOptions {
+    std::vector<std::filesystem::path> directories;  // every *.so in each, in order, by byte-wise name
+    std::vector<std::filesystem::path> files;        // explicit plugin files, after the directories
+    std::vector<PluginError> search_errors;          // carried into the report (from plugin_search_path)
+    bool require_manifest = true;                    // false only for the manifest generator
+    LogCallback log;
+};
+
+FAMSPEC_API LoadOptions load_options_for(const SearchPath& search, LogCallback log = {});
+
+// Runs every stage and returns the frozen registry (plugin records included). Thread-safe: one
+// process-wide loader mutex serialises loads. Never throws for a bad plugin.
+FAMSPEC_API std::shared_ptr<const Registry> load_plugins(const LoadOptions& options);
+
+// Stages find, manifest and compatibility only, plus manifest-level duplicate checks: what the
+// files declare, without running any plugin code.
+FAMSPEC_API std::vector<PluginRecord> inspect_plugins(const LoadOptions& options);
+
+// The manifest a plugin's registration produces (for the build-time manifest generator).
+struct ManifestGeneration {
+    std::optional<PluginManifest> manifest;
+    std::optional<PluginError> error;
+};
+FAMSPEC_API ManifestGeneration generate_manifest(const std::filesystem::path& plugin);
+
+}  // namespace famspec

@@ -1,0 +1,103 @@
+// The frozen registry: an immutable snapshot of everything the loaded plugins registered.
+// Built once by the loader; afterwards any number of threads read it without locks.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "famspec/plugin_record.hpp"
+#include "famspec/sdk/component.hpp"
+#include "famspec/sdk/cp_wrapper.hpp"
+#include "famspec/sdk/export.hpp"
+#include "famspec/sdk/family_adapter.hpp"
+#include "famspec/sdk/moe_archetype.hpp"
+#include "famspec/sdk/replacement_factory.hpp"
+
+namespace famspec {
+
+// A registered object, the plugin it came from and where it was declared. The object keeps its
+// plugin library mapped for as long as anyone holds it.
+template <class T>
+struct Registered {
+    std::shared_ptr<const T> object;
+    std::string plugin;  // plugin name
+    std::string path;    // plugin file
+    std::string where;   // declaration site, "file:line"
+
+    const T& operator*() const { return *object; }
+    const T* operator->() const { return object.get(); }
+};
+
+struct RegisteredFamily : Registered<FamilyAdapter> {
+    std::vector<std::string> spellings;  // normalised keys that name this family
+};
+
+// How a spelling was matched to a family, for `resolve --explain`.
+struct FamilyLookup {
+    const RegisteredFamily* family = nullptr;
+    std::vector<std::string> spellings_tried;
+    std::string rule;  // "exact model_type" or "normalised key '<k>'"
+};
+
+// lower-case, '_' and '-' removed, then the first of the HF task suffixes stripped.
+FAMSPEC_API std::string normalize_family_key(std::string_view name);
+
+class FAMSPEC_API Registry {
+public:
+    struct Contents {
+        std::vector<PluginRecord> plugins;
+        std::vector<RegisteredFamily> families;
+        std::vector<Registered<ReplacementFactory>> factories;
+        std::vector<Registered<MoeArchetype>> archetypes;
+        std::vector<Registered<CpWrapper>> cp_wrappers;
+        std::vector<Registered<Component>> components;
+    };
+
+    explicit Registry(Contents contents);
+    Registry(const Registry&) = delete;
+    Registry& operator=(const Registry&) = delete;
+    ~Registry();
+
+    // A process-unique number: results computed from one snapshot are never reused for another.
+    std::uint64_t generation() const { return generation_; }
+
+    std::span<const PluginRecord> plugins() const { return contents_.plugins; }
+    std::span<const RegisteredFamily> families() const { return contents_.families; }
+    std::span<const Registered<ReplacementFactory>> factories() const { return contents_.factories; }
+    std::span<const Registered<MoeArchetype>> archetypes() const { return contents_.archetypes; }
+    std::span<const Registered<CpWrapper>> cp_wrappers() const { return contents_.cp_wrappers; }
+    std::span<const Registered<Component>> components() const { return contents_.components; }
+
+    // Any spelling: the model_type, the architecture, an alias, a directory alias, normalised or not.
+    FamilyLookup find_family(std::string_view spelling) const;
+    const Registered<ReplacementFactory>* find_factory(std::string_view target) const;
+    const Registered<MoeArchetype>* find_archetype(std::string_view compute_factory) const;
+    const Registered<MoeArchetype>* find_archetype(const MoeFingerprint& fingerprint) const;
+    const Registered<CpWrapper>* find_cp_wrapper(std::string_view target) const;
+    // By import module (the re-exporting package or the defining module) and class name.
+    const Registered<Component>* find_component(std::string_view module, std::string_view name) const;
+    // By a dotted path <module>.<Class>.
+    const Registered<Component>* find_component(std::string_view dotted) const;
+    // The family (model_type) that ships a local_compute_fn target as a non-archetype compute function.
+    const RegisteredFamily* find_compute_function_owner(std::string_view target) const;
+
+    bool all_ok() const;
+
+private:
+    Contents contents_;
+    std::uint64_t generation_;
+    std::map<std::string, std::size_t, std::less<>> family_by_model_type_;
+    std::map<std::string, std::size_t, std::less<>> family_by_key_;
+    std::map<std::string, std::size_t, std::less<>> factory_by_target_;
+    std::map<std::string, std::size_t, std::less<>> archetype_by_factory_;
+    std::map<std::string, std::size_t, std::less<>> cp_wrapper_by_target_;
+    std::map<std::string, std::size_t, std::less<>> component_by_path_;
+    std::map<std::string, std::size_t, std::less<>> compute_function_owner_;
+};
+
+}  // namespace famspec

@@ -1,0 +1,93 @@
+// Answers, for each target of a plan, what source-level declaration it stands for, by asking the
+// frozen registry. Thread-safe; results are cached (bounded) and shared, so every spelling of the
+// same identity returns the same object while it is cached.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "famspec/component_renderer.hpp"
+#include "famspec/log.hpp"
+#include "famspec/plan.hpp"
+#include "famspec/registry.hpp"
+#include "famspec/resolution.hpp"
+#include "famspec/sdk/export.hpp"
+#include "famspec/specs.hpp"
+
+namespace famspec {
+
+enum class Slot { replace_module, local_compute_fn, inner_wrapper };
+FAMSPEC_API std::string_view slot_name(Slot slot);
+
+// One injection record: the local_compute_fn target of a plan entry.
+struct Injection {
+    std::optional<std::string> local_compute_fn;
+    Options options;
+};
+
+struct SummaryEntry {
+    Slot slot = Slot::replace_module;
+    std::string target;
+    std::optional<std::string> module_type;
+    ResolutionStatus status = ResolutionStatus::not_covered;
+    std::shared_ptr<const ReplacementSpec> replacement;  // slot replace_module, when resolved
+    std::shared_ptr<const StrategySpec> strategy;        // strategy slots, when resolved
+    std::string reason;
+    SourceLocation location;
+};
+
+struct DeclarationSummary {
+    std::vector<SummaryEntry> entries;  // in plan order, nothing collapsed
+
+    // {"entries":[...],"replacement_specs":{...},"strategy_specs":{...}}, canonical bytes.
+    std::string canonical_json() const;
+    // "sha256:<64 hex>" over canonical_json().
+    std::string digest() const;
+};
+
+struct ResolverOptions {
+    std::size_t cache_capacity = 4096;
+    const ComponentRenderer* renderer = nullptr;  // nullptr: block_renderer()
+    LogCallback log;
+};
+
+class FAMSPEC_API Resolver {
+public:
+    explicit Resolver(std::shared_ptr<const Registry> registry, ResolverOptions options = {});
+    Resolver(const Resolver&) = delete;
+    Resolver& operator=(const Resolver&) = delete;
+    ~Resolver();
+
+    Resolution<ReplacementSpec> replacement_spec_for(std::string_view target,
+                                                     const std::optional<std::string>& model_type,
+                                                     const std::optional<std::string>& module_type,
+                                                     const Options& options = {}) const;
+    Resolution<StrategySpec> strategy_spec_for(std::string_view target, const std::optional<std::string>& model_type,
+                                               Slot slot, const Options& options = {}) const;
+    Resolution<std::string> interface_component_class(std::string_view model_type) const;
+    std::vector<std::string> external_state_classes_for(const std::optional<std::string>& model_type,
+                                                        std::span<const Injection> injections) const;
+    // model_type overrides the plan's own model_type / architecture; with neither, each target's
+    // family is inferred from its path.
+    DeclarationSummary declaration_summary(const std::optional<std::string>& model_type, const Plan& plan) const;
+
+    const Registry& registry() const;
+    void clear_cache() const;
+
+private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
+
+// The inline expert-parallel forward body for an archetype's router_kind and shared mode.
+FAMSPEC_API std::string moe_ep_forward_body(std::string_view router_kind, std::string_view shared);
+
+// A Python literal as Python's repr() writes it: None, True, 1e-05, 'text'.
+FAMSPEC_API std::string to_python(const PyLiteral& literal);
+
+}  // namespace famspec

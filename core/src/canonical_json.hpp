@@ -1,0 +1,17 @@
+// Canonical JSON: keys sorted byte-wise at every level, no whitespace, standard escapes, UTF-8.
+// Equal values give equal bytes, which is what the summary digest relies on.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include <boost/json/value.hpp>
+
+namespace famspec::detail {
+
+std::string canonical_json(const boost::json::value& value);
+
+// "sha256:<64 lower-case hex>" over the bytes.
+std::string sha256_digest(std::string_view bytes);
+
+}  // namespace famspec::detail

@@ -1,0 +1,241 @@
+#include "staging_registrar.hpp"
+
+#include <algorithm>
+#include <set>
+
+namespace famspec::detail {
+namespace {
+
+std::vector<std::string> split_dotted(std::string_view path) {
+    std::vector<std::string> parts;
+    std::size_t start = 0;
+    while (true) {
+        const std::size_t dot = path.find('.', start);
+        parts.emplace_back(path.substr(start, dot - start));
+        if (dot == std::string_view::npos) break;
+        start = dot + 1;
+    }
+    return parts;
+}
+
+std::string quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
+
+template <class Items, class Key>
+const auto* find_staged(const Items& items, const Key& key) {
+    const auto it = std::find_if(items.begin(), items.end(), key);
+    return it == items.end() ? nullptr : &*it;
+}
+
+}  // namespace
+
+const RegisteredFamily* StagingRegistrar::family_named(std::string_view model_type) const {
+    return find_staged(families, [&](const auto& f) { return f->model_type() == model_type; });
+}
+
+bool StagingRegistrar::check_family_target(std::string_view what, std::string_view target, std::string_view family,
+                                           std::string_view where) {
+    const RegisteredFamily* owner = family_named(family);
+    if (owner == nullptr) {
+        fail(std::string(what) + " " + quoted(target) + " (" + std::string(where) + ") names family " +
+             quoted(family) + ", which this plugin does not register");
+        return false;
+    }
+    // hyper_parallel.models.<directory>.adapter.<...>.<name>: the directory must name the family,
+    // or a target could never be resolved from its path alone.
+    const auto parts = split_dotted(target);
+    const bool convention = parts.size() >= 5 && parts[0] == "hyper_parallel" && parts[1] == "models" &&
+                            parts[3] == "adapter" &&
+                            std::none_of(parts.begin(), parts.end(), [](const auto& p) { return p.empty(); });
+    if (!convention) {
+        fail(std::string(what) + " " + quoted(target) + " (" + std::string(where) +
+             "): expected a path hyper_parallel.models.<family>.adapter.<module>.<name>");
+        return false;
+    }
+    const std::string directory_key = normalize_family_key(parts[2]);
+    if (std::find(owner->spellings.begin(), owner->spellings.end(), directory_key) == owner->spellings.end()) {
+        fail(std::string(what) + " " + quoted(target) + " (" + std::string(where) + "): directory " +
+             quoted(parts[2]) + " does not name family " + quoted(family) +
+             "; declare it with directory_alias() if the family lives there");
+        return false;
+    }
+    return true;
+}
+
+void StagingRegistrar::check_parameters(std::string_view what, std::span<const Parameter> parameters,
+                                        std::string_view where) {
+    std::set<std::string> seen;
+    for (const Parameter& parameter : parameters) {
+        if (parameter.name.empty()) fail(std::string(what) + " (" + std::string(where) + ") has an unnamed parameter");
+        if (!seen.insert(parameter.name).second) {
+            fail(std::string(what) + " (" + std::string(where) + ") declares parameter " + quoted(parameter.name) +
+                 " twice");
+        }
+    }
+}
+
+void StagingRegistrar::add_family(std::shared_ptr<const FamilyAdapter> family, std::string_view where) {
+    if (!family || family->model_type().empty() || family->architecture().empty()) {
+        fail("a family (" + std::string(where) + ") has an empty model_type or architecture");
+        return;
+    }
+    RegisteredFamily staged{stage(std::move(family), where), {}};
+    std::set<std::string> spellings;
+    spellings.insert(normalize_family_key(staged->model_type()));
+    spellings.insert(normalize_family_key(staged->architecture()));
+    for (const auto& alias : staged->aliases()) spellings.insert(normalize_family_key(alias));
+    for (const auto& alias : staged->directory_aliases()) spellings.insert(normalize_family_key(alias));
+    spellings.erase("");
+    staged.spellings.assign(spellings.begin(), spellings.end());
+    for (const auto& other : families) {
+        if (other->model_type() == staged->model_type()) {
+            fail("family " + quoted(staged->model_type()) + " registered twice (" + other.where + " and " +
+                 std::string(where) + ")");
+            return;
+        }
+        for (const auto& key : staged.spellings) {
+            if (std::find(other.spellings.begin(), other.spellings.end(), key) != other.spellings.end()) {
+                fail("spelling " + quoted(key) + " names both family " + quoted(other->model_type()) + " (" +
+                     other.where + ") and " + quoted(staged->model_type()) + " (" + std::string(where) + ")");
+                return;
+            }
+        }
+    }
+    families.push_back(std::move(staged));
+}
+
+void StagingRegistrar::add_factory(std::shared_ptr<const ReplacementFactory> factory, std::string_view where) {
+    if (!factory) return fail("a null factory was registered (" + std::string(where) + ")");
+    const std::string what = "factory " + quoted(factory->target());
+    if (const auto* other = find_staged(factories, [&](const auto& f) { return f->target() == factory->target(); })) {
+        return fail(what + " registered twice (" + other->where + " and " + std::string(where) + ")");
+    }
+    if (!check_family_target("factory", factory->target(), factory->family(), where)) return;
+    check_parameters(what, factory->parameters(), where);
+    for (const char* runtime : {"module", "module_fqn", "context"}) {
+        const auto params = factory->parameters();
+        if (std::none_of(params.begin(), params.end(), [&](const auto& p) { return p.name == runtime; })) {
+            fail(what + " (" + std::string(where) + ") must take '" + runtime +
+                 "': every replacement factory receives module, module_fqn and context");
+        }
+    }
+    if (const Construction* construction = factory->construction()) {
+        if (construction->component.empty() || construction->import_module.empty()) {
+            fail(what + " (" + std::string(where) + ") constructs a component with no name or import module");
+        }
+        std::set<std::string> keywords;
+        const auto* family = family_named(factory->family());
+        for (const Argument& argument : construction->arguments) {
+            if (argument.name.empty() || argument.name == "module" || !keywords.insert(argument.name).second) {
+                fail(what + " (" + std::string(where) + ") passes keyword " + quoted(argument.name) +
+                     " more than once, unnamed, or as 'module'");
+            }
+            const auto params = factory->parameters();
+            if (argument.binding == ArgumentBinding::parameter &&
+                std::none_of(params.begin(), params.end(), [&](const auto& p) { return p.name == argument.value; })) {
+                fail(what + " (" + std::string(where) + ") binds " + quoted(argument.name) +
+                     " to parameter " + quoted(argument.value) + ", which the factory does not take");
+            }
+            if (argument.binding == ArgumentBinding::interface && family != nullptr) {
+                const auto blocks = (*family)->interface_blocks();
+                const bool defined = std::any_of(blocks.begin(), blocks.end(), [&](const SourceBlock& b) {
+                    return std::find(b.defines.begin(), b.defines.end(), argument.value) != b.defines.end();
+                });
+                if (!defined) {
+                    fail(what + " (" + std::string(where) + ") hands over " + quoted(argument.value) +
+                         ", which family " + quoted(factory->family()) + " does not declare as an interface");
+                }
+            }
+        }
+    } else if (factory->runtime_only_reason().empty()) {
+        fail(what + " (" + std::string(where) + ") is runtime-only but gives no reason");
+    }
+    factories.push_back(stage(std::move(factory), where));
+}
+
+void StagingRegistrar::add_archetype(std::shared_ptr<const MoeArchetype> archetype, std::string_view where) {
+    if (!archetype) return fail("a null archetype was registered (" + std::string(where) + ")");
+    const std::string what = "archetype " + quoted(archetype->compute_factory());
+    const MoeFingerprint& fp = archetype->fingerprint();
+    if (fp.router.empty() || fp.shared_experts.empty() || fp.expert_storage.empty() ||
+        archetype->compute_factory().empty() || archetype->kind().empty() || archetype->target_class().empty() ||
+        archetype->router_kind().empty() || archetype->shared().empty()) {
+        return fail(what + " (" + std::string(where) +
+                    ") needs a full fingerprint, kind, target_class, router_kind, shared and compute factory");
+    }
+    if (family_named(archetype->family()) == nullptr) {
+        return fail(what + " (" + std::string(where) + ") names family " + quoted(archetype->family()) +
+                    ", which this plugin does not register");
+    }
+    for (const auto& other : archetypes) {
+        if (other->fingerprint() == fp || other->compute_factory() == archetype->compute_factory()) {
+            return fail(what + " duplicates the fingerprint or compute factory of " +
+                        quoted(other->compute_factory()) + " (" + other.where + " and " + std::string(where) + ")");
+        }
+    }
+    check_parameters(what, archetype->options(), where);
+    archetypes.push_back(stage(std::move(archetype), where));
+}
+
+void StagingRegistrar::add_cp_wrapper(std::shared_ptr<const CpWrapper> wrapper, std::string_view where) {
+    if (!wrapper) return fail("a null CP wrapper was registered (" + std::string(where) + ")");
+    const std::string what = "CP wrapper " + quoted(wrapper->target());
+    if (const auto* other = find_staged(cp_wrappers, [&](const auto& w) { return w->target() == wrapper->target(); })) {
+        return fail(what + " registered twice (" + other->where + " and " + std::string(where) + ")");
+    }
+    if (!check_family_target("CP wrapper", wrapper->target(), wrapper->family(), where)) return;
+    check_parameters(what, wrapper->options(), where);
+    cp_wrappers.push_back(stage(std::move(wrapper), where));
+}
+
+void StagingRegistrar::add_component(std::shared_ptr<const Component> component, std::string_view where) {
+    if (!component) return fail("a null component was registered (" + std::string(where) + ")");
+    const std::string what = "component " + quoted(component->name());
+    if (component->name().empty() || component->import_module().empty() || component->defining_module().empty()) {
+        return fail(what + " (" + std::string(where) + ") needs a name, an import module and a defining module");
+    }
+    if (const auto* other = find_staged(components, [&](const auto& c) {
+            return c->name() == component->name() && c->defining_module() == component->defining_module();
+        })) {
+        return fail(what + " registered twice (" + other->where + " and " + std::string(where) + ")");
+    }
+    check_parameters(what, component->parameters(), where);
+    const auto source = component->source();
+    if (!source.empty() && std::none_of(source.begin(), source.end(), [&](const SourceBlock& block) {
+            return std::find(block.defines.begin(), block.defines.end(), component->name()) != block.defines.end();
+        })) {
+        fail(what + " (" + std::string(where) + ") has source blocks but none defines the class");
+    }
+    components.push_back(stage(std::move(component), where));
+}
+
+PluginManifest StagingRegistrar::manifest(const PluginDescriptor& descriptor) const {
+    PluginManifest manifest;
+    manifest.name = descriptor.name != nullptr ? descriptor.name : "";
+    manifest.version = descriptor.version != nullptr ? descriptor.version : "";
+    manifest.description = descriptor.description != nullptr ? descriptor.description : "";
+    manifest.abi_major = descriptor.abi_major;
+    manifest.abi_minor = descriptor.abi_minor;
+    manifest.descriptor_size = descriptor.descriptor_size;
+    manifest.fingerprint = descriptor.fingerprint != nullptr ? descriptor.fingerprint : "";
+    for (const auto& family : families) {
+        const auto aliases = family->aliases();
+        const auto directories = family->directory_aliases();
+        manifest.families.push_back({std::string(family->model_type()), std::string(family->architecture()),
+                                     {aliases.begin(), aliases.end()},
+                                     {directories.begin(), directories.end()}});
+    }
+    for (const auto& factory : factories) manifest.factories.emplace_back(factory->target());
+    for (const auto& archetype : archetypes) {
+        const MoeFingerprint& fp = archetype->fingerprint();
+        manifest.archetypes.push_back(
+            {std::string(archetype->compute_factory()), {fp.router, fp.shared_experts, fp.expert_storage}});
+    }
+    for (const auto& wrapper : cp_wrappers) manifest.cp_wrappers.emplace_back(wrapper->target());
+    for (const auto& component : components) {
+        manifest.components.push_back(std::string(component->defining_module()) + "." +
+                                      std::string(component->name()));
+    }
+    return normalized(std::move(manifest));
+}
+
+}  // namespace famspec::detail

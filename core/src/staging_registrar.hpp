@@ -1,0 +1,51 @@
+// Collects one plugin's registration and checks each declaration as it arrives. Nothing it holds
+// becomes visible unless the whole plugin passes, so a failing plugin is never half-applied.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "famspec/plugin_manifest.hpp"
+#include "famspec/registry.hpp"
+#include "famspec/sdk/abi.hpp"
+#include "famspec/sdk/registrar.hpp"
+
+namespace famspec::detail {
+
+class StagingRegistrar final : public Registrar {
+public:
+    StagingRegistrar(std::string plugin, std::string path) : plugin_(std::move(plugin)), path_(std::move(path)) {}
+
+    void add_family(std::shared_ptr<const FamilyAdapter> family, std::string_view where) override;
+    void add_factory(std::shared_ptr<const ReplacementFactory> factory, std::string_view where) override;
+    void add_archetype(std::shared_ptr<const MoeArchetype> archetype, std::string_view where) override;
+    void add_cp_wrapper(std::shared_ptr<const CpWrapper> wrapper, std::string_view where) override;
+    void add_component(std::shared_ptr<const Component> component, std::string_view where) override;
+
+    const std::vector<std::string>& errors() const { return errors_; }
+    PluginManifest manifest(const PluginDescriptor& descriptor) const;
+
+    // The staged declarations, handed over once the plugin has passed every stage.
+    std::vector<RegisteredFamily> families;
+    std::vector<Registered<ReplacementFactory>> factories;
+    std::vector<Registered<MoeArchetype>> archetypes;
+    std::vector<Registered<CpWrapper>> cp_wrappers;
+    std::vector<Registered<Component>> components;
+
+private:
+    template <class T>
+    Registered<T> stage(std::shared_ptr<const T> object, std::string_view where) const {
+        return Registered<T>{std::move(object), plugin_, path_, std::string(where)};
+    }
+    const RegisteredFamily* family_named(std::string_view model_type) const;
+    bool check_family_target(std::string_view what, std::string_view target, std::string_view family,
+                             std::string_view where);
+    void check_parameters(std::string_view what, std::span<const Parameter> parameters, std::string_view where);
+    void fail(std::string message) { errors_.push_back(std::move(message)); }
+
+    std::string plugin_;
+    std::string path_;
+    std::vector<std::string> errors_;
+};
+
+}  // namespace famspec::detail

@@ -1,0 +1,38 @@
+// What a replacement factory constructs, declared instead of read from its source.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace famspec {
+
+enum class ConstructionMode {
+    name,         // New(original args): the source class is swapped by name and removed
+    wrap_source,  // New(module=Old(original args), ...): the source instance is the wrapper input
+};
+
+enum class ArgumentBinding {
+    parameter,  // bound to one of the factory's own parameters: renders the component default or a plan option
+    literal,    // a fixed Python expression, rendered as written
+    interface,  // a family function handed over: the component is rendered into the artifact
+};
+
+struct Argument {
+    std::string name;  // the component keyword
+    ArgumentBinding binding = ArgumentBinding::parameter;
+    std::string value;  // the factory parameter, the literal source text, or the interface function name
+
+    friend bool operator==(const Argument&, const Argument&) = default;
+};
+
+struct Construction {
+    std::string component;      // class name, e.g. "RMSNorm"
+    std::string import_module;  // where the factory imports it from, e.g. "hyper_parallel.components.modules"
+    ConstructionMode mode = ConstructionMode::wrap_source;
+    bool module_positional = false;  // Cls(module) rather than Cls(module=module); still a wrap
+    std::vector<Argument> arguments;  // keyword arguments other than module, in call order
+
+    friend bool operator==(const Construction&, const Construction&) = default;
+};
+
+}  // namespace famspec

@@ -1,0 +1,4 @@
+#pragma once
+
+// Symbols of the core library that plugins and embedders use. Everything else is hidden.
+#define FAMSPEC_API __attribute__((visibility("default")))

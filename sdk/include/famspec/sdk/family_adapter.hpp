@@ -1,0 +1,29 @@
+// A model family: its identity and every spelling that names it.
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "famspec/sdk/export.hpp"
+#include "famspec/sdk/source_block.hpp"
+
+namespace famspec {
+
+class FAMSPEC_API FamilyAdapter {
+public:
+    virtual ~FamilyAdapter();
+
+    virtual std::string_view model_type() const = 0;    // the registry key, e.g. "qwen3_moe"
+    virtual std::string_view architecture() const = 0;  // e.g. "Qwen3MoeForCausalLM"
+    // Further spellings of the family (normalised by the core before use).
+    virtual std::span<const std::string> aliases() const = 0;
+    // Directory keys under hyper_parallel.models.<dir> that belong to this family, e.g. "deepseekv2".
+    virtual std::span<const std::string> directory_aliases() const = 0;
+    // Functions the family hands to components (kernel entries) and their helpers, for rendering.
+    virtual std::span<const SourceBlock> interface_blocks() const = 0;
+    // local_compute_fn targets the family ships that are deliberately not MoE archetypes.
+    virtual std::span<const std::string> compute_functions() const = 0;
+};
+
+}  // namespace famspec

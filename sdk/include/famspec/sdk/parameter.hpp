@@ -1,0 +1,21 @@
+// One parameter of a Python callable signature: a component constructor, a factory, a strategy option.
+#pragma once
+
+#include <string>
+
+#include "famspec/sdk/py_literal.hpp"
+
+namespace famspec {
+
+enum class ParameterKind { positional_only, positional_or_keyword, keyword_only };
+
+struct Parameter {
+    std::string name;
+    ParameterKind kind = ParameterKind::positional_or_keyword;
+    Default default_value = Default::required();
+
+    bool accepts_keyword() const { return kind != ParameterKind::positional_only; }
+    friend bool operator==(const Parameter&, const Parameter&) = default;
+};
+
+}  // namespace famspec

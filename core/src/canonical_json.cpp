@@ -47,8 +47,7 @@ void write(const boost::json::value& value, std::string& out) {
             std::vector<const boost::json::key_value_pair*> members;
             members.reserve(object.size());
             for (const auto& member : object) members.push_back(&member);
-            std::sort(members.begin(), members.end(),
-                      [](const auto* a, const auto* b) { return a->key() < b->key(); });
+            std::sort(members.begin(), members.end(), [](const auto* a, const auto* b) { return a->key() < b->key(); });
             out += '{';
             bool first = true;
             for (const auto* member : members) {

@@ -2,10 +2,9 @@
 // Equal values give equal bytes, which is what the summary digest relies on.
 #pragma once
 
+#include <boost/json/value.hpp>
 #include <string>
 #include <string_view>
-
-#include <boost/json/value.hpp>
 
 namespace famspec::detail {
 

@@ -62,8 +62,7 @@ std::string build_id_of(Elf_Scn* section) {
     std::size_t offset = 0;
     while ((offset = gelf_getnote(data, offset, &note, &name_offset, &desc_offset)) > 0) {
         const auto* base = static_cast<const unsigned char*>(data->d_buf);
-        if (note.n_type == NT_GNU_BUILD_ID && note.n_namesz == 4 &&
-            std::memcmp(base + name_offset, "GNU", 4) == 0) {
+        if (note.n_type == NT_GNU_BUILD_ID && note.n_namesz == 4 && std::memcmp(base + name_offset, "GNU", 4) == 0) {
             return hex(base + desc_offset, note.n_descsz);
         }
     }
@@ -114,8 +113,8 @@ ElfInfo read_elf_info(const std::string& path) {
             info.build_id = build_id_of(section);
         } else if (std::strcmp(name, kManifestSection) == 0) {
             if (section_header.sh_size > kMaxManifestBytes) {
-                info.error = "manifest section is " + std::to_string(section_header.sh_size) +
-                             " bytes; the limit is " + std::to_string(kMaxManifestBytes);
+                info.error = "manifest section is " + std::to_string(section_header.sh_size) + " bytes; the limit is " +
+                             std::to_string(kMaxManifestBytes);
                 return info;
             }
             Elf_Data* data = elf_getdata(section, nullptr);

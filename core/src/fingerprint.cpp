@@ -13,8 +13,10 @@ std::map<std::string, std::string, std::less<>> fields_of(std::string_view finge
         const std::size_t end = fingerprint.find(';');
         const std::string_view field = fingerprint.substr(0, end);
         const std::size_t eq = field.find('=');
-        if (eq == std::string_view::npos) fields[std::string(field)] = "";
-        else fields[std::string(field.substr(0, eq))] = std::string(field.substr(eq + 1));
+        if (eq == std::string_view::npos)
+            fields[std::string(field)] = "";
+        else
+            fields[std::string(field.substr(0, eq))] = std::string(field.substr(eq + 1));
         if (end == std::string_view::npos) break;
         fingerprint.remove_prefix(end + 1);
     }

@@ -23,7 +23,8 @@ std::map<std::string, std::string> claims_of(const PluginManifest& manifest) {
         std::string fingerprint;
         for (const auto& part : archetype.fingerprint) fingerprint += (fingerprint.empty() ? "" : ", ") + part;
         claims["archetype:" + fingerprint] = "archetype fingerprint (" + fingerprint + ")";
-        claims["compute:" + archetype.compute_factory] = "archetype compute factory '" + archetype.compute_factory + "'";
+        claims["compute:" + archetype.compute_factory] =
+            "archetype compute factory '" + archetype.compute_factory + "'";
     }
     for (const auto& target : manifest.cp_wrappers) claims["cp:" + target] = "CP wrapper '" + target + "'";
     for (const auto& path : manifest.components) claims["component:" + path] = "component '" + path + "'";

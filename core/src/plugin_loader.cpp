@@ -7,6 +7,7 @@
 #include <boost/dll/shared_library.hpp>
 #include <mutex>
 #include <set>
+#include <variant>
 
 #include "famspec/elf_file.hpp"
 #include "famspec/fingerprint.hpp"
@@ -35,13 +36,15 @@ std::vector<std::shared_ptr<Library>>& resident_libraries() {
 
 std::string abi_text(unsigned major, unsigned minor) { return std::to_string(major) + "." + std::to_string(minor); }
 
-std::string core_side() {
-    return "ABI " + abi_text(kAbiMajor, kAbiMinor) + ", " + std::string(core_fingerprint());
-}
+std::string core_side() { return "ABI " + abi_text(kAbiMajor, kAbiMinor) + ", " + std::string(core_fingerprint()); }
 
 PluginError error_at(const std::string& path, PluginStage stage, std::string expected, std::string found,
                      std::string message, std::string system_message = {}) {
-    return PluginError{path, stage, std::move(expected), std::move(found), std::move(system_message),
+    return PluginError{path,
+                       stage,
+                       std::move(expected),
+                       std::move(found),
+                       std::move(system_message),
                        path + ": " + std::move(message)};
 }
 
@@ -74,9 +77,13 @@ std::vector<Candidate> discover(const LoadOptions& options, std::vector<PluginRe
     for (const fs::path& directory : options.directories) {
         std::error_code ec;
         if (!fs::is_directory(directory, ec)) {
-            records.push_back({directory.string(), {directory.string()}, {}, {}, error_at(directory.string(),
-                               PluginStage::find, "a plugin directory", ec ? ec.message() : "not a directory",
-                               "plugin directory does not exist or is not a directory")});
+            records.push_back({directory.string(),
+                               {directory.string()},
+                               {},
+                               {},
+                               error_at(directory.string(), PluginStage::find, "a plugin directory",
+                                        ec ? ec.message() : "not a directory",
+                                        "plugin directory does not exist or is not a directory")});
             continue;
         }
         std::vector<fs::path> here;
@@ -84,7 +91,10 @@ std::vector<Candidate> discover(const LoadOptions& options, std::vector<PluginRe
             if (is_candidate_file(*it)) here.push_back(it->path());
         }
         if (ec) {
-            records.push_back({directory.string(), {directory.string()}, {}, {},
+            records.push_back({directory.string(),
+                               {directory.string()},
+                               {},
+                               {},
                                error_at(directory.string(), PluginStage::find, "a readable directory", ec.message(),
                                         "cannot list plugin directory")});
         }
@@ -98,7 +108,10 @@ std::vector<Candidate> discover(const LoadOptions& options, std::vector<PluginRe
     for (const fs::path& file : files) {
         struct stat status {};
         if (::stat(file.c_str(), &status) != 0) {
-            records.push_back({file.string(), {file.string()}, {}, {},
+            records.push_back({file.string(),
+                               {file.string()},
+                               {},
+                               {},
                                error_at(file.string(), PluginStage::find, "a plugin file", "no such file",
                                         "plugin file does not exist")});
             continue;
@@ -148,7 +161,8 @@ std::optional<PluginError> check_manifest(const Candidate& candidate, std::optio
                             " with the same compiler and flags");
     };
     if (m.abi_major != kAbiMajor) return incompatible("has ABI major " + std::to_string(m.abi_major));
-    if (m.abi_minor > kAbiMinor) return incompatible("needs a newer core (ABI minor " + std::to_string(m.abi_minor) + ")");
+    if (m.abi_minor > kAbiMinor)
+        return incompatible("needs a newer core (ABI minor " + std::to_string(m.abi_minor) + ")");
     if (m.descriptor_size < kMinDescriptorSize) {
         return incompatible("has a " + std::to_string(m.descriptor_size) + "-byte descriptor, shorter than " +
                             std::to_string(kMinDescriptorSize));
@@ -186,12 +200,12 @@ std::variant<Opened, PluginError> open_plugin(const Candidate& candidate) {
     const std::string path = candidate.path.string();
     Opened opened;
     try {
-        opened.library = std::make_shared<Library>(
-            candidate.path, boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local);
+        opened.library = std::make_shared<Library>(candidate.path,
+                                                   boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local);
     } catch (const std::system_error& error) {
         const std::string dl = dlerror_part(error.what());
-        return error_at(path, PluginStage::open, "a library whose symbols all resolve", dl,
-                        "cannot be loaded: " + dl, dl);
+        return error_at(path, PluginStage::open, "a library whose symbols all resolve", dl, "cannot be loaded: " + dl,
+                        dl);
     }
     resident_libraries().push_back(opened.library);
     if (!opened.library->has(kEntrySymbol)) {
@@ -225,7 +239,8 @@ std::variant<Opened, PluginError> open_plugin(const Candidate& candidate) {
                       std::to_string(kMinDescriptorSize));
     }
     if (d.abi_major != kAbiMajor) return refuse("ABI major " + std::to_string(d.abi_major) + " differs");
-    if (d.abi_minor > kAbiMinor) return refuse("ABI minor " + std::to_string(d.abi_minor) + " is newer than the core's");
+    if (d.abi_minor > kAbiMinor)
+        return refuse("ABI minor " + std::to_string(d.abi_minor) + " is newer than the core's");
     if (d.fingerprint == nullptr || d.fingerprint != core_fingerprint()) {
         return refuse("build fingerprint differs");
     }
@@ -247,8 +262,8 @@ std::optional<PluginError> register_plugin(const Candidate& candidate, const Plu
     try {
         descriptor.register_plugin(registrar);
     } catch (const std::exception& error) {
-        return error_at(path, PluginStage::register_, "registration to return", std::string("exception: ") + error.what(),
-                        std::string("registration threw: ") + error.what());
+        return error_at(path, PluginStage::register_, "registration to return",
+                        std::string("exception: ") + error.what(), std::string("registration threw: ") + error.what());
     } catch (...) {
         return error_at(path, PluginStage::register_, "registration to return", "a non-standard exception",
                         "registration threw a non-standard exception");
@@ -256,15 +271,28 @@ std::optional<PluginError> register_plugin(const Candidate& candidate, const Plu
     if (!registrar.errors().empty()) {
         std::string all;
         for (const auto& e : registrar.errors()) all += (all.empty() ? "" : "; ") + e;
-        return error_at(path, PluginStage::register_, "valid, unique declarations", all, "registration rejected: " + all);
+        return error_at(path, PluginStage::register_, "valid, unique declarations", all,
+                        "registration rejected: " + all);
     }
     return std::nullopt;
 }
 
+std::optional<PluginError> conflict_error(const detail::ClaimTable& claims, const PluginManifest& manifest,
+                                          const std::string& path) {
+    const auto conflicts = claims.conflicts(manifest);
+    if (conflicts.empty()) return std::nullopt;
+    std::string all;
+    for (const auto& c : conflicts) all += (all.empty() ? "" : "; ") + c;
+    return error_at(path, PluginStage::validate, "declarations no other plugin registers", all,
+                    "duplicate registration: " + all);
+}
+
 void log_record(const LoadOptions& options, const PluginRecord& record) {
     if (!options.log) return;
-    if (record.ok()) options.log(LogLevel::info, "loaded plugin " + record.path);
-    else options.log(LogLevel::error, record.error->message);
+    if (record.ok())
+        options.log(LogLevel::info, "loaded plugin " + record.path);
+    else
+        options.log(LogLevel::error, record.error->message);
 }
 
 }  // namespace
@@ -334,10 +362,15 @@ std::shared_ptr<const Registry> load_plugins(const LoadOptions& options) {
             log_record(options, record);
             contents.plugins.push_back(std::move(record));
         };
+        auto enter = [&](PluginStage stage) {
+            if (options.on_stage) options.on_stage(record.path, stage);
+        };
+        enter(PluginStage::manifest);
         if (auto error = check_manifest(candidate, record.manifest, options.require_manifest)) {
             finish(std::move(error));
             continue;
         }
+        enter(PluginStage::open);
         auto opened = open_plugin(candidate);
         if (auto* error = std::get_if<PluginError>(&opened)) {
             finish(std::move(*error));
@@ -345,10 +378,12 @@ std::shared_ptr<const Registry> load_plugins(const LoadOptions& options) {
         }
         const Opened& plugin = std::get<Opened>(opened);
         detail::StagingRegistrar staged(plugin.descriptor->name, record.path);
+        enter(PluginStage::register_);
         if (auto error = register_plugin(candidate, *plugin.descriptor, staged)) {
             finish(std::move(error));
             continue;
         }
+        enter(PluginStage::validate);
         const PluginManifest registered = staged.manifest(*plugin.descriptor);
         if (record.manifest) {
             if (const auto drift = manifest_differences(*record.manifest, registered); !drift.empty()) {
@@ -361,11 +396,8 @@ std::shared_ptr<const Registry> load_plugins(const LoadOptions& options) {
         } else {
             record.manifest = registered;
         }
-        if (const auto conflicts = claims.conflicts(registered); !conflicts.empty()) {
-            std::string all;
-            for (const auto& c : conflicts) all += (all.empty() ? "" : "; ") + c;
-            finish(error_at(record.path, PluginStage::validate, "declarations no other plugin registers", all,
-                            "duplicate registration: " + all));
+        if (auto error = conflict_error(claims, registered, record.path)) {
+            finish(std::move(error));
             continue;
         }
         claims.accept(registered, record.path);
@@ -379,26 +411,27 @@ std::shared_ptr<const Registry> load_plugins(const LoadOptions& options) {
     return std::make_shared<const Registry>(std::move(contents));
 }
 
+void mark_conflicts(std::vector<PluginRecord>& records) {
+    detail::ClaimTable claims;
+    for (PluginRecord& record : records) {
+        if (!record.ok() || !record.manifest) continue;
+        if (auto error = conflict_error(claims, *record.manifest, record.path)) {
+            record.error = std::move(error);
+            continue;
+        }
+        claims.accept(*record.manifest, record.path);
+    }
+}
+
 std::vector<PluginRecord> inspect_plugins(const LoadOptions& options) {
     std::vector<PluginRecord> records;
     for (const PluginError& error : options.search_errors) records.push_back({error.path, {error.path}, {}, {}, error});
-    const std::vector<Candidate> candidates = discover(options, records);
-    detail::ClaimTable claims;
-    for (const Candidate& candidate : candidates) {
+    for (const Candidate& candidate : discover(options, records)) {
         PluginRecord record{candidate.path.string(), candidate.paths, candidate.elf.build_id, {}, {}};
         record.error = check_manifest(candidate, record.manifest, true);
-        if (!record.error) {
-            if (const auto conflicts = claims.conflicts(*record.manifest); !conflicts.empty()) {
-                std::string all;
-                for (const auto& c : conflicts) all += (all.empty() ? "" : "; ") + c;
-                record.error = error_at(record.path, PluginStage::validate, "declarations no other plugin registers",
-                                        all, "duplicate registration: " + all);
-            } else {
-                claims.accept(*record.manifest, record.path);
-            }
-        }
         records.push_back(std::move(record));
     }
+    mark_conflicts(records);
     return records;
 }
 

@@ -40,9 +40,12 @@ std::string text(const json::object& object, std::string_view key, std::string_v
 std::uint64_t number(const json::object& object, std::string_view key, std::string_view where, std::uint64_t max) {
     const auto& value = member(object, key, where);
     std::uint64_t result = 0;
-    if (value.is_uint64()) result = value.get_uint64();
-    else if (value.is_int64() && value.get_int64() >= 0) result = static_cast<std::uint64_t>(value.get_int64());
-    else throw ManifestFormatError{std::string(where) + "." + std::string(key) + ": expected a non-negative integer"};
+    if (value.is_uint64())
+        result = value.get_uint64();
+    else if (value.is_int64() && value.get_int64() >= 0)
+        result = static_cast<std::uint64_t>(value.get_int64());
+    else
+        throw ManifestFormatError{std::string(where) + "." + std::string(key) + ": expected a non-negative integer"};
     if (result > max) throw ManifestFormatError{std::string(where) + "." + std::string(key) + ": out of range"};
     return result;
 }
@@ -116,9 +119,8 @@ std::string to_json(const PluginManifest& input) {
     out["name"] = manifest.name;
     out["version"] = manifest.version;
     out["description"] = manifest.description;
-    out["abi"] = json::object{{"major", manifest.abi_major},
-                              {"minor", manifest.abi_minor},
-                              {"descriptor_size", manifest.descriptor_size}};
+    out["abi"] = json::object{
+        {"major", manifest.abi_major}, {"minor", manifest.abi_minor}, {"descriptor_size", manifest.descriptor_size}};
     out["fingerprint"] = manifest.fingerprint;
     json::array families;
     for (const auto& family : manifest.families) {

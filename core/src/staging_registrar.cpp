@@ -36,8 +36,8 @@ bool StagingRegistrar::check_family_target(std::string_view what, std::string_vi
                                            std::string_view where) {
     const RegisteredFamily* owner = family_named(family);
     if (owner == nullptr) {
-        fail(std::string(what) + " " + quoted(target) + " (" + std::string(where) + ") names family " +
-             quoted(family) + ", which this plugin does not register");
+        fail(std::string(what) + " " + quoted(target) + " (" + std::string(where) + ") names family " + quoted(family) +
+             ", which this plugin does not register");
         return false;
     }
     // hyper_parallel.models.<directory>.adapter.<...>.<name>: the directory must name the family,
@@ -53,8 +53,8 @@ bool StagingRegistrar::check_family_target(std::string_view what, std::string_vi
     }
     const std::string directory_key = normalize_family_key(parts[2]);
     if (std::find(owner->spellings.begin(), owner->spellings.end(), directory_key) == owner->spellings.end()) {
-        fail(std::string(what) + " " + quoted(target) + " (" + std::string(where) + "): directory " +
-             quoted(parts[2]) + " does not name family " + quoted(family) +
+        fail(std::string(what) + " " + quoted(target) + " (" + std::string(where) + "): directory " + quoted(parts[2]) +
+             " does not name family " + quoted(family) +
              "; declare it with directory_alias() if the family lives there");
         return false;
     }
@@ -132,8 +132,8 @@ void StagingRegistrar::add_factory(std::shared_ptr<const ReplacementFactory> fac
             const auto params = factory->parameters();
             if (argument.binding == ArgumentBinding::parameter &&
                 std::none_of(params.begin(), params.end(), [&](const auto& p) { return p.name == argument.value; })) {
-                fail(what + " (" + std::string(where) + ") binds " + quoted(argument.name) +
-                     " to parameter " + quoted(argument.value) + ", which the factory does not take");
+                fail(what + " (" + std::string(where) + ") binds " + quoted(argument.name) + " to parameter " +
+                     quoted(argument.value) + ", which the factory does not take");
             }
             if (argument.binding == ArgumentBinding::interface && family != nullptr) {
                 const auto blocks = (*family)->interface_blocks();
@@ -168,8 +168,8 @@ void StagingRegistrar::add_archetype(std::shared_ptr<const MoeArchetype> archety
     }
     for (const auto& other : archetypes) {
         if (other->fingerprint() == fp || other->compute_factory() == archetype->compute_factory()) {
-            return fail(what + " duplicates the fingerprint or compute factory of " +
-                        quoted(other->compute_factory()) + " (" + other.where + " and " + std::string(where) + ")");
+            return fail(what + " duplicates the fingerprint or compute factory of " + quoted(other->compute_factory()) +
+                        " (" + other.where + " and " + std::string(where) + ")");
         }
     }
     check_parameters(what, archetype->options(), where);
@@ -220,7 +220,8 @@ PluginManifest StagingRegistrar::manifest(const PluginDescriptor& descriptor) co
     for (const auto& family : families) {
         const auto aliases = family->aliases();
         const auto directories = family->directory_aliases();
-        manifest.families.push_back({std::string(family->model_type()), std::string(family->architecture()),
+        manifest.families.push_back({std::string(family->model_type()),
+                                     std::string(family->architecture()),
                                      {aliases.begin(), aliases.end()},
                                      {directories.begin(), directories.end()}});
     }
@@ -232,8 +233,7 @@ PluginManifest StagingRegistrar::manifest(const PluginDescriptor& descriptor) co
     }
     for (const auto& wrapper : cp_wrappers) manifest.cp_wrappers.emplace_back(wrapper->target());
     for (const auto& component : components) {
-        manifest.components.push_back(std::string(component->defining_module()) + "." +
-                                      std::string(component->name()));
+        manifest.components.push_back(std::string(component->defining_module()) + "." + std::string(component->name()));
     }
     return normalized(std::move(manifest));
 }

@@ -26,6 +26,7 @@ function(famspec_add_plugin name)
     endif()
 
     add_library(${name} MODULE ${ARG_SOURCES})
+    set_property(GLOBAL APPEND PROPERTY FAMSPEC_PLUGIN_TARGETS ${name})
     target_link_libraries(${name} PRIVATE famspec::core)
     set(version_script ${CMAKE_CURRENT_BINARY_DIR}/${name}.exports)
     file(WRITE ${version_script} "{\n  global: famspec_plugin_descriptor;\n  local: *;\n};\n")

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -43,6 +44,8 @@ struct LoadOptions {
     std::vector<PluginError> search_errors;          // carried into the report (from plugin_search_path)
     bool require_manifest = true;                    // false only for the manifest generator
     LogCallback log;
+    // Called as each candidate enters a stage (verify's child reports it, to name where a crash hit).
+    std::function<void(const std::string& path, PluginStage stage)> on_stage;
 };
 
 FAMSPEC_API LoadOptions load_options_for(const SearchPath& search, LogCallback log = {});
@@ -54,6 +57,10 @@ FAMSPEC_API std::shared_ptr<const Registry> load_plugins(const LoadOptions& opti
 // Stages find, manifest and compatibility only, plus manifest-level duplicate checks: what the
 // files declare, without running any plugin code.
 FAMSPEC_API std::vector<PluginRecord> inspect_plugins(const LoadOptions& options);
+
+// Marks, in order, every ok record whose manifest claims something an earlier ok record already
+// claims (stage validate). `verify` uses it on the manifests its child processes report.
+FAMSPEC_API void mark_conflicts(std::vector<PluginRecord>& records);
 
 // The manifest a plugin's registration produces (for the build-time manifest generator).
 struct ManifestGeneration {

@@ -38,10 +38,10 @@ struct PluginManifest {
     std::uint32_t descriptor_size = 0;
     std::string fingerprint;
     std::vector<ManifestFamily> families;
-    std::vector<std::string> factories;   // targets
+    std::vector<std::string> factories;  // targets
     std::vector<ManifestArchetype> archetypes;
     std::vector<std::string> cp_wrappers;  // targets
-    std::vector<std::string> components;  // <defining module>.<class>
+    std::vector<std::string> components;   // <defining module>.<class>
 
     friend bool operator==(const PluginManifest&, const PluginManifest&) = default;
 };

@@ -88,7 +88,7 @@ inline constexpr const char* kManifestSection = ".famspec_manifest";
 #endif
 
 // key=value fields, ';'-separated, in a fixed order; the loader names the fields that differ.
-#define FAMSPEC_BUILD_FINGERPRINT                                                              \
-    "compiler=" FAMSPEC_FP_COMPILER ";cxx11-abi=" FAMSPEC_FP_CXX11_ABI                         \
-    ";debug-containers=" FAMSPEC_FP_DEBUG_CONTAINERS ";assertions=" FAMSPEC_FP_ASSERTIONS      \
-    ";asan=" FAMSPEC_FP_ASAN ";tsan=" FAMSPEC_FP_TSAN ";famspec=" FAMSPEC_STRINGIFY(FAMSPEC_VERSION_MAJOR)
+#define FAMSPEC_BUILD_FINGERPRINT                                                                                  \
+    "compiler=" FAMSPEC_FP_COMPILER ";cxx11-abi=" FAMSPEC_FP_CXX11_ABI                                             \
+    ";debug-containers=" FAMSPEC_FP_DEBUG_CONTAINERS ";assertions=" FAMSPEC_FP_ASSERTIONS ";asan=" FAMSPEC_FP_ASAN \
+    ";tsan=" FAMSPEC_FP_TSAN ";famspec=" FAMSPEC_STRINGIFY(FAMSPEC_VERSION_MAJOR)

@@ -29,7 +29,7 @@ struct Construction {
     std::string component;      // class name, e.g. "RMSNorm"
     std::string import_module;  // where the factory imports it from, e.g. "hyper_parallel.components.modules"
     ConstructionMode mode = ConstructionMode::wrap_source;
-    bool module_positional = false;  // Cls(module) rather than Cls(module=module); still a wrap
+    bool module_positional = false;   // Cls(module) rather than Cls(module=module); still a wrap
     std::vector<Argument> arguments;  // keyword arguments other than module, in call order
 
     friend bool operator==(const Construction&, const Construction&) = default;

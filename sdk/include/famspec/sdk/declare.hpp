@@ -150,8 +150,10 @@ private:
         return *this;
     }
     FactoryDecl& argument(Argument argument) {
-        if (construction_) construction_->arguments.push_back(std::move(argument));
-        else pending_.push_back(std::move(argument));
+        if (construction_)
+            construction_->arguments.push_back(std::move(argument));
+        else
+            pending_.push_back(std::move(argument));
         return *this;
     }
 
@@ -167,7 +169,8 @@ private:
 
 class Family {
 public:
-    Family(std::string model_type, std::string architecture, std::source_location where = std::source_location::current())
+    Family(std::string model_type, std::string architecture,
+           std::source_location where = std::source_location::current())
         : model_type_(std::move(model_type)), architecture_(std::move(architecture)), where_(site(where)) {}
 
     Family& alias(std::string spelling) {
@@ -354,10 +357,10 @@ private:
 }  // namespace detail
 
 inline void Family::register_into(Registrar& registrar) const {
-    registrar.add_family(std::make_shared<detail::DeclaredFamily>(model_type_, architecture_, aliases_,
-                                                                  directory_aliases_, interface_blocks_,
-                                                                  compute_functions_),
-                         where_);
+    registrar.add_family(
+        std::make_shared<detail::DeclaredFamily>(model_type_, architecture_, aliases_, directory_aliases_,
+                                                 interface_blocks_, compute_functions_),
+        where_);
     for (const FactoryDecl& factory : factories_) {
         if (!factory.pending_.empty()) {
             throw std::logic_error("factory '" + factory.target() + "' (" + factory.where() +

@@ -30,7 +30,7 @@ public:
     virtual std::string_view router_kind() const = 0;   // runtime router-adapter key (may differ from the fingerprint)
     virtual std::string_view shared() const = 0;        // how the shared branch merges: none | additive
     virtual std::span<const std::string> strip_boundary_subpatterns() const = 0;
-    virtual std::string_view compute_factory() const = 0;  // the exact local_compute_fn _target_
+    virtual std::string_view compute_factory() const = 0;    // the exact local_compute_fn _target_
     virtual std::span<const Parameter> options() const = 0;  // static options the compute factory accepts
 };
 

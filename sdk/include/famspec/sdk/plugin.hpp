@@ -28,17 +28,17 @@
 #define FAMSPEC_PLUGIN_DESCRIPTOR_SIZE sizeof(::famspec::PluginDescriptor)
 #endif
 
-#define FAMSPEC_PLUGIN(NAME, VERSION, DESCRIPTION)                                                 \
-    static void famspec_register_plugin(::famspec::Registrar&);                                   \
-    extern "C" BOOST_SYMBOL_EXPORT const ::famspec::PluginDescriptor famspec_plugin_descriptor;    \
-    extern "C" const ::famspec::PluginDescriptor famspec_plugin_descriptor = {                     \
-        ::famspec::kPluginMagic,                                                                   \
-        static_cast<std::uint32_t>(FAMSPEC_PLUGIN_DESCRIPTOR_SIZE),                                \
-        static_cast<std::uint16_t>(FAMSPEC_PLUGIN_ABI_MAJOR),                                      \
-        static_cast<std::uint16_t>(FAMSPEC_PLUGIN_ABI_MINOR),                                      \
-        FAMSPEC_PLUGIN_FINGERPRINT,                                                                \
-        NAME,                                                                                      \
-        VERSION,                                                                                   \
-        DESCRIPTION,                                                                               \
-        &famspec_register_plugin};                                                                 \
+#define FAMSPEC_PLUGIN(NAME, VERSION, DESCRIPTION)                                              \
+    static void famspec_register_plugin(::famspec::Registrar&);                                 \
+    extern "C" BOOST_SYMBOL_EXPORT const ::famspec::PluginDescriptor famspec_plugin_descriptor; \
+    extern "C" const ::famspec::PluginDescriptor famspec_plugin_descriptor = {                  \
+        ::famspec::kPluginMagic,                                                                \
+        static_cast<std::uint32_t>(FAMSPEC_PLUGIN_DESCRIPTOR_SIZE),                             \
+        static_cast<std::uint16_t>(FAMSPEC_PLUGIN_ABI_MAJOR),                                   \
+        static_cast<std::uint16_t>(FAMSPEC_PLUGIN_ABI_MINOR),                                   \
+        FAMSPEC_PLUGIN_FINGERPRINT,                                                             \
+        NAME,                                                                                   \
+        VERSION,                                                                                \
+        DESCRIPTION,                                                                            \
+        &famspec_register_plugin};                                                              \
     static void famspec_register_plugin

@@ -1,0 +1,546 @@
+// The loader's contract through the public API: each fixture of the bad-plugin zoo stops at its
+// exact stage, search precedence and order are deterministic, and a frozen registry is safe to
+// share and to outlive.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "famspec/famspec.hpp"
+#include "famspec/sdk/abi.hpp"
+#include "process.hpp"
+#include "temp_dir.hpp"
+
+namespace fs = std::filesystem;
+using famspec::PluginRecord;
+using famspec::PluginStage;
+using famspec::Registry;
+using famspec::test::fixture_dir;
+using famspec::test::TempDir;
+
+namespace {
+
+fs::path fixture_file(const std::string& name) { return fs::path(fixture_dir(name)) / ("famspec_" + name + ".so"); }
+
+std::shared_ptr<const Registry> load(std::vector<fs::path> directories, std::vector<fs::path> files = {}) {
+    famspec::LoadOptions options;
+    options.directories = std::move(directories);
+    options.files = std::move(files);
+    return famspec::load_plugins(options);
+}
+
+std::vector<PluginRecord> inspect(std::vector<fs::path> directories) {
+    famspec::LoadOptions options;
+    options.directories = std::move(directories);
+    return famspec::inspect_plugins(options);
+}
+
+std::string stage_of(const PluginRecord& record) {
+    return record.error ? std::string(famspec::stage_name(record.error->stage)) : "ok";
+}
+
+const PluginRecord& record_named(std::span<const PluginRecord> records, const std::string& file_name) {
+    const auto it = std::find_if(records.begin(), records.end(),
+                                 [&](const PluginRecord& r) { return fs::path(r.path).filename() == file_name; });
+    REQUIRE_MESSAGE(it != records.end(), "no record for " << file_name);
+    return *it;
+}
+
+// The single fixture in its directory, through the full load.
+PluginRecord load_one(const std::string& fixture) {
+    const auto registry = load({fixture_dir(fixture)});
+    REQUIRE(registry->plugins().size() == 1);
+    return registry->plugins()[0];
+}
+
+// The single fixture in its directory, through the manifest-only inspection.
+PluginRecord inspect_one(const std::string& fixture) {
+    const auto records = inspect({fixture_dir(fixture)});
+    REQUIRE(records.size() == 1);
+    return records[0];
+}
+
+std::size_t count(const std::string& text, const std::string& fragment) {
+    std::size_t n = 0;
+    for (std::size_t at = text.find(fragment); at != std::string::npos; at = text.find(fragment, at + 1)) ++n;
+    return n;
+}
+
+std::string core_abi() { return std::to_string(famspec::kAbiMajor) + "." + std::to_string(famspec::kAbiMinor); }
+
+std::vector<std::string> paths_of(std::span<const PluginRecord> records) {
+    std::vector<std::string> out;
+    for (const auto& record : records) out.push_back(record.path);
+    return out;
+}
+
+}  // namespace
+
+// ---- manifest stage -------------------------------------------------------------------------------
+
+TEST_CASE("a text file named like a plugin fails at the manifest stage") {
+    for (const PluginRecord& record : {load_one("not_elf"), inspect_one("not_elf")}) {
+        CHECK(stage_of(record) == "manifest");
+        CHECK(record.path == fixture_file("not_elf").string());
+        CHECK(record.error->message.find(fixture_file("not_elf").string()) == 0);
+        CHECK(record.error->message.find("not an ELF file") != std::string::npos);
+    }
+}
+
+// A good plugin cut after its ELF header: the section table lies past the end of the file.
+fs::path make_truncated(const TempDir& dir) {
+    const fs::path truncated = dir / "famspec_truncated.so";
+    fs::copy_file(fixture_file("zoo_good"), truncated);
+    fs::resize_file(truncated, 400);
+    return truncated;
+}
+
+TEST_CASE("a truncated ELF file fails at the manifest stage") {
+    const TempDir dir;
+    const fs::path truncated = make_truncated(dir);
+    for (const PluginRecord& record : {load({dir.path()})->plugins()[0], inspect({dir.path()}).at(0)}) {
+        CHECK(stage_of(record) == "manifest");
+        CHECK(record.path == truncated.string());
+        CHECK(record.error->message.find(truncated.string() + ": ") == 0);
+        CHECK_FALSE(record.manifest.has_value());
+    }
+}
+
+// libelf reads a truncated section table as an empty one, so the loader currently reports "carries
+// no .famspec_manifest section" and advises a rebuild; the report should say the file is truncated.
+TEST_CASE("a truncated ELF file is reported as truncated" * doctest::may_fail()) {
+    const TempDir dir;
+    make_truncated(dir);
+    const PluginRecord record = inspect({dir.path()}).at(0);
+    REQUIRE(stage_of(record) == "manifest");
+    CHECK(record.error->message.find("truncated") != std::string::npos);
+    CHECK(record.error->message.find("carries no .famspec_manifest section") == std::string::npos);
+}
+
+TEST_CASE("a plugin without an embedded manifest fails at the manifest stage") {
+    for (const PluginRecord& record : {load_one("manifest_missing"), inspect_one("manifest_missing")}) {
+        CHECK(stage_of(record) == "manifest");
+        CHECK(record.error->message.find("carries no .famspec_manifest section") != std::string::npos);
+    }
+}
+
+TEST_CASE("a manifest that is not JSON fails at the manifest stage") {
+    for (const PluginRecord& record : {load_one("manifest_corrupt"), inspect_one("manifest_corrupt")}) {
+        CHECK(stage_of(record) == "manifest");
+        CHECK(record.error->message.find("corrupt manifest: ") != std::string::npos);
+        CHECK_FALSE(record.manifest.has_value());
+    }
+}
+
+// ---- compatibility stage: decided from the manifest, before any plugin code runs ------------------
+
+TEST_CASE("an ABI major mismatch fails at the compatibility stage and names both sides") {
+    for (const PluginRecord& record : {load_one("abi_major_mismatch"), inspect_one("abi_major_mismatch")}) {
+        REQUIRE(stage_of(record) == "compatibility");
+        const std::string& message = record.error->message;
+        CHECK(message.find(fixture_file("abi_major_mismatch").string() + ": ") == 0);
+        CHECK(message.find("plugin 'abi_major_mismatch' has ABI major 99") != std::string::npos);
+        CHECK(message.find("built for ABI 99.0, ") != std::string::npos);
+        CHECK(message.find("this core is ABI " + core_abi() + ", " + std::string(famspec::core_fingerprint())) !=
+              std::string::npos);
+        CHECK(message.find("rebuild it against famspec " + std::string(famspec::core_version())) != std::string::npos);
+        CHECK(record.error->found.find("ABI 99.0") == 0);
+        CHECK(record.error->expected.find("ABI " + core_abi()) == 0);
+    }
+}
+
+TEST_CASE("a plugin built for a newer ABI minor fails at the compatibility stage") {
+    const std::string newer = std::to_string(famspec::kAbiMinor + 1);
+    for (const PluginRecord& record : {load_one("abi_minor_newer"), inspect_one("abi_minor_newer")}) {
+        REQUIRE(stage_of(record) == "compatibility");
+        CHECK(record.error->message.find("needs a newer core (ABI minor " + newer + ")") != std::string::npos);
+        CHECK(record.error->found.find("ABI " + std::to_string(famspec::kAbiMajor) + "." + newer) == 0);
+    }
+}
+
+TEST_CASE("a descriptor shorter than the core's minimum fails at the compatibility stage") {
+    for (const PluginRecord& record : {load_one("descriptor_too_small"), inspect_one("descriptor_too_small")}) {
+        REQUIRE(stage_of(record) == "compatibility");
+        CHECK(record.error->message.find("has a 16-byte descriptor, shorter than " +
+                                         std::to_string(famspec::kMinDescriptorSize)) != std::string::npos);
+    }
+}
+
+TEST_CASE("a build fingerprint mismatch fails at the compatibility stage and names the field") {
+    for (const PluginRecord& record : {load_one("fingerprint_mismatch"), inspect_one("fingerprint_mismatch")}) {
+        REQUIRE(stage_of(record) == "compatibility");
+        const std::string& message = record.error->message;
+        CHECK(message.find("has a different build fingerprint (") != std::string::npos);
+        CHECK(message.find("compiler: plugin gcc-1, core ") != std::string::npos);
+        // Only differing fields are named; the C++11 ABI field agrees in every build of this tree.
+        CHECK(message.find("cxx11-abi:") == std::string::npos);
+    }
+}
+
+// ---- open, entry and handshake: the library is opened, but none of its functions run -------------
+
+TEST_CASE("an unresolved symbol fails at the open stage because plugins are loaded RTLD_NOW") {
+    const PluginRecord record = load_one("unresolved_symbol");
+    REQUIRE(stage_of(record) == "open");
+    CHECK(record.error->system_message.find("undefined symbol") != std::string::npos);
+    CHECK(record.error->system_message.find("zoo_function_nobody_defines") != std::string::npos);
+    CHECK(record.error->message.find("cannot be loaded: ") != std::string::npos);
+    CHECK(record.error->message.find("undefined symbol") != std::string::npos);
+    // Boost.DLL appends an unrelated errno text; it must not reach the report.
+    CHECK(record.error->message.find("Bad file descriptor") == std::string::npos);
+    CHECK(record.error->system_message.find("Bad file descriptor") == std::string::npos);
+    // The manifest alone is fine: only loading shows the problem.
+    CHECK(inspect_one("unresolved_symbol").ok());
+}
+
+TEST_CASE("a library without the entry symbol fails at the entry stage") {
+    const PluginRecord record = load_one("no_entry_symbol");
+    REQUIRE(stage_of(record) == "entry");
+    CHECK(record.error->message.find("exports no famspec_plugin_descriptor") != std::string::npos);
+    CHECK(inspect_one("no_entry_symbol").ok());
+}
+
+TEST_CASE("a descriptor that disagrees with a correct manifest fails at the handshake stage") {
+    const PluginRecord record = load_one("abi_major_handshake");
+    REQUIRE(stage_of(record) == "handshake");
+    CHECK(record.error->message.find("ABI major 99 differs") != std::string::npos);
+    CHECK(record.error->message.find("built for ABI 99.0") != std::string::npos);
+    CHECK(record.error->message.find("this core is ABI " + core_abi()) != std::string::npos);
+    CHECK(inspect_one("abi_major_handshake").ok());
+}
+
+// ---- register and validate --------------------------------------------------------------------------
+
+TEST_CASE("a throwing registration fails at the register stage and the directory still loads") {
+    const auto registry = load({fixture_dir("throws_in_register")});
+    REQUIRE(registry->plugins().size() == 2);
+    const PluginRecord& thrower = record_named(registry->plugins(), "famspec_throws_in_register.so");
+    const PluginRecord& neighbour = record_named(registry->plugins(), "famspec_throws_neighbor.so");
+    REQUIRE(stage_of(thrower) == "register");
+    CHECK(thrower.error->message.find("registration threw: zoo: registration failed on purpose") != std::string::npos);
+    CHECK(neighbour.ok());
+    // The family staged before the throw is discarded with the rest of that registration.
+    CHECK(registry->find_family("throws_in_register").family == nullptr);
+    CHECK(registry->find_family("throws_neighbor").family != nullptr);
+    CHECK(registry->find_factory("hyper_parallel.models.throws_neighbor.adapter.replacements.replace_norm") != nullptr);
+}
+
+TEST_CASE("a factory declared twice in one plugin fails at the register stage with both sites") {
+    const PluginRecord record = load_one("duplicate_factory");
+    REQUIRE(stage_of(record) == "register");
+    const std::string& message = record.error->message;
+    CHECK(message.find("factory 'hyper_parallel.models.duplicate_factory.adapter.replacements.replace_norm' "
+                       "registered twice (") != std::string::npos);
+    REQUIRE(count(message, "duplicate_factory.cpp:") == 2);
+    const std::size_t first = message.find("duplicate_factory.cpp:");
+    const std::size_t second = message.find("duplicate_factory.cpp:", first + 1);
+    CHECK(message.substr(first, message.find(' ', first) - first) !=
+          message.substr(second, message.find(')', second) - second));
+}
+
+TEST_CASE("the same family in two plugins fails the second at the validate stage naming both paths") {
+    const std::string a = (fs::path(fixture_dir("same_family_two_plugins")) / "famspec_family_twin_a.so").string();
+    const std::string b = (fs::path(fixture_dir("same_family_two_plugins")) / "famspec_family_twin_b.so").string();
+    const auto registry = load({fixture_dir("same_family_two_plugins")});
+    const auto records = inspect({fixture_dir("same_family_two_plugins")});
+    for (std::span<const PluginRecord> list : {registry->plugins(), std::span<const PluginRecord>(records)}) {
+        REQUIRE(list.size() == 2);
+        CHECK(list[0].path == a);
+        CHECK(list[0].ok());
+        REQUIRE(stage_of(list[1]) == "validate");
+        const std::string& message = list[1].error->message;
+        CHECK(message.find(b + ": duplicate registration: ") == 0);
+        CHECK(message.find("family 'zoo_twin' is already registered by plugin 'family_twin_a' (" + a + ")") !=
+              std::string::npos);
+    }
+    const auto lookup = registry->find_family("zoo_twin");
+    REQUIRE(lookup.family != nullptr);
+    CHECK(lookup.family->plugin == "family_twin_a");
+    CHECK(registry->families().size() == 1);
+}
+
+TEST_CASE("a manifest that differs from the registration fails at the validate stage") {
+    const PluginRecord record = load_one("manifest_drift");
+    REQUIRE(stage_of(record) == "validate");
+    const std::string& message = record.error->message;
+    CHECK(message.find("manifest drift: ") != std::string::npos);
+    CHECK(message.find("replace_attention") != std::string::npos);
+    CHECK(message.find("replace_norm") != std::string::npos);
+    CHECK(message.find("rebuild the plugin") != std::string::npos);
+    CHECK(inspect_one("manifest_drift").ok());
+}
+
+TEST_CASE("inspecting runs no plugin code") {
+    // Loading this one would kill the test process; reading its manifest must not.
+    const PluginRecord record = inspect_one("segfaults_in_static_init");
+    CHECK(record.ok());
+    REQUIRE(record.manifest.has_value());
+    CHECK(record.manifest->name == "segfaults_in_static_init");
+}
+
+// ---- find stage and search path ------------------------------------------------------------------
+
+TEST_CASE("a missing plugin directory fails at the find stage") {
+    const TempDir dir;
+    const fs::path missing = dir / "no-such-directory";
+    for (const PluginRecord& record : {load({missing})->plugins()[0], inspect({missing}).at(0)}) {
+        CHECK(stage_of(record) == "find");
+        CHECK(record.path == missing.string());
+        CHECK(record.error->message.find(missing.string() + ": ") == 0);
+    }
+}
+
+TEST_CASE("a missing explicit plugin file fails at the find stage") {
+    const TempDir dir;
+    const auto registry = load({}, {dir / "famspec_absent.so"});
+    REQUIRE(registry->plugins().size() == 1);
+    CHECK(stage_of(registry->plugins()[0]) == "find");
+}
+
+TEST_CASE("search path precedence is flag then environment then default") {
+    const fs::path fallback = "/opt/famspec/lib/famspec/plugins";
+    SUBCASE("explicit paths win and are the only ones searched") {
+        const auto search = famspec::plugin_search_path({"/flag/one", "/flag/two"}, "/env/dir", fallback);
+        CHECK(search.origin == famspec::SearchPath::Origin::flag);
+        CHECK(search.directories == std::vector<fs::path>{"/flag/one", "/flag/two"});
+        CHECK(search.errors.empty());
+    }
+    SUBCASE("the environment is used when no path is given, split on colons") {
+        const auto search = famspec::plugin_search_path({}, "/env/one::/env/two/", fallback);
+        CHECK(search.origin == famspec::SearchPath::Origin::environment);
+        CHECK(search.directories == std::vector<fs::path>{"/env/one", "/env/two/"});
+        CHECK(search.errors.empty());
+    }
+    SUBCASE("the default directory is used when neither is set") {
+        const auto search = famspec::plugin_search_path({}, std::nullopt, fallback);
+        CHECK(search.origin == famspec::SearchPath::Origin::default_directory);
+        CHECK(search.directories == std::vector<fs::path>{fallback});
+    }
+    SUBCASE("relative entries are rejected at the find stage, from the flag and from the environment") {
+        for (const auto& search : {famspec::plugin_search_path({"relative/dir", "/abs"}, std::nullopt, fallback),
+                                   famspec::plugin_search_path({}, "relative/dir:/abs", fallback)}) {
+            CHECK(search.directories == std::vector<fs::path>{"/abs"});
+            REQUIRE(search.errors.size() == 1);
+            CHECK(search.errors[0].stage == PluginStage::find);
+            CHECK(search.errors[0].path == "relative/dir");
+            CHECK(search.errors[0].message.find("never resolved against the working directory") != std::string::npos);
+        }
+    }
+    SUBCASE("the default directory sits next to the executable's bin directory") {
+        CHECK(famspec::default_plugin_directory("/nonexistent/prefix/bin/famspec") ==
+              fs::path("/nonexistent/prefix/lib/famspec/plugins"));
+    }
+}
+
+TEST_CASE("a relative plugin path is never resolved against the working directory") {
+    // This relative path does name the good fixture's directory from here; it must still be refused.
+    const std::string relative = fs::relative(fixture_dir("zoo_good"), fs::current_path()).string();
+    REQUIRE(fs::exists(fs::current_path() / relative / "famspec_zoo_good.so"));
+    const auto search = famspec::plugin_search_path({relative}, std::nullopt, fixture_dir("zoo_good"));
+    CHECK(search.directories.empty());
+    const auto registry = famspec::load_plugins(famspec::load_options_for(search));
+    REQUIRE(registry->plugins().size() == 1);
+    CHECK(stage_of(registry->plugins()[0]) == "find");
+    CHECK(registry->plugins()[0].path == relative);
+    CHECK(registry->families().empty());
+}
+
+// ---- identity and order -------------------------------------------------------------------------------
+
+TEST_CASE("one file reached through a symlink a hardlink and a copy is loaded once") {
+    const TempDir dir;
+    fs::copy_file(fixture_file("zoo_good"), dir / "orig.so");
+    fs::create_hard_link(dir / "orig.so", dir / "hard.so");
+    fs::create_symlink(dir / "orig.so", dir / "link.so");
+    fs::copy_file(fixture_file("zoo_good"), dir / "copy.so");
+    const std::vector<std::string> all = {(dir / "copy.so").string(), (dir / "hard.so").string(),
+                                          (dir / "link.so").string(), (dir / "orig.so").string()};
+
+    const auto registry = load({dir.path()});
+    REQUIRE(registry->plugins().size() == 1);
+    const PluginRecord& record = registry->plugins()[0];
+    CHECK(record.ok());
+    CHECK(record.path == all[0]);
+    CHECK(record.paths == all);
+    CHECK_FALSE(record.build_id.empty());
+    CHECK(registry->families().size() == 1);
+
+    const auto records = inspect({dir.path()});
+    REQUIRE(records.size() == 1);
+    CHECK(records[0].ok());
+    CHECK(records[0].paths == all);
+}
+
+TEST_CASE("candidates are ordered by search path then by byte-wise file name") {
+    const TempDir first;
+    const TempDir second;
+    fs::copy_file(fixture_file("zoo_good"), first / "B.so");
+    fs::copy_file(fixture_file("manifest_missing"), first / "_x.so");
+    fs::copy_file(fixture_file("not_elf"), first / "a.so");
+    fs::copy_file(fixture_file("zoo_good"), first / "README.txt");  // not a candidate: wrong extension
+    fs::create_directory(first / "dir.so");                         // not a candidate: not a file
+    fs::copy_file(fixture_file("no_entry_symbol"), second / "A.so");
+    const std::vector<std::string> expected = {(first / "B.so").string(), (first / "_x.so").string(),
+                                               (first / "a.so").string(), (second / "A.so").string()};
+
+    CHECK(paths_of(inspect({first.path(), second.path()})) == expected);
+    const auto registry = load({first.path(), second.path()});
+    CHECK(paths_of(registry->plugins()) == expected);
+    std::vector<std::string> stages;
+    for (const auto& record : registry->plugins()) stages.push_back(stage_of(record));
+    CHECK(stages == std::vector<std::string>{"ok", "manifest", "manifest", "entry"});
+
+    // Explicit files come after every directory.
+    const auto with_file = load({second.path()}, {first / "B.so"});
+    CHECK(paths_of(with_file->plugins()) == std::vector<std::string>{expected[3], expected[0]});
+}
+
+TEST_CASE("stages are announced in order and a failure is the last stage entered") {
+    std::vector<std::pair<std::string, std::string>> seen;
+    famspec::LoadOptions options;
+    options.directories = {fixture_dir("zoo_good"), fixture_dir("unresolved_symbol"), fixture_dir("not_elf")};
+    options.on_stage = [&](const std::string& path, PluginStage stage) {
+        seen.emplace_back(fs::path(path).filename().string(), std::string(famspec::stage_name(stage)));
+    };
+    std::vector<std::string> errors;
+    options.log = [&](famspec::LogLevel level, std::string_view text) {
+        if (level == famspec::LogLevel::error) errors.emplace_back(text);
+    };
+    const auto registry = famspec::load_plugins(options);
+    const std::vector<std::pair<std::string, std::string>> expected = {
+        {"famspec_zoo_good.so", "manifest"},          {"famspec_zoo_good.so", "open"},
+        {"famspec_zoo_good.so", "register"},          {"famspec_zoo_good.so", "validate"},
+        {"famspec_unresolved_symbol.so", "manifest"}, {"famspec_unresolved_symbol.so", "open"},
+        {"famspec_not_elf.so", "manifest"},
+    };
+    CHECK(seen == expected);
+    REQUIRE(errors.size() == 2);
+    CHECK(errors[0].find(fixture_file("unresolved_symbol").string()) == 0);
+    CHECK(errors[1].find(fixture_file("not_elf").string()) == 0);
+}
+
+// ---- the frozen registry ---------------------------------------------------------------------------
+
+TEST_CASE("the shipped plugin directory loads cleanly") {
+    const auto registry = load({famspec::test::plugin_dir()});
+    REQUIRE_FALSE(registry->plugins().empty());
+    for (const auto& record : registry->plugins()) {
+        CHECK_MESSAGE(record.ok(), record.path << ": " << (record.error ? record.error->message : ""));
+        CHECK(record.manifest.has_value());
+    }
+    CHECK(registry->all_ok());
+    CHECK_FALSE(registry->families().empty());
+    const auto inspected = inspect({famspec::test::plugin_dir()});
+    CHECK(paths_of(inspected) == paths_of(registry->plugins()));
+    CHECK(std::all_of(inspected.begin(), inspected.end(), [](const PluginRecord& r) { return r.ok(); }));
+}
+
+TEST_CASE("objects handed out keep working after the registry is gone") {
+    auto registry = load({fixture_dir("zoo_good")});
+    REQUIRE(registry->all_ok());
+    const auto* factory =
+        registry->find_factory("hyper_parallel.models.zoo_good.adapter.replacements.replace_zoo_norm");
+    REQUIRE(factory != nullptr);
+    const auto family = registry->find_family("ZooGoodForCausalLM");
+    REQUIRE(family.family != nullptr);
+    REQUIRE(registry->components().size() == 1);
+    REQUIRE(registry->archetypes().size() == 1);
+    std::shared_ptr<const famspec::ReplacementFactory> kept_factory = factory->object;
+    std::shared_ptr<const famspec::FamilyAdapter> kept_family = family.family->object;
+    std::shared_ptr<const famspec::Component> kept_component = registry->components()[0].object;
+    std::shared_ptr<const famspec::MoeArchetype> kept_archetype = registry->archetypes()[0].object;
+    registry.reset();
+
+    CHECK(kept_factory->family() == "zoo_good");
+    CHECK(kept_factory->target() == "hyper_parallel.models.zoo_good.adapter.replacements.replace_zoo_norm");
+    REQUIRE(kept_factory->construction() != nullptr);
+    CHECK(kept_factory->construction()->component == "ZooNorm");
+    CHECK(kept_factory->parameters().size() == 4);
+    CHECK(kept_family->model_type() == "zoo_good");
+    CHECK(kept_family->architecture() == "ZooGoodForCausalLM");
+    REQUIRE(kept_family->aliases().size() == 1);
+    CHECK(kept_family->aliases()[0] == "zoo-good-chat");
+    CHECK(kept_component->defining_module() == "zoo.components.norm");
+    CHECK(kept_component->parameters().size() == 2);
+    CHECK(kept_archetype->router_kind() == "softmax_topk");
+}
+
+TEST_CASE("many threads reading one frozen registry agree") {
+    const auto registry = load({famspec::test::plugin_dir(), fixture_dir("zoo_good")});
+    REQUIRE(registry->all_ok());
+    const std::vector<std::string> spellings = {
+        "zoo_good",
+        "ZooGoodForCausalLM",
+        "zoo-good",
+        "ZOO_GOOD",
+        "zoogood",
+        "zoo-good-chat",
+        "ZooGoodChat",
+        "qwen3_moe",
+        "Qwen3MoeForCausalLM",
+        "qwen3-moe",
+        "QWEN3MOE",
+        "unknown_family",
+        "",
+        "llama",
+        "zoo_goodForCausalLM",
+    };
+    std::vector<std::string> targets;
+    for (const auto& factory : registry->factories()) targets.emplace_back(factory->target());
+    for (const auto& wrapper : registry->cp_wrappers()) targets.emplace_back(wrapper->target());
+    targets.emplace_back("hyper_parallel.models.zoo_good.adapter.replacements.no_such_factory");
+
+    // Everything a reader can ask, as one string, so that threads can be compared with each other.
+    auto read_all = [&]() {
+        std::string out;
+        for (const auto& spelling : spellings) {
+            const auto lookup = registry->find_family(spelling);
+            out += spelling + "=" + (lookup.family ? std::string((*lookup.family)->model_type()) : "-") + "/" +
+                   lookup.rule + ";";
+        }
+        for (const auto& target : targets) {
+            const auto* factory = registry->find_factory(target);
+            const auto* wrapper = registry->find_cp_wrapper(target);
+            out += target + "=" + (factory ? factory->plugin + ":" + std::string((*factory)->family()) : "-") + "," +
+                   (wrapper ? std::string((*wrapper)->family()) : "-") + ";";
+        }
+        for (const auto& archetype : registry->archetypes()) {
+            const auto* by_factory = registry->find_archetype(archetype->compute_factory());
+            const auto* by_fingerprint = registry->find_archetype(archetype->fingerprint());
+            out += std::string(by_factory ? (*by_factory)->family() : "-") + "," +
+                   std::string(by_fingerprint ? (*by_fingerprint)->target_class() : "-") + ";";
+        }
+        const auto* component = registry->find_component("zoo.components", "ZooNorm");
+        const auto* dotted = registry->find_component("zoo.components.norm.ZooNorm");
+        out += std::string(component ? (*component)->defining_module() : "-") + "," +
+               std::string(dotted ? (*dotted)->import_module() : "-") + ";";
+        for (const auto& record : registry->plugins()) out += record.path + (record.ok() ? "+" : "!");
+        return out;
+    };
+    const std::string expected = read_all();
+    CHECK(expected.find("ZooGoodChat=zoo_good/") != std::string::npos);
+    CHECK(expected.find("Qwen3MoeForCausalLM=qwen3_moe/") != std::string::npos);
+    CHECK(expected.find("unknown_family=-/") != std::string::npos);
+    CHECK(expected.find("zoo.components.norm,zoo.components;") != std::string::npos);
+
+    constexpr int kThreads = 8;
+    constexpr int kRounds = 200;
+    std::atomic<bool> go{false};
+    std::atomic<int> disagreements{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+        threads.emplace_back([&] {
+            while (!go.load()) std::this_thread::yield();
+            for (int round = 0; round < kRounds; ++round) {
+                if (read_all() != expected) disagreements.fetch_add(1);
+            }
+        });
+    }
+    go.store(true);
+    for (auto& thread : threads) thread.join();
+    CHECK(disagreements.load() == 0);
+}

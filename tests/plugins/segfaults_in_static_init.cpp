@@ -1,0 +1,21 @@
+// Crashes while the library is being opened, before any famspec code could look at it. Only a child
+// process may load it (famspec verify); never load it into a test process.
+#include <csignal>
+
+#include "famspec/sdk.hpp"
+
+namespace {
+// SIG_DFL first: a sanitizer runtime would otherwise catch the fault and turn it into exit 1.
+[[maybe_unused]] const int crash_on_load = [] {
+    std::signal(SIGSEGV, SIG_DFL);
+    std::raise(SIGSEGV);
+    return 0;
+}();
+}  // namespace
+
+FAMSPEC_PLUGIN("segfaults_in_static_init", "1.0.0", "famspec test fixture")(famspec::Registrar& registrar) {
+    famspec::declare::Family family{"segfaults_in_static_init", "segfaults_in_static_initForCausalLM"};
+    family.factory("hyper_parallel.models.segfaults_in_static_init.adapter.replacements.replace_norm")
+        .wraps("RMSNorm", "hyper_parallel.components.modules");
+    family.register_into(registrar);
+}

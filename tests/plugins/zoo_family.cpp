@@ -1,0 +1,14 @@
+// The smallest valid family plugin. Fixtures that differ from a good plugin only in their build
+// flags or in the manifest they carry build this file with their own ZOO_NAME and ZOO_FAMILY.
+#include "famspec/sdk.hpp"
+
+#if !defined(ZOO_NAME) || !defined(ZOO_FAMILY)
+#error "define ZOO_NAME and ZOO_FAMILY"
+#endif
+
+FAMSPEC_PLUGIN(ZOO_NAME, "1.0.0", "famspec test fixture")(famspec::Registrar& registrar) {
+    famspec::declare::Family family{ZOO_FAMILY, ZOO_FAMILY "ForCausalLM"};
+    family.factory("hyper_parallel.models." ZOO_FAMILY ".adapter.replacements.replace_norm")
+        .wraps("RMSNorm", "hyper_parallel.components.modules");
+    family.register_into(registrar);
+}

@@ -1,0 +1,445 @@
+// The famspec CLI as a user runs it: exit codes, the plugin search path, and what list, verify and
+// show report for each fixture of the bad-plugin zoo.
+#include <doctest/doctest.h>
+
+#include <boost/json.hpp>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "famspec/fingerprint.hpp"
+#include "process.hpp"
+#include "temp_dir.hpp"
+
+namespace fs = std::filesystem;
+namespace json = boost::json;
+using famspec::test::fixture_dir;
+using famspec::test::ProcessOptions;
+using famspec::test::ProcessResult;
+using famspec::test::run_cli;
+using famspec::test::TempDir;
+
+namespace {
+
+constexpr int kOk = 0;
+constexpr int kFailed = 1;
+constexpr int kUsage = 2;
+
+std::string fixture_file(const std::string& name) {
+    return (fs::path(fixture_dir(name)) / ("famspec_" + name + ".so")).string();
+}
+
+std::string describe(const ProcessResult& result) {
+    return "exit " + std::to_string(result.exit_code) + " signal " + std::to_string(result.signal) + "\nstdout:\n" +
+           result.out + "\nstderr:\n" + result.err;
+}
+
+// Runs the CLI and parses its JSON output, which must be one object.
+json::object run_json(const std::vector<std::string>& arguments, int expected_exit, ProcessOptions options = {}) {
+    const ProcessResult result = run_cli(arguments, std::move(options));
+    INFO(describe(result));
+    REQUIRE(result.signal == 0);
+    REQUIRE(result.exit_code == expected_exit);
+    boost::system::error_code ec;
+    json::value value = json::parse(result.out, ec);
+    REQUIRE_MESSAGE(!ec, "not JSON: " << ec.message());
+    REQUIRE(value.is_object());
+    return value.as_object();
+}
+
+const json::array& plugins_of(const json::object& report) {
+    REQUIRE(report.contains("plugins"));
+    return report.at("plugins").as_array();
+}
+
+// The one entry whose path ends with the file name.
+const json::object& entry_for(const json::object& report, const std::string& file_name) {
+    for (const auto& entry : plugins_of(report)) {
+        if (fs::path(std::string(entry.at("path").as_string())).filename() == file_name) return entry.as_object();
+    }
+    FAIL("no entry for " << file_name << " in " << json::serialize(report));
+    throw std::logic_error("unreachable");
+}
+
+std::string text(const json::object& object, const char* key) {
+    REQUIRE_MESSAGE(object.contains(key), "no key " << key << " in " << json::serialize(object));
+    const json::value& value = object.at(key);
+    return value.is_null() ? "null" : std::string(value.as_string());
+}
+
+// status/stage of the single plugin a `list` or `verify` over one fixture directory reports.
+std::string outcome(const json::object& report) {
+    const auto& plugins = plugins_of(report);
+    REQUIRE(plugins.size() == 1);
+    const auto& entry = plugins[0].as_object();
+    return text(entry, "status") + "/" + text(entry, "stage");
+}
+
+}  // namespace
+
+// ---- usage ----------------------------------------------------------------------------------------
+
+TEST_CASE("help and version exit 0") {
+    const ProcessResult help = run_cli({"--help"});
+    INFO(describe(help));
+    CHECK(help.exit_code == kOk);
+    for (const char* word : {"list", "show", "verify", "--plugin-path", "FAMSPEC_PLUGIN_PATH"}) {
+        CHECK_MESSAGE(help.out.find(word) != std::string::npos, word);
+    }
+    const ProcessResult version = run_cli({"--version"});
+    INFO(describe(version));
+    CHECK(version.exit_code == kOk);
+    CHECK(version.out.find("famspec " + std::string(famspec::core_version())) == 0);
+}
+
+TEST_CASE("usage errors exit 2") {
+    const std::vector<std::vector<std::string>> cases = {
+        {},
+        {"no-such-command"},
+        {"list", "--no-such-flag"},
+        {"show"},
+        {"verify", "--timeout", "-1"},
+        {"verify", "--timeout", "soon"},
+        {"list", "--plugin-path"},
+    };
+    for (const auto& arguments : cases) {
+        const ProcessResult result = run_cli(arguments);
+        INFO(describe(result));
+        CHECK(result.exit_code == kUsage);
+        CHECK_FALSE(result.err.empty());
+    }
+}
+
+// ---- search path ----------------------------------------------------------------------------------
+
+TEST_CASE("plugin-path is accepted before and after the command") {
+    const std::string dir = fixture_dir("zoo_good");
+    const ProcessResult before = run_cli({"--plugin-path", dir, "list", "--json"});
+    const ProcessResult after = run_cli({"list", "--json", "--plugin-path", dir});
+    INFO(describe(before));
+    INFO(describe(after));
+    CHECK(before.exit_code == kOk);
+    CHECK(after.exit_code == kOk);
+    CHECK(before.out == after.out);
+    const json::object report = run_json({"list", "--plugin-path", dir, "--json"}, kOk);
+    CHECK(outcome(report) == "ok/null");
+    CHECK(text(plugins_of(report)[0].as_object(), "name") == "zoo_good");
+}
+
+TEST_CASE("plugin-path is repeatable and searched in order") {
+    const json::object report = run_json(
+        {"list", "--json", "--plugin-path", fixture_dir("zoo_good"), "--plugin-path", famspec::test::plugin_dir()},
+        kOk);
+    const auto& search = report.at("search_path").as_object();
+    CHECK(text(search, "origin") == "--plugin-path");
+    const auto& directories = search.at("directories").as_array();
+    REQUIRE(directories.size() == 2);
+    CHECK(directories[0].as_string() == fixture_dir("zoo_good"));
+    CHECK(directories[1].as_string() == famspec::test::plugin_dir());
+    const auto& plugins = plugins_of(report);
+    REQUIRE(plugins.size() >= 2);
+    CHECK(text(plugins[0].as_object(), "path") == fixture_file("zoo_good"));
+}
+
+TEST_CASE("FAMSPEC_PLUGIN_PATH is used without a flag and the flag overrides it") {
+    ProcessOptions environment;
+    environment.environment["FAMSPEC_PLUGIN_PATH"] = fixture_dir("not_elf") + ":" + fixture_dir("zoo_good");
+    const json::object from_env = run_json({"list", "--json"}, kFailed, environment);
+    CHECK(text(from_env.at("search_path").as_object(), "origin") == "FAMSPEC_PLUGIN_PATH");
+    REQUIRE(plugins_of(from_env).size() == 2);
+    CHECK(text(plugins_of(from_env)[0].as_object(), "path") == fixture_file("not_elf"));
+    CHECK(text(plugins_of(from_env)[1].as_object(), "path") == fixture_file("zoo_good"));
+
+    const json::object from_flag =
+        run_json({"list", "--json", "--plugin-path", fixture_dir("zoo_good")}, kOk, environment);
+    CHECK(text(from_flag.at("search_path").as_object(), "origin") == "--plugin-path");
+    CHECK(outcome(from_flag) == "ok/null");
+}
+
+TEST_CASE("without flag or environment the directory next to the executable is searched") {
+    const json::object report = run_json({"list", "--json"}, kOk);
+    const auto& search = report.at("search_path").as_object();
+    CHECK(text(search, "origin") == "default");
+    const auto& directories = search.at("directories").as_array();
+    REQUIRE(directories.size() == 1);
+    CHECK(fs::equivalent(std::string(directories[0].as_string()), famspec::test::plugin_dir()));
+    CHECK_FALSE(plugins_of(report).empty());
+}
+
+TEST_CASE("a relative plugin path is a find error and never resolved against the working directory") {
+    // From the build directory this relative path names the good fixture; it must still be refused.
+    ProcessOptions in_build;
+    in_build.working_directory = famspec::test::build_dir();
+    const std::string relative = "tests/fixtures/zoo_good";
+    REQUIRE(fs::exists(fs::path(famspec::test::build_dir()) / relative / "famspec_zoo_good.so"));
+
+    const json::object report = run_json({"list", "--json", "--plugin-path", relative}, kFailed, in_build);
+    CHECK(outcome(report) == "error/find");
+    CHECK(text(plugins_of(report)[0].as_object(), "path") == relative);
+
+    in_build.environment["FAMSPEC_PLUGIN_PATH"] = relative;
+    const json::object from_env = run_json({"verify", "--json"}, kFailed, in_build);
+    CHECK(outcome(from_env) == "error/find");
+}
+
+TEST_CASE("a missing plugin directory is a find error") {
+    const TempDir dir;
+    const std::string missing = (dir / "missing").string();
+    for (const char* command : {"list", "verify"}) {
+        const json::object report = run_json({command, "--json", "--plugin-path", missing}, kFailed);
+        CHECK(outcome(report) == "error/find");
+        CHECK(text(plugins_of(report)[0].as_object(), "path") == missing);
+    }
+}
+
+// ---- list: manifests only ------------------------------------------------------------------------
+
+TEST_CASE("list reports the stage each fixture fails at without running plugin code") {
+    struct Case {
+        const char* fixture;
+        const char* outcome;
+        int exit_code;
+    };
+    const std::vector<Case> cases = {
+        {"zoo_good", "ok/null", kOk},
+        {"not_elf", "error/manifest", kFailed},
+        {"manifest_missing", "error/manifest", kFailed},
+        {"manifest_corrupt", "error/manifest", kFailed},
+        {"abi_major_mismatch", "error/compatibility", kFailed},
+        {"abi_minor_newer", "error/compatibility", kFailed},
+        {"descriptor_too_small", "error/compatibility", kFailed},
+        {"fingerprint_mismatch", "error/compatibility", kFailed},
+        // Their manifests are sound: only loading them shows the failure.
+        {"no_entry_symbol", "ok/null", kOk},
+        {"unresolved_symbol", "ok/null", kOk},
+        {"abi_major_handshake", "ok/null", kOk},
+        {"duplicate_factory", "ok/null", kOk},
+        {"manifest_drift", "ok/null", kOk},
+        // Listing would crash or hang if it ran plugin code.
+        {"segfaults_in_static_init", "ok/null", kOk},
+        {"hangs_in_static_init", "ok/null", kOk},
+    };
+    for (const Case& c : cases) {
+        INFO(c.fixture);
+        const json::object report = run_json({"list", "--json", "--plugin-path", fixture_dir(c.fixture)}, c.exit_code);
+        CHECK(outcome(report) == c.outcome);
+        const auto& entry = plugins_of(report)[0].as_object();
+        CHECK(text(entry, "path") == fixture_file(c.fixture));
+        for (const char* key : {"name", "version", "abi", "paths", "message", "families"}) {
+            CHECK_MESSAGE(entry.contains(key), key);
+        }
+    }
+}
+
+TEST_CASE("list shows a good plugin's manifest") {
+    const json::object report = run_json({"list", "--json", "--plugin-path", fixture_dir("zoo_good")}, kOk);
+    const auto& entry = plugins_of(report)[0].as_object();
+    CHECK(text(entry, "name") == "zoo_good");
+    CHECK(text(entry, "version") == "1.2.3");
+    CHECK(text(entry, "abi") == "1.0");
+    CHECK(text(entry, "message").empty());
+    CHECK(entry.at("families") == json::array{"zoo_good"});
+    CHECK(entry.at("paths") == json::array{json::value(fixture_file("zoo_good"))});
+}
+
+TEST_CASE("list names both sides of an ABI mismatch") {
+    const json::object report =
+        run_json({"list", "--json", "--plugin-path", fixture_dir("abi_major_mismatch")}, kFailed);
+    const std::string message = text(plugins_of(report)[0].as_object(), "message");
+    CHECK(message.find(fixture_file("abi_major_mismatch")) == 0);
+    CHECK(message.find("built for ABI 99.0") != std::string::npos);
+    CHECK(message.find("this core is ABI 1.0") != std::string::npos);
+    CHECK(message.find("rebuild") != std::string::npos);
+}
+
+TEST_CASE("list reports the same family in two plugins on the second") {
+    const json::object report =
+        run_json({"list", "--json", "--plugin-path", fixture_dir("same_family_two_plugins")}, kFailed);
+    const auto& first = entry_for(report, "famspec_family_twin_a.so");
+    const auto& second = entry_for(report, "famspec_family_twin_b.so");
+    CHECK(text(first, "status") == "ok");
+    CHECK(text(second, "status") == "error");
+    CHECK(text(second, "stage") == "validate");
+    CHECK(text(second, "message").find(text(first, "path")) != std::string::npos);
+}
+
+TEST_CASE("list shows one row for a file reached through several paths") {
+    const TempDir dir;
+    fs::copy_file(fixture_file("zoo_good"), dir / "orig.so");
+    fs::create_symlink(dir / "orig.so", dir / "link.so");
+    fs::create_hard_link(dir / "orig.so", dir / "hard.so");
+    fs::copy_file(fixture_file("zoo_good"), dir / "copy.so");
+    const json::object report = run_json({"list", "--json", "--plugin-path", dir.path().string()}, kOk);
+    REQUIRE(plugins_of(report).size() == 1);
+    const auto& entry = plugins_of(report)[0].as_object();
+    CHECK(text(entry, "path") == (dir / "copy.so").string());
+    CHECK(entry.at("paths") ==
+          json::array{json::value((dir / "copy.so").string()), json::value((dir / "hard.so").string()),
+                      json::value((dir / "link.so").string()), json::value((dir / "orig.so").string())});
+
+    const ProcessResult table = run_cli({"list", "--plugin-path", dir.path().string()});
+    INFO(describe(table));
+    CHECK(table.exit_code == kOk);
+    CHECK(table.out.find((dir / "link.so").string()) != std::string::npos);
+}
+
+TEST_CASE("list output is stable") {
+    const std::vector<std::string> arguments = {
+        "list", "--json", "--plugin-path", fixture_dir("throws_in_register"), "--plugin-path", fixture_dir("not_elf")};
+    const ProcessResult first = run_cli(arguments);
+    const ProcessResult second = run_cli(arguments);
+    CHECK(first.exit_code == kFailed);
+    CHECK(first.out == second.out);
+    CHECK_FALSE(first.out.empty());
+}
+
+TEST_CASE("list prints a table with a row per candidate and the failure reasons") {
+    const ProcessResult result =
+        run_cli({"list", "--plugin-path", fixture_dir("zoo_good"), "--plugin-path", fixture_dir("abi_major_mismatch")});
+    INFO(describe(result));
+    CHECK(result.exit_code == kFailed);
+    CHECK(result.out.find("NAME") != std::string::npos);
+    CHECK(result.out.find("zoo_good") != std::string::npos);
+    CHECK(result.out.find("error (compatibility)") != std::string::npos);
+    CHECK(result.out.find("has ABI major 99") != std::string::npos);
+}
+
+// ---- verify: each plugin loaded in a child process ------------------------------------------------
+
+TEST_CASE("verify reports the stage each fixture fails at when loaded") {
+    struct Case {
+        const char* fixture;
+        const char* outcome;
+        int exit_code;
+    };
+    const std::vector<Case> cases = {
+        {"zoo_good", "ok/null", kOk},
+        {"not_elf", "error/manifest", kFailed},
+        {"manifest_missing", "error/manifest", kFailed},
+        {"abi_major_mismatch", "error/compatibility", kFailed},
+        {"fingerprint_mismatch", "error/compatibility", kFailed},
+        {"unresolved_symbol", "error/open", kFailed},
+        {"no_entry_symbol", "error/entry", kFailed},
+        {"abi_major_handshake", "error/handshake", kFailed},
+        {"duplicate_factory", "error/register", kFailed},
+        {"manifest_drift", "error/validate", kFailed},
+    };
+    for (const Case& c : cases) {
+        INFO(c.fixture);
+        const json::object report =
+            run_json({"verify", "--json", "--plugin-path", fixture_dir(c.fixture)}, c.exit_code);
+        CHECK(outcome(report) == c.outcome);
+        CHECK(plugins_of(report)[0].as_object().at("signal").is_null());
+    }
+}
+
+TEST_CASE("verify shows the dlerror text of an unresolved symbol") {
+    const json::object report =
+        run_json({"verify", "--json", "--plugin-path", fixture_dir("unresolved_symbol")}, kFailed);
+    const std::string message = text(plugins_of(report)[0].as_object(), "message");
+    CHECK(message.find("undefined symbol") != std::string::npos);
+    CHECK(message.find("zoo_function_nobody_defines") != std::string::npos);
+    CHECK(message.find("Bad file descriptor") == std::string::npos);
+}
+
+TEST_CASE("verify reports a plugin that crashes while loading and survives it") {
+    const json::object report =
+        run_json({"verify", "--json", "--plugin-path", fixture_dir("segfaults_in_static_init")}, kFailed);
+    const auto& entry = plugins_of(report)[0].as_object();
+    CHECK(text(entry, "status") == "crashed");
+    CHECK(text(entry, "signal") == "SIGSEGV");
+    CHECK(text(entry, "stage") == "open");
+    CHECK(text(entry, "message").find("crashed with SIGSEGV") != std::string::npos);
+
+    // The other plugins of the search path are still verified.
+    const json::object mixed = run_json({"verify", "--json", "--plugin-path", fixture_dir("segfaults_in_static_init"),
+                                         "--plugin-path", fixture_dir("zoo_good")},
+                                        kFailed);
+    CHECK(text(entry_for(mixed, "famspec_segfaults_in_static_init.so"), "status") == "crashed");
+    CHECK(text(entry_for(mixed, "famspec_zoo_good.so"), "status") == "ok");
+
+    const ProcessResult table = run_cli({"verify", "--plugin-path", fixture_dir("segfaults_in_static_init")});
+    INFO(describe(table));
+    CHECK(table.signal == 0);
+    CHECK(table.exit_code == kFailed);
+    CHECK(table.out.find("crashed") != std::string::npos);
+    CHECK(table.out.find("SIGSEGV") != std::string::npos);
+}
+
+TEST_CASE("verify gives up on a plugin that does not finish loading") {
+    const json::object report = run_json(
+        {"verify", "--json", "--timeout", "0.3", "--plugin-path", fixture_dir("hangs_in_static_init")}, kFailed);
+    const auto& entry = plugins_of(report)[0].as_object();
+    CHECK(text(entry, "status") == "timeout");
+    CHECK(text(entry, "stage") == "open");
+    CHECK(text(entry, "message").find("timed out") != std::string::npos);
+}
+
+TEST_CASE("verify goes on past a throwing registration") {
+    const json::object report =
+        run_json({"verify", "--json", "--plugin-path", fixture_dir("throws_in_register")}, kFailed);
+    const auto& thrower = entry_for(report, "famspec_throws_in_register.so");
+    CHECK(text(thrower, "status") == "error");
+    CHECK(text(thrower, "stage") == "register");
+    CHECK(text(thrower, "message").find("registration failed on purpose") != std::string::npos);
+    CHECK(text(entry_for(report, "famspec_throws_neighbor.so"), "status") == "ok");
+}
+
+TEST_CASE("verify reports the same family in two plugins on the second") {
+    const json::object report =
+        run_json({"verify", "--json", "--plugin-path", fixture_dir("same_family_two_plugins")}, kFailed);
+    const auto& second = entry_for(report, "famspec_family_twin_b.so");
+    CHECK(text(entry_for(report, "famspec_family_twin_a.so"), "status") == "ok");
+    CHECK(text(second, "status") == "error");
+    CHECK(text(second, "stage") == "validate");
+    CHECK(text(second, "message").find(text(entry_for(report, "famspec_family_twin_a.so"), "path")) !=
+          std::string::npos);
+}
+
+TEST_CASE("verify passes on the shipped plugins") {
+    const json::object report = run_json({"verify", "--json"}, kOk);
+    CHECK_FALSE(plugins_of(report).empty());
+    for (const auto& entry : plugins_of(report)) CHECK(text(entry.as_object(), "status") == "ok");
+}
+
+// ---- show -----------------------------------------------------------------------------------------
+
+TEST_CASE("show finds a family by any spelling") {
+    for (const char* spelling : {"zoo_good", "ZooGoodForCausalLM", "zoo-good-chat", "ZOO_GOOD", "zoogood"}) {
+        INFO(spelling);
+        const json::object report =
+            run_json({"show", spelling, "--json", "--plugin-path", fixture_dir("zoo_good")}, kOk);
+        CHECK(text(report, "model_type") == "zoo_good");
+        CHECK(text(report, "architecture") == "ZooGoodForCausalLM");
+        CHECK(text(report, "plugin") == "zoo_good");
+        CHECK(report.at("factories").as_array().size() == 2);
+        CHECK(report.at("cp_wrappers").as_array().size() == 1);
+        CHECK(report.at("archetypes").as_array().size() == 1);
+    }
+    const ProcessResult table = run_cli({"--plugin-path", fixture_dir("zoo_good"), "show", "zoo-good-chat"});
+    INFO(describe(table));
+    CHECK(table.exit_code == kOk);
+    CHECK(table.out.find("family zoo_good") == 0);
+    CHECK(table.out.find("replace_zoo_norm") != std::string::npos);
+}
+
+TEST_CASE("show exits 1 for an unknown family") {
+    const ProcessResult result = run_cli({"show", "no_such_family", "--plugin-path", fixture_dir("zoo_good")});
+    INFO(describe(result));
+    CHECK(result.exit_code == kFailed);
+    CHECK(result.err.find("unknown family 'no_such_family'") != std::string::npos);
+}
+
+TEST_CASE("show finds a shipped family from the default directory") {
+    const json::object report = run_json({"show", "Qwen3MoeForCausalLM", "--json"}, kOk);
+    CHECK(text(report, "model_type") == "qwen3_moe");
+}
+
+TEST_CASE("show still answers when another plugin in the path fails") {
+    const ProcessResult result =
+        run_cli({"show", "throws_neighbor", "--plugin-path", fixture_dir("throws_in_register")});
+    INFO(describe(result));
+    CHECK(result.exit_code == kOk);
+    CHECK(result.err.find("famspec_throws_in_register.so") != std::string::npos);
+    CHECK(result.out.find("family throws_neighbor") == 0);
+}

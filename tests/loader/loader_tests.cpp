@@ -204,6 +204,13 @@ TEST_CASE("a library without the entry symbol fails at the entry stage") {
     CHECK(inspect_one("no_entry_symbol").ok());
 }
 
+TEST_CASE("an entry symbol that a dependency defines fails at the entry stage") {
+    const PluginRecord record = load_one("entry_from_dependency");
+    REQUIRE(stage_of(record) == "entry");
+    CHECK(record.error->message.find("its famspec_plugin_descriptor resolves to ") != std::string::npos);
+    CHECK(record.error->message.find("libzoo_entry_provider.so, not to this file") != std::string::npos);
+}
+
 TEST_CASE("a descriptor that disagrees with a correct manifest fails at the handshake stage") {
     const PluginRecord record = load_one("abi_major_handshake");
     REQUIRE(stage_of(record) == "handshake");
@@ -263,6 +270,16 @@ TEST_CASE("the same family in two plugins fails the second at the validate stage
     CHECK(registry->families().size() == 1);
 }
 
+TEST_CASE("a plugin refused at load claims nothing") {
+    const auto registry = load({fixture_dir("claim_of_refused_plugin")});
+    REQUIRE(registry->plugins().size() == 2);
+    CHECK(stage_of(record_named(registry->plugins(), "famspec_claim_a_refused.so")) == "handshake");
+    CHECK(record_named(registry->plugins(), "famspec_claim_b_loaded.so").ok());
+    const auto lookup = registry->find_family("zoo_claimed");
+    REQUIRE(lookup.family != nullptr);
+    CHECK(lookup.family->plugin == "claim_b_loaded");
+}
+
 TEST_CASE("a manifest that differs from the registration fails at the validate stage") {
     const PluginRecord record = load_one("manifest_drift");
     REQUIRE(stage_of(record) == "validate");
@@ -275,11 +292,13 @@ TEST_CASE("a manifest that differs from the registration fails at the validate s
 }
 
 TEST_CASE("inspecting runs no plugin code") {
-    // Loading this one would kill the test process; reading its manifest must not.
-    const PluginRecord record = inspect_one("segfaults_in_static_init");
-    CHECK(record.ok());
-    REQUIRE(record.manifest.has_value());
-    CHECK(record.manifest->name == "segfaults_in_static_init");
+    // Loading these would kill or stall the test process; reading their manifests must not.
+    for (const char* fixture : {"segfaults_in_static_init", "hangs_in_static_init"}) {
+        const PluginRecord record = inspect_one(fixture);
+        CHECK(record.ok());
+        REQUIRE(record.manifest.has_value());
+        CHECK(record.manifest->name == fixture);
+    }
 }
 
 // ---- find stage and search path ------------------------------------------------------------------

@@ -4,6 +4,7 @@
 
 #include <boost/json.hpp>
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 #include <vector>
 

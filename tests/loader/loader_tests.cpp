@@ -394,6 +394,16 @@ TEST_CASE("one file reached through a symlink a hardlink and a copy is loaded on
     CHECK(records[0].paths == all);
 }
 
+// A directory given twice (e.g. on the flag and again with a trailing slash) is searched twice, and
+// the one file it holds then lists the same path twice.
+TEST_CASE("a directory searched twice lists each path once" * doctest::may_fail()) {
+    const fs::path dir = fixture_dir("zoo_good");
+    const auto registry = load({dir, dir / ""});
+    REQUIRE(registry->plugins().size() == 1);
+    CHECK(registry->plugins()[0].ok());
+    CHECK(registry->plugins()[0].paths == std::vector<std::string>{fixture_file("zoo_good").string()});
+}
+
 TEST_CASE("candidates are ordered by search path then by byte-wise file name") {
     const TempDir first;
     const TempDir second;

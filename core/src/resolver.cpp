@@ -130,7 +130,10 @@ struct Resolver::State {
     Resolution<T> cached(detail::ResolutionCache<T>& cache, const std::string& key, Explanation explanation,
                          Build build) const {
         if (auto hit = cache.find(key)) return answer(*hit, std::move(explanation), true);
-        return answer(cache.store(key, build()), std::move(explanation), false);
+        detail::Outcome<T> outcome = build();
+        // An error is a broken declaration, not a gap in coverage: the host hears of it at once.
+        if (outcome.status == ResolutionStatus::error && options.log) options.log(LogLevel::error, outcome.reason);
+        return answer(cache.store(key, std::move(outcome)), std::move(explanation), false);
     }
 
     std::shared_ptr<const Registry> registry;

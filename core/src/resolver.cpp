@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "dotted_path.hpp"
 #include "famspec/canonical_json.hpp"
 #include "inline_channels.hpp"
 #include "replacement_builder.hpp"
@@ -10,30 +11,6 @@
 
 namespace famspec {
 namespace {
-
-std::vector<std::string> split_dotted(std::string_view path) {
-    std::vector<std::string> parts;
-    std::size_t start = 0;
-    while (true) {
-        const std::size_t dot = path.find('.', start);
-        parts.emplace_back(path.substr(start, dot - start));
-        if (dot == std::string_view::npos) break;
-        start = dot + 1;
-    }
-    return parts;
-}
-
-// hyper_parallel.models.<family>.adapter.<...>: the factory-channel convention.
-bool is_adapter_path(std::string_view target) {
-    const auto parts = split_dotted(target);
-    return parts.size() >= 4 && parts[0] == "hyper_parallel" && parts[1] == "models" && parts[3] == "adapter";
-}
-
-std::optional<std::string> family_from_target(std::string_view target) {
-    const auto parts = split_dotted(target);
-    if (parts.size() >= 3 && parts[0] == "hyper_parallel" && parts[1] == "models" && !parts[2].empty()) return parts[2];
-    return std::nullopt;
-}
 
 std::string class_name_of(const std::optional<std::string>& dotted) {
     if (!dotted) return {};
@@ -63,7 +40,7 @@ FamilyChoice choose_family(const Registry& registry, const std::optional<std::st
     FamilyChoice choice;
     choice.requested = model_type;
     if (!choice.requested) {
-        choice.requested = family_from_target(target);
+        choice.requested = detail::family_directory(target);
         choice.inferred = choice.requested.has_value();
     }
     if (!choice.requested) return choice;
@@ -164,7 +141,7 @@ Resolution<ReplacementSpec> Resolver::replacement_spec_for(std::string_view targ
     if (target.empty()) return not_covered<ReplacementSpec>("no target path", explanation, "empty target");
     const std::string old_ctor = class_name_of(module_type);
 
-    if (is_adapter_path(target)) {
+    if (detail::is_adapter_path(target)) {
         explanation.channel = "factory";
         const FamilyChoice choice = choose_family(registry, model_type, target);
         describe_choice(choice, explanation);

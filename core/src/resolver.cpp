@@ -70,6 +70,16 @@ Resolution<T> not_covered(std::string reason, Explanation explanation, std::stri
     return Resolution<T>{ResolutionStatus::not_covered, nullptr, std::move(reason), std::move(explanation)};
 }
 
+// Without the rule's module_type there is no call site to rewrite, and guessing one would rewrite
+// the wrong class.
+detail::Outcome<ReplacementSpec> missing_module_type() {
+    return {ResolutionStatus::not_covered,
+            nullptr,
+            "missing module_type: without the matched source class there is no call site to rewrite",
+            {},
+            "module_type required"};
+}
+
 void describe_choice(const FamilyChoice& choice, Explanation& explanation) {
     explanation.spellings_tried = choice.tried;
     if (choice.family != nullptr) explanation.family = std::string((*choice.family)->model_type());
@@ -158,25 +168,19 @@ Resolution<ReplacementSpec> Resolver::replacement_spec_for(std::string_view targ
         explanation.plugin = factory->plugin;
         const std::string key = state_->key('F', std::string(family->model_type()) + "|" + std::string(target) + "|" +
                                                      module_type.value_or("\x01") + "|" + options_key(options));
-        return state_->cached(
-            state_->replacements, key, std::move(explanation), [&]() -> detail::Outcome<ReplacementSpec> {
-                if (old_ctor.empty()) {
-                    return {ResolutionStatus::not_covered,
-                            nullptr,
-                            "missing module_type: without the matched source class there is no call site to rewrite",
-                            {},
-                            "module_type required"};
-                }
-                if ((*factory)->construction() == nullptr) {
-                    return {ResolutionStatus::not_covered,
-                            nullptr,
-                            "runtime-only factory: " + std::string((*factory)->runtime_only_reason()),
-                            {},
-                            "runtime-only factory"};
-                }
-                return detail::build_factory_replacement(registry, family, **factory, old_ctor, options,
-                                                         *state_->renderer);
-            });
+        return state_->cached(state_->replacements, key, std::move(explanation),
+                              [&]() -> detail::Outcome<ReplacementSpec> {
+                                  if (old_ctor.empty()) return missing_module_type();
+                                  if ((*factory)->construction() == nullptr) {
+                                      return {ResolutionStatus::not_covered,
+                                              nullptr,
+                                              "runtime-only factory: " + std::string((*factory)->runtime_only_reason()),
+                                              {},
+                                              "runtime-only factory"};
+                                  }
+                                  return detail::build_factory_replacement(registry, family, **factory, old_ctor,
+                                                                           options, *state_->renderer);
+                              });
     }
 
     if (target.starts_with(channels::kComponentsRoot)) {
@@ -199,17 +203,11 @@ Resolution<ReplacementSpec> Resolver::replacement_spec_for(std::string_view targ
         const std::string key =
             state_->key('D', std::string((*component)->defining_module()) + "." + std::string((*component)->name()) +
                                  "|" + module_type.value_or("\x01") + "|" + options_key(options));
-        return state_->cached(
-            state_->replacements, key, std::move(explanation), [&]() -> detail::Outcome<ReplacementSpec> {
-                if (old_ctor.empty()) {
-                    return {ResolutionStatus::not_covered,
-                            nullptr,
-                            "missing module_type: without the matched source class there is no call site to rewrite",
-                            {},
-                            "module_type required"};
-                }
-                return detail::build_component_replacement(**component, old_ctor, options);
-            });
+        return state_->cached(state_->replacements, key, std::move(explanation),
+                              [&]() -> detail::Outcome<ReplacementSpec> {
+                                  if (old_ctor.empty()) return missing_module_type();
+                                  return detail::build_component_replacement(**component, old_ctor, options);
+                              });
     }
 
     return not_covered<ReplacementSpec>("target " + std::string(target) +

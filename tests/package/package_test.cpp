@@ -83,6 +83,14 @@ std::string line_with(const std::string& text, const std::string& part) {
     return text.substr(begin, text.find('\n', at) - begin);
 }
 
+const std::string kAcme = "hyper_parallel.models.acme_moe.adapter.";
+const std::string kAcmeReplacement =
+    R"({"imports":[{"module":"acme_components.modules","names":["AcmeNorm"],"raw":null}],)"
+    R"("keyword_args":["module_fqn=''","context=None"],"mode":"wrap_source","new_ctor":"AcmeNorm",)"
+    R"("old_ctor":"AcmeRMSNorm","remove_class":false,"replacement_note":"AcmeNorm wraps AcmeRMSNorm; the original )"
+    R"(class is kept as the wrapper input.","snippets":[]})"
+    "\n";
+
 std::string read(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);
     std::stringstream text;
@@ -191,6 +199,32 @@ TEST_CASE("the installed package builds the out-of-tree example and the installe
                        "    hyper_parallel.models.acme_moe.adapter.distributed.context_parallel."
                        "acme_moe_flash_attention_cp_wrapper\n"));
         CHECK(contains(show.out, "  components:\n    acme_components.modules.norm.AcmeNorm\n"));
+
+        const ProcessResult factory = must_run(installed_cli(
+            prefix, {"resolve", "--target", kAcme + "replacements.replace_acme_moe_rms_norm", "--module-type",
+                     "acme.modeling.AcmeRMSNorm", "--explain", "--plugin-path", plugins.string()}));
+        CHECK(factory.out == kAcmeReplacement);
+        CHECK(contains(factory.err, "explain: channel: factory\n"));
+        CHECK(contains(factory.err, "explain: outcome: resolved\n"));
+
+        const ProcessResult archetype = must_run(
+            installed_cli(prefix, {"resolve", "--target", kAcme + "distributed.expert_parallel.acme_moe_ep_compute_fn",
+                                   "--slot", "local_compute_fn", "--plugin-path", plugins.string()}));
+        CHECK(archetype.out.starts_with(R"({"body_template":")"));
+        CHECK(contains(archetype.out, "router_kind='softmax_topk',\\n    shared='additive',"));
+        CHECK(contains(archetype.out, R"("kind":"moe_ep_routed","method_name":"forward")"));
+        CHECK(contains(archetype.out, R"("target_class":"AcmeMoeSparseBlock")"));
+
+        const ProcessResult wrapper = must_run(installed_cli(
+            prefix, {"resolve", "--target", kAcme + "distributed.context_parallel.acme_moe_flash_attention_cp_wrapper",
+                     "--slot", "inner_wrapper", "--model-type", "acme", "--plugin-path", plugins.string()}));
+        CHECK(contains(wrapper.out, R"("kind":"cp_attention")"));
+
+        const ProcessResult unknown = run(
+            installed_cli(prefix, {"resolve", "--target", kAcme + "replacements.replace_acme_moe_nothing",
+                                   "--module-type", "acme.modeling.AcmeRMSNorm", "--plugin-path", plugins.string()}));
+        CHECK(unknown.exit_code == 1);
+        CHECK(unknown.out == "null\n");
     }
 
     {  // FAMSPEC_PLUGIN_PATH
@@ -202,6 +236,11 @@ TEST_CASE("the installed package builds the out-of-tree example and the installe
         const ProcessResult show = must_run(installed_cli(prefix, {"show", "AcmeMoeForCausalLM"}), options);
         CHECK(show.out.starts_with("family acme_moe\n"));
         CHECK(contains(show.out, "  plugin:            acme_moe (" + plugin.string() + ")\n"));
+        const ProcessResult factory =
+            must_run(installed_cli(prefix, {"resolve", "--target", kAcme + "replacements.replace_acme_moe_rms_norm",
+                                            "--module-type", "acme.modeling.AcmeRMSNorm"}),
+                     options);
+        CHECK(factory.out == kAcmeReplacement);
     }
 
     {  // INSTALL_DESTINATION puts the plugin where the installed famspec looks by default
@@ -273,6 +312,11 @@ TEST_CASE("famspec new-family writes a project that builds against the installed
                    "      -> GraniteMoeRMSNorm(module=module, module_fqn=<module_fqn>, context=<context>) from "
                    "granite_moe_components.modules [wrap_source]\n"));
     CHECK(contains(show.out, "  components:\n    granite_moe_components.modules.norm.GraniteMoeRMSNorm\n"));
+    const ProcessResult resolved = must_run(installed_cli(
+        prefix,
+        {"resolve", "--target", "hyper_parallel.models.granite_moe.adapter.replacements.replace_granite_moe_rms_norm",
+         "--module-type", "granite.modeling.GraniteRMSNorm", "--plugin-path", plugins.string()}));
+    CHECK(contains(resolved.out, R"("mode":"wrap_source","new_ctor":"GraniteMoeRMSNorm","old_ctor":"GraniteRMSNorm")"));
     const ProcessResult verify = must_run(installed_cli(prefix, {"verify", "--plugin-path", plugins.string()}));
     CHECK(contains(verify.out, "granite_moe"));
 }

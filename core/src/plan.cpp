@@ -8,6 +8,7 @@
 #include <charconv>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <regex>
 #include <sstream>
 
@@ -146,7 +147,7 @@ PlanEntry entry(const YAML::Node& node) {
     if (!node.IsMap()) fail(node, "plan_overrides entry: expected a mapping, found " + kind_of(node));
     PlanEntry out;
     out.location = at(node);
-    const YAML::Node* match = nullptr;
+    std::optional<YAML::Node> match;  // a handle, not a pointer: iteration yields temporaries
     for (const auto& item : node) {
         const std::string key = item.first.Scalar();
         const YAML::Node& value = item.second;
@@ -157,7 +158,7 @@ PlanEntry entry(const YAML::Node& node) {
         }
         if (key == "match") {
             out.match = text_list(value, key);
-            match = &item.second;
+            match = item.second;
         } else if (key == "when") {
             out.when = text(value, key);
         } else if (key == "module_type") {
@@ -168,10 +169,13 @@ PlanEntry entry(const YAML::Node& node) {
             boolean(value, key);
         } else if (key == "replace_module") {
             out.replace_module = target(value, key);
+            out.replace_module->location = at(item.first);  // where the slot is written
         } else if (key == "local_compute_fn") {
             out.local_compute_fn = target(value, key);
+            out.local_compute_fn->location = at(item.first);  // where the slot is written
         } else if (key == "inner_wrapper") {
             out.inner_wrapper = target(value, key);
+            out.inner_wrapper->location = at(item.first);  // where the slot is written
         } else if (key == "inner_target" || key == "inner_out_src") {
             const std::string t = text(value, key);
             if (key == "inner_target") out.inner_target = t;
@@ -189,7 +193,7 @@ PlanEntry entry(const YAML::Node& node) {
             fail(node, "replace_module only allows when: low_precision, found when: " + *out.when);
         }
     }
-    if (match != nullptr && match->IsSequence() && (out.local_compute_fn || out.inner_wrapper)) {
+    if (match && match->IsSequence() && (out.local_compute_fn || out.inner_wrapper)) {
         fail(*match, "a list of match patterns is allowed only on replacement-only entries");
     }
     return out;

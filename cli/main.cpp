@@ -6,6 +6,7 @@
 #include "context.hpp"
 #include "famspec/fingerprint.hpp"
 #include "famspec/sdk/abi.hpp"
+#include "new_family.hpp"
 #include "plan_commands.hpp"
 #include "plugin_commands.hpp"
 
@@ -71,6 +72,16 @@ int run(int argc, char** argv) {
     summary->add_flag("--digest", digest_only, "Print only the sha256 digest of the summary");
     summary->fallthrough();
 
+    famspec::cli::NewFamilyOptions new_family_options;
+    CLI::App* new_family = app.add_subcommand("new-family", "Write a ready-to-build out-of-tree family project");
+    new_family->add_option("NAME", new_family_options.name, "Family model_type and plugin name, e.g. acme_moe")
+        ->required();
+    new_family
+        ->add_option("--architecture", new_family_options.architecture, "HF architecture, e.g. AcmeMoeForCausalLM")
+        ->required();
+    new_family->add_option("--dir", new_family_options.directory, "Output directory (default ./NAME)")
+        ->type_name("DIR");
+
     std::string probe_file;
     CLI::App* probe = app.add_subcommand("__probe", "");  // verify's child; hidden
     probe->group("");
@@ -97,6 +108,7 @@ int run(int argc, char** argv) {
     if (*summary) {
         return famspec::cli::summarize_plan(context, plan, plan_model_type, digest_only, std::cout, std::cerr);
     }
+    if (*new_family) return famspec::cli::new_family(new_family_options, std::cout, std::cerr);
     if (*probe) return famspec::cli::probe_plugin(probe_file, 3);
     return famspec::cli::kExitUsage;
 }

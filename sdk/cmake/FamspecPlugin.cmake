@@ -46,7 +46,8 @@ function(famspec_add_plugin name)
                     -P ${FAMSPEC_PLUGIN_CMAKE_DIR}/FamspecEmbedAssets.cmake
             DEPENDS ${ARG_ASSETS} ${FAMSPEC_PLUGIN_CMAKE_DIR}/FamspecEmbedAssets.cmake
             WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}
-            COMMENT "Embedding assets of ${name}")
+            COMMENT "Embedding assets of ${name}"
+            VERBATIM)
         target_sources(${name} PRIVATE ${assets_header})
         target_include_directories(${name} PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/famspec_generated)
     endif()

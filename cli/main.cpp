@@ -1,2 +1,82 @@
-#include <cstdio>
-int main() { return 0; }
+// famspec: list the plugins, show a family, verify loading in isolation, resolve targets and check
+// whole plans. Exit codes: 0 ok, 1 a failure or a gap, 2 a usage error or bad input.
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "context.hpp"
+#include "famspec/fingerprint.hpp"
+#include "famspec/sdk/abi.hpp"
+#include "plugin_commands.hpp"
+
+namespace {
+
+using famspec::cli::Context;
+
+int run(int argc, char** argv) {
+    Context context;
+    CLI::App app{"famspec: resolve training-plan targets to source-level declarations, using family plugins"};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", "famspec " + std::string(famspec::core_version()) + " (plugin ABI " +
+                                          std::to_string(famspec::kAbiMajor) + "." +
+                                          std::to_string(famspec::kAbiMinor) + ")");
+    app.add_option("--plugin-path", context.plugin_paths,
+                   "Plugin directory (repeatable, absolute); when given, only these are searched")
+        ->type_name("DIR")
+        ->take_last()
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    app.footer(std::string("Plugins are searched in --plugin-path, else in ") + famspec::kPluginPathVariable +
+               " (colon-separated), else in <directory of famspec>/../lib/famspec/plugins.");
+
+    auto add_json = [&context](CLI::App* command) {
+        command->add_flag("--json", context.json, "Sorted, stable JSON output");
+        command->fallthrough();  // --plugin-path may follow the command name
+    };
+
+    CLI::App* list = app.add_subcommand("list", "List candidate plugins from their manifests (no plugin code runs)");
+    add_json(list);
+
+    std::string family;
+    CLI::App* show = app.add_subcommand("show", "Show what a family declares");
+    show->add_option("FAMILY", family, "model_type, architecture or any normalised spelling")->required();
+    add_json(show);
+
+    double timeout = 10.0;
+    CLI::App* verify = app.add_subcommand("verify", "Load each plugin in a child process and report how it fares");
+    verify->add_option("--timeout", timeout, "Seconds each plugin may take to load")->check(CLI::PositiveNumber);
+    add_json(verify);
+
+    std::string probe_file;
+    CLI::App* probe = app.add_subcommand("__probe", "");  // verify's child; hidden
+    probe->group("");
+    probe->add_option("FILE", probe_file)->required();
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        app.exit(e);
+        return famspec::cli::kExitUsage;
+    }
+
+    if (*list) return famspec::cli::list_plugins(context, std::cout, std::cerr);
+    if (*show) return famspec::cli::show_family(context, family, std::cout, std::cerr);
+    if (*verify) return famspec::cli::verify_plugins(context, timeout, std::cout, std::cerr);
+    if (*probe) return famspec::cli::probe_plugin(probe_file, 3);
+    return famspec::cli::kExitUsage;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    try {
+        return run(argc, argv);
+    } catch (const std::exception& error) {
+        std::cerr << "famspec: " << error.what() << "\n";
+        return famspec::cli::kExitUsage;
+    }
+}

@@ -1,4 +1,4 @@
-#include "canonical_json.hpp"
+#include "famspec/canonical_json.hpp"
 
 #include <openssl/evp.h>
 
@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <vector>
 
-namespace famspec::detail {
+namespace famspec {
 namespace {
 
 void write(const boost::json::value& value, std::string& out) {
@@ -86,4 +86,4 @@ std::string sha256_digest(std::string_view bytes) {
     return out;
 }
 
-}  // namespace famspec::detail
+}  // namespace famspec

@@ -4,7 +4,7 @@
 #include <boost/json.hpp>
 #include <set>
 
-#include "canonical_json.hpp"
+#include "famspec/canonical_json.hpp"
 
 namespace famspec {
 namespace json = boost::json;
@@ -139,7 +139,7 @@ std::string to_json(const PluginManifest& input) {
     out["archetypes"] = std::move(archetypes);
     out["cp_wrappers"] = strings(manifest.cp_wrappers);
     out["components"] = strings(manifest.components);
-    return detail::canonical_json(out);
+    return canonical_json(out);
 }
 
 ManifestParse parse_manifest(std::string_view text_in) {

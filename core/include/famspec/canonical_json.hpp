@@ -3,14 +3,16 @@
 #pragma once
 
 #include <boost/json/value.hpp>
+
+#include "famspec/sdk/export.hpp"
 #include <string>
 #include <string_view>
 
-namespace famspec::detail {
+namespace famspec {
 
-std::string canonical_json(const boost::json::value& value);
+FAMSPEC_API std::string canonical_json(const boost::json::value& value);
 
 // "sha256:<64 lower-case hex>" over the bytes.
-std::string sha256_digest(std::string_view bytes);
+FAMSPEC_API std::string sha256_digest(std::string_view bytes);
 
-}  // namespace famspec::detail
+}  // namespace famspec

@@ -1,0 +1,19 @@
+// famspec list | show | verify: what the plugins are, what a family declares, and whether each
+// plugin loads (checked in a child process, so a crashing plugin cannot take the CLI down).
+#pragma once
+
+#include <iosfwd>
+#include <string>
+
+#include "context.hpp"
+
+namespace famspec::cli {
+
+int list_plugins(const Context& context, std::ostream& out, std::ostream& err);
+int show_family(const Context& context, const std::string& family, std::ostream& out, std::ostream& err);
+int verify_plugins(const Context& context, double timeout_seconds, std::ostream& out, std::ostream& err);
+
+// The child side of verify: load one plugin file, report stages and the result on `result_fd`.
+int probe_plugin(const std::string& file, int result_fd);
+
+}  // namespace famspec::cli

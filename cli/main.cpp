@@ -6,6 +6,7 @@
 #include "context.hpp"
 #include "famspec/fingerprint.hpp"
 #include "famspec/sdk/abi.hpp"
+#include "plan_commands.hpp"
 #include "plugin_commands.hpp"
 
 namespace {
@@ -45,6 +46,31 @@ int run(int argc, char** argv) {
     verify->add_option("--timeout", timeout, "Seconds each plugin may take to load")->check(CLI::PositiveNumber);
     add_json(verify);
 
+    famspec::cli::ResolveRequest request;
+    CLI::App* resolve = app.add_subcommand("resolve", "Resolve one target to its spec (JSON, or null)");
+    resolve->add_option("--target", request.target, "Dotted _target_ path")->required();
+    resolve->add_option("--model-type", request.model_type, "Family: model_type, architecture or any spelling");
+    resolve->add_option("--module-type", request.module_type, "Dotted source class the replacement matches");
+    resolve->add_option("--slot", request.slot, "replace_module (default), local_compute_fn or inner_wrapper")
+        ->check(CLI::IsMember({"replace_module", "local_compute_fn", "inner_wrapper"}));
+    resolve->add_option("--option", request.options, "Static option k=v (repeatable), as written in a plan");
+    resolve->add_flag("--explain", request.explain, "Print the decision trace on stderr");
+    add_json(resolve);
+
+    std::string plan;
+    std::optional<std::string> plan_model_type;
+    CLI::App* check = app.add_subcommand("check", "List every plan target that is not covered, with the reason");
+    check->add_option("PLAN", plan, "Plan YAML with plan_overrides")->required();
+    check->add_option("--model-type", plan_model_type, "Overrides the plan's model_type / architecture");
+    add_json(check);
+
+    bool digest_only = false;
+    CLI::App* summary = app.add_subcommand("summary", "Print the canonical declaration summary of a plan");
+    summary->add_option("PLAN", plan, "Plan YAML with plan_overrides")->required();
+    summary->add_option("--model-type", plan_model_type, "Overrides the plan's model_type / architecture");
+    summary->add_flag("--digest", digest_only, "Print only the sha256 digest of the summary");
+    summary->fallthrough();
+
     std::string probe_file;
     CLI::App* probe = app.add_subcommand("__probe", "");  // verify's child; hidden
     probe->group("");
@@ -66,6 +92,11 @@ int run(int argc, char** argv) {
     if (*list) return famspec::cli::list_plugins(context, std::cout, std::cerr);
     if (*show) return famspec::cli::show_family(context, family, std::cout, std::cerr);
     if (*verify) return famspec::cli::verify_plugins(context, timeout, std::cout, std::cerr);
+    if (*resolve) return famspec::cli::resolve_target(context, request, std::cout, std::cerr);
+    if (*check) return famspec::cli::check_plan(context, plan, plan_model_type, std::cout, std::cerr);
+    if (*summary) {
+        return famspec::cli::summarize_plan(context, plan, plan_model_type, digest_only, std::cout, std::cerr);
+    }
     if (*probe) return famspec::cli::probe_plugin(probe_file, 3);
     return famspec::cli::kExitUsage;
 }

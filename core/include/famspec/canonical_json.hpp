@@ -3,10 +3,10 @@
 #pragma once
 
 #include <boost/json/value.hpp>
-
-#include "famspec/sdk/export.hpp"
 #include <string>
 #include <string_view>
+
+#include "famspec/sdk/export.hpp"
 
 namespace famspec {
 

@@ -46,7 +46,7 @@ struct Plan {
     std::vector<PlanEntry> entries;
 };
 
-struct PlanError {
+struct FAMSPEC_API PlanError {
     std::string file;
     SourceLocation location;
     std::string message;  // what was expected and what was found

@@ -41,7 +41,7 @@ struct SummaryEntry {
     SourceLocation location;
 };
 
-struct DeclarationSummary {
+struct FAMSPEC_API DeclarationSummary {
     std::vector<SummaryEntry> entries;  // in plan order, nothing collapsed
 
     // {"entries":[...],"replacement_specs":{...},"strategy_specs":{...}}, canonical bytes.

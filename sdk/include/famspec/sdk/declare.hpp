@@ -72,22 +72,23 @@ inline std::string site(const std::source_location& where) {
 
 // ---- declarations -------------------------------------------------------------------------------
 
+// Fields with a default may be left out of a designated initializer.
 struct ArchetypeDecl {
-    MoeFingerprint fingerprint;
+    MoeFingerprint fingerprint{};
     std::string kind = "moe_ep_routed";
-    std::string target_class;
-    std::string router_kind;
-    std::string shared;
-    std::vector<std::string> strip_boundary_subpatterns;
-    std::string compute_factory;
-    Signature options;
+    std::string target_class{};
+    std::string router_kind{};
+    std::string shared{};
+    std::vector<std::string> strip_boundary_subpatterns{};
+    std::string compute_factory{};
+    Signature options{};
 };
 
 struct ComponentDecl {
-    std::string name;
-    std::string submodule;  // the defining module is <package>.<submodule>
-    Signature signature;
-    std::vector<SourceBlock> source;  // class block and helpers; leave empty if never rendered
+    std::string name{};
+    std::string submodule{};  // the defining module is <package>.<submodule>
+    Signature signature{};
+    std::vector<SourceBlock> source{};  // class block and helpers; leave empty if never rendered
 };
 
 class FactoryDecl {

@@ -1,0 +1,172 @@
+#include "plan_commands.hpp"
+
+#include <boost/json.hpp>
+#include <ostream>
+
+#include "famspec/resolver.hpp"
+
+namespace famspec::cli {
+namespace json = boost::json;
+namespace {
+
+std::string status_name(ResolutionStatus status) {
+    switch (status) {
+        case ResolutionStatus::resolved:
+            return "resolved";
+        case ResolutionStatus::not_covered:
+            return "not_covered";
+        case ResolutionStatus::error:
+            return "error";
+    }
+    return "error";
+}
+
+void print_explanation(std::ostream& err, const Explanation& e, ResolutionStatus status, const std::string& reason) {
+    err << "explain: spellings tried: " << (e.spellings_tried.empty() ? "(none)" : join(e.spellings_tried, ", "))
+        << "\n";
+    err << "explain: family: " << (e.family.empty() ? "(none)" : e.family) << "\n";
+    err << "explain: plugin: " << (e.plugin.empty() ? "(none)" : e.plugin) << "\n";
+    err << "explain: channel: " << (e.channel.empty() ? "(none)" : e.channel) << "\n";
+    err << "explain: cache: " << (e.cache_hit ? "hit" : "miss") << "\n";
+    err << "explain: rule: " << (e.rule.empty() ? "(none)" : e.rule) << "\n";
+    err << "explain: outcome: " << status_name(status) << (reason.empty() ? "" : ": " + reason) << "\n";
+}
+
+std::optional<Slot> slot_from(const std::string& name) {
+    for (const Slot slot : {Slot::replace_module, Slot::local_compute_fn, Slot::inner_wrapper}) {
+        if (slot_name(slot) == name) return slot;
+    }
+    return std::nullopt;
+}
+
+// --option k=v: the value is read as a YAML scalar, exactly as it would be in a plan.
+std::optional<Options> parse_options(const std::vector<std::string>& items, std::ostream& err) {
+    std::string yaml = "plan_overrides:\n- match: x\n  local_compute_fn:\n    _target_: x\n";
+    for (const std::string& item : items) {
+        const std::size_t eq = item.find('=');
+        if (eq == std::string::npos || eq == 0) {
+            err << "famspec: --option expects k=v, got '" << item << "'\n";
+            return std::nullopt;
+        }
+        yaml += "    " + item.substr(0, eq) + ": " + item.substr(eq + 1) + "\n";
+    }
+    const PlanParse parsed = parse_plan_text(yaml, "--option");
+    if (!parsed.plan) {
+        err << "famspec: bad --option: " << parsed.error->message << "\n";
+        return std::nullopt;
+    }
+    return parsed.plan->entries.front().local_compute_fn->options;
+}
+
+std::optional<Plan> read_plan(const std::string& path, std::ostream& err) {
+    PlanParse parsed = parse_plan_file(path);
+    if (!parsed.plan) {
+        err << "famspec: " << parsed.error->to_string() << "\n";
+        return std::nullopt;
+    }
+    return std::move(parsed.plan);
+}
+
+std::string location_of(const Plan& plan, const SourceLocation& location) {
+    return plan.file + ":" + std::to_string(location.line) + ":" + std::to_string(location.column);
+}
+
+}  // namespace
+
+int resolve_target(const Context& context, const ResolveRequest& request, std::ostream& out, std::ostream& err) {
+    const std::optional<Slot> slot = slot_from(request.slot);
+    if (!slot) {
+        err << "famspec: --slot must be replace_module, local_compute_fn or inner_wrapper, got '" << request.slot
+            << "'\n";
+        return kExitUsage;
+    }
+    const std::optional<Options> options = parse_options(request.options, err);
+    if (!options) return kExitUsage;
+    const Resolver resolver(context.load(err));
+    ResolutionStatus status = ResolutionStatus::not_covered;
+    std::string reason;
+    Explanation explanation;
+    std::string text = "null";
+    if (*slot == Slot::replace_module) {
+        const auto r = resolver.replacement_spec_for(request.target, request.model_type, request.module_type, *options);
+        status = r.status;
+        reason = r.reason;
+        explanation = r.explanation;
+        if (r.resolved()) text = to_canonical_json(*r.value);
+    } else {
+        const auto r = resolver.strategy_spec_for(request.target, request.model_type, *slot, *options);
+        status = r.status;
+        reason = r.reason;
+        explanation = r.explanation;
+        if (r.resolved()) text = to_canonical_json(*r.value);
+    }
+    out << text << "\n";
+    if (request.explain) print_explanation(err, explanation, status, reason);
+    if (status == ResolutionStatus::resolved) return kExitOk;
+    err << "famspec: " << (status == ResolutionStatus::error ? "error: " : "not covered: ") << reason << "\n";
+    return kExitFailed;
+}
+
+int check_plan(const Context& context, const std::string& path, const std::optional<std::string>& model_type,
+               std::ostream& out, std::ostream& err) {
+    const std::optional<Plan> plan = read_plan(path, err);
+    if (!plan) return kExitUsage;
+    const Resolver resolver(context.load(err));
+    const DeclarationSummary summary = resolver.declaration_summary(model_type, *plan);
+    std::size_t gaps = 0;
+    json::array entries;
+    for (const SummaryEntry& entry : summary.entries) {
+        if (entry.status != ResolutionStatus::resolved) ++gaps;
+        entries.push_back(json::object{{"slot", std::string(slot_name(entry.slot))},
+                                       {"target", entry.target},
+                                       {"module_type", entry.module_type ? json::value(*entry.module_type) : nullptr},
+                                       {"status", status_name(entry.status)},
+                                       {"reason", entry.reason},
+                                       {"line", entry.location.line},
+                                       {"column", entry.location.column}});
+    }
+    const std::optional<std::string> family = model_type         ? model_type
+                                              : plan->model_type ? plan->model_type
+                                                                 : plan->architecture;
+    if (context.json) {
+        print_json(out, json::object{{"plan", path},
+                                     {"model_type", family ? json::value(*family) : nullptr},
+                                     {"entries", std::move(entries)},
+                                     {"covered", summary.entries.size() - gaps},
+                                     {"gaps", gaps}});
+    } else {
+        for (const SummaryEntry& entry : summary.entries) {
+            if (entry.status == ResolutionStatus::resolved) continue;
+            out << location_of(*plan, entry.location) << ": " << slot_name(entry.slot) << " " << entry.target << ": "
+                << (entry.status == ResolutionStatus::error ? "error: " : "not covered: ") << entry.reason << "\n";
+        }
+        out << path << ": " << summary.entries.size() << " targets, " << summary.entries.size() - gaps << " covered, "
+            << gaps << " not covered (model_type " << family.value_or("inferred from each target") << ")\n";
+    }
+    return gaps == 0 ? kExitOk : kExitFailed;
+}
+
+int summarize_plan(const Context& context, const std::string& path, const std::optional<std::string>& model_type,
+                   bool digest_only, std::ostream& out, std::ostream& err) {
+    const std::optional<Plan> plan = read_plan(path, err);
+    if (!plan) return kExitUsage;
+    const Resolver resolver(context.load(err));
+    const DeclarationSummary summary = resolver.declaration_summary(model_type, *plan);
+    bool failed = false;
+    for (const SummaryEntry& entry : summary.entries) {
+        if (entry.status == ResolutionStatus::error) {
+            err << "famspec: " << location_of(*plan, entry.location) << ": " << entry.target
+                << ": error: " << entry.reason << "\n";
+            failed = true;
+        }
+    }
+    // A summary with a broken declaration in it would hide the failure behind a plausible digest.
+    if (failed) return kExitFailed;
+    if (digest_only)
+        out << summary.digest() << "\n";
+    else
+        out << summary.canonical_json() << "\n";
+    return kExitOk;
+}
+
+}  // namespace famspec::cli

@@ -1,0 +1,28 @@
+// famspec resolve | check | summary: one target, or every target of a plan.
+#pragma once
+
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "context.hpp"
+
+namespace famspec::cli {
+
+struct ResolveRequest {
+    std::string target;
+    std::optional<std::string> model_type;
+    std::optional<std::string> module_type;
+    std::string slot = "replace_module";
+    std::vector<std::string> options;  // k=v, v read as a YAML scalar
+    bool explain = false;
+};
+
+int resolve_target(const Context& context, const ResolveRequest& request, std::ostream& out, std::ostream& err);
+int check_plan(const Context& context, const std::string& plan, const std::optional<std::string>& model_type,
+               std::ostream& out, std::ostream& err);
+int summarize_plan(const Context& context, const std::string& plan, const std::optional<std::string>& model_type,
+                   bool digest_only, std::ostream& out, std::ostream& err);
+
+}  // namespace famspec::cli

@@ -1,0 +1,25 @@
+// The inline expert-parallel forward that replaces a routed-MoE block's forward.
+#include "famspec/resolver.hpp"
+#include "inline_channels.hpp"
+
+namespace famspec {
+
+std::string moe_ep_forward_body(std::string_view router_kind, std::string_view shared) {
+    using namespace channels;
+    const std::string input(kEpInput);
+    std::string body;
+    body += "\"\"\"Expert-parallel routed MoE forward: dispatch, local experts, combine.\"\"\"\n";
+    body += "if not self." + std::string(kEpEnable) + ":\n";
+    body += "    return self." + std::string(kOriginalForward) + "(" + input + ")\n";
+    body += "\n";
+    body += "return " + std::string(kEpEntry) + "(\n";
+    body += "    self,\n";
+    body += "    " + input + ",\n";
+    body += "    router_kind=" + to_python(std::string(router_kind)) + ",\n";
+    body += "    shared=" + to_python(std::string(shared)) + ",\n";
+    body += "    ep_group=self." + std::string(kEpGroup) + ",\n";
+    body += ")\n";
+    return body;
+}
+
+}  // namespace famspec

@@ -1,0 +1,223 @@
+#include "replacement_builder.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include "famspec/resolver.hpp"
+
+namespace famspec::detail {
+namespace {
+
+// Passed by the runtime on every replacement; a plan cannot set them statically.
+constexpr std::array<std::string_view, 3> kRuntimeArguments = {"module", "module_fqn", "context"};
+
+bool is_runtime_argument(std::string_view name) {
+    return std::find(kRuntimeArguments.begin(), kRuntimeArguments.end(), name) != kRuntimeArguments.end();
+}
+
+const Parameter* parameter_named(std::span<const Parameter> parameters, std::string_view name) {
+    const auto it = std::find_if(parameters.begin(), parameters.end(), [&](const auto& p) { return p.name == name; });
+    return it == parameters.end() ? nullptr : &*it;
+}
+
+Outcome<ReplacementSpec> not_covered(std::string reason) {
+    return {ResolutionStatus::not_covered, nullptr, std::move(reason), {}, {}};
+}
+
+std::string_view kind_name(const PyLiteral& literal) {
+    switch (literal.value().index()) {
+        case 0:
+            return "None";
+        case 1:
+            return "bool";
+        case 2:
+            return "int";
+        case 3:
+            return "float";
+        default:
+            return "str";
+    }
+}
+
+// The rendered "name=value" for a keyword the component receives, or why it cannot be rendered.
+std::variant<std::string, std::string> render_default(const Component& component, const Parameter& parameter) {
+    const std::string where = std::string(component.name()) + "." + parameter.name;
+    switch (parameter.default_value.kind()) {
+        case Default::Kind::required:
+            return std::variant<std::string, std::string>(std::in_place_index<1>,
+                                                          "component parameter " + where + " has no default to render");
+        case Default::Kind::expression:
+            return std::variant<std::string, std::string>(
+                std::in_place_index<1>, "the default of " + where + " (" + parameter.default_value.expression_source() +
+                                            ") is not a literal and cannot be rendered into generated source");
+        case Default::Kind::literal:
+            break;
+    }
+    return std::variant<std::string, std::string>(
+        std::in_place_index<0>, parameter.name + "=" + to_python(parameter.default_value.literal_value()));
+}
+
+std::string note_for(const std::string& new_ctor, const std::string& old_ctor, bool wraps) {
+    return wraps ? new_ctor + " wraps " + old_ctor + "; the original class is kept as the wrapper input."
+                 : new_ctor + " replaces " + old_ctor + ".";
+}
+
+}  // namespace
+
+std::optional<std::string> option_type_mismatch(const Parameter& parameter, const PyLiteral& option) {
+    if (parameter.default_value.kind() != Default::Kind::literal) return std::nullopt;
+    const PyLiteral& fallback = parameter.default_value.literal_value();
+    if (fallback.is_none() || option.is_none()) return std::nullopt;
+    const auto expected = kind_name(fallback);
+    const auto found = kind_name(option);
+    if (expected == found || (expected == "float" && found == "int")) return std::nullopt;
+    return "option '" + parameter.name + "' expects " + std::string(expected) + " (default " + to_python(fallback) +
+           "), got " + std::string(found) + " " + to_python(option);
+}
+
+Outcome<ReplacementSpec> build_factory_replacement(const Registry& registry, const RegisteredFamily& family,
+                                                   const ReplacementFactory& factory, const std::string& old_ctor,
+                                                   const Options& options, const ComponentRenderer& renderer) {
+    const Construction& construction = *factory.construction();
+    const std::string target(factory.target());
+    const auto* registered = registry.find_component(construction.import_module, construction.component);
+    if (registered == nullptr) {
+        return {ResolutionStatus::error,
+                nullptr,
+                "factory " + target + " constructs " + construction.component + " from " + construction.import_module +
+                    ", which no loaded plugin registers as a component",
+                {},
+                "factory construction"};
+    }
+    const Component& component = **registered;
+    const auto component_parameters = component.parameters();
+    const bool wraps = construction.mode == ConstructionMode::wrap_source;
+    if (wraps) {
+        const Parameter* module = parameter_named(component_parameters, "module");
+        const bool usable =
+            module != nullptr &&
+            (construction.module_positional ? module->kind != ParameterKind::keyword_only : module->accepts_keyword());
+        if (!usable) {
+            return not_covered("component " + construction.component + " has no " +
+                               (construction.module_positional ? "positional" : "keyword") +
+                               " 'module' parameter to receive the wrapped source module");
+        }
+    }
+    // Static options name factory parameters that reach the component.
+    const auto factory_parameters = factory.parameters();
+    for (const auto& [name, value] : options) {
+        if (is_runtime_argument(name)) {
+            return not_covered("option '" + name + "' is supplied by the runtime and cannot be set in the plan");
+        }
+        const Parameter* parameter = parameter_named(factory_parameters, name);
+        if (parameter == nullptr) {
+            return not_covered("unknown option '" + name + "': factory " + target + " takes no such parameter");
+        }
+        const bool forwarded =
+            std::any_of(construction.arguments.begin(), construction.arguments.end(),
+                        [&](const Argument& a) { return a.binding == ArgumentBinding::parameter && a.value == name; });
+        if (!forwarded) {
+            return not_covered("option '" + name + "' is not passed on to " + construction.component +
+                               ", so it cannot reach the generated call");
+        }
+        if (auto mismatch = option_type_mismatch(*parameter, value)) return not_covered(*mismatch);
+    }
+
+    auto spec = std::make_shared<ReplacementSpec>();
+    spec->old_ctor = old_ctor;
+    spec->new_ctor = construction.component;
+    spec->mode = wraps ? kModeWrapSource : kModeName;
+    spec->remove_class = !wraps;
+    spec->replacement_note = note_for(construction.component, old_ctor, wraps);
+    const Argument* interface = nullptr;
+    for (const Argument& argument : construction.arguments) {
+        const Parameter* parameter = parameter_named(component_parameters, argument.name);
+        if (parameter == nullptr || !parameter->accepts_keyword()) {
+            return not_covered("component " + construction.component + " lacks parameter '" + argument.name +
+                               "' that factory " + target + " passes");
+        }
+        switch (argument.binding) {
+            case ArgumentBinding::literal:
+                spec->keyword_args.push_back(argument.name + "=" + argument.value);
+                break;
+            case ArgumentBinding::interface:
+                spec->keyword_args.push_back(argument.name + "=" + argument.value);
+                if (interface == nullptr) interface = &argument;
+                break;
+            case ArgumentBinding::parameter: {
+                if (const auto option = options.find(argument.value); option != options.end()) {
+                    spec->keyword_args.push_back(argument.name + "=" + to_python(option->second));
+                    break;
+                }
+                auto rendered = render_default(component, *parameter);
+                if (rendered.index() == 1) return not_covered(std::get<1>(rendered));
+                spec->keyword_args.push_back(std::get<0>(rendered));
+                break;
+            }
+        }
+    }
+    if (interface != nullptr) {
+        // The component receives a family function, so its class is rendered into the artifact and
+        // defined there; importing it as well would only be shadowed.
+        const RenderResult result = renderer.render(component, interface->value, family->interface_blocks());
+        if (!result.rendered) {
+            return {ResolutionStatus::error, nullptr,
+                    "rendering " + construction.component + " for " + target + ": " + result.error, registered->plugin,
+                    "component rendering"};
+        }
+        for (const std::string& line : result.rendered->imports) spec->imports.push_back({"", {}, line});
+        spec->snippets.push_back({result.rendered->source});
+    } else {
+        spec->imports.push_back({construction.import_module, {construction.component}, std::nullopt});
+    }
+    return {ResolutionStatus::resolved,
+            std::move(spec),
+            {},
+            {},
+            interface != nullptr ? "factory construction, component rendered" : "factory construction"};
+}
+
+Outcome<ReplacementSpec> build_component_replacement(const Component& component, const std::string& old_ctor,
+                                                     const Options& options) {
+    const auto parameters = component.parameters();
+    const Parameter* module = parameter_named(parameters, "module");
+    if (module == nullptr || !module->accepts_keyword()) {
+        return not_covered("component " + std::string(component.name()) +
+                           " takes no 'module' parameter, so it cannot wrap the source module");
+    }
+    for (const auto& [name, value] : options) {
+        if (is_runtime_argument(name)) {
+            return not_covered("option '" + name + "' is supplied by the runtime and cannot be set in the plan");
+        }
+        const Parameter* parameter = parameter_named(parameters, name);
+        if (parameter == nullptr || !parameter->accepts_keyword()) {
+            return not_covered("unknown option '" + name + "': component " + std::string(component.name()) +
+                               " takes no such keyword parameter");
+        }
+        if (auto mismatch = option_type_mismatch(*parameter, value)) return not_covered(*mismatch);
+    }
+    auto spec = std::make_shared<ReplacementSpec>();
+    spec->old_ctor = old_ctor;
+    spec->new_ctor = std::string(component.name());
+    spec->mode = kModeWrapSource;
+    spec->remove_class = false;
+    spec->replacement_note = note_for(spec->new_ctor, old_ctor, true);
+    // The runtime passes module_fqn and context; the generated call uses the constructor's defaults.
+    for (const std::string_view runtime : {"module_fqn", "context"}) {
+        const Parameter* parameter = parameter_named(parameters, runtime);
+        if (parameter == nullptr) continue;
+        auto rendered = render_default(component, *parameter);
+        if (rendered.index() == 1) return not_covered(std::get<1>(rendered));
+        spec->keyword_args.push_back(std::get<0>(rendered));
+    }
+    // Plan options follow, in the constructor's parameter order.
+    for (const Parameter& parameter : parameters) {
+        if (const auto option = options.find(parameter.name); option != options.end()) {
+            spec->keyword_args.push_back(parameter.name + "=" + to_python(option->second));
+        }
+    }
+    spec->imports.push_back({std::string(component.defining_module()), {std::string(component.name())}, std::nullopt});
+    return {ResolutionStatus::resolved, std::move(spec), {}, {}, "direct component"};
+}
+
+}  // namespace famspec::detail

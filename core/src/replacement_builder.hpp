@@ -1,0 +1,26 @@
+// Builds the ReplacementSpec a declaration stands for: from a family factory's construction, or from
+// a component named directly. Pure functions of the registry's declarations.
+#pragma once
+
+#include <string>
+
+#include "famspec/component_renderer.hpp"
+#include "famspec/plan.hpp"
+#include "famspec/registry.hpp"
+#include "famspec/specs.hpp"
+#include "resolution_cache.hpp"
+
+namespace famspec::detail {
+
+Outcome<ReplacementSpec> build_factory_replacement(const Registry& registry, const RegisteredFamily& family,
+                                                   const ReplacementFactory& factory, const std::string& old_ctor,
+                                                   const Options& options, const ComponentRenderer& renderer);
+
+Outcome<ReplacementSpec> build_component_replacement(const Component& component, const std::string& old_ctor,
+                                                     const Options& options);
+
+// Why a static option does not fit the parameter it names, or empty: a declared literal default
+// fixes the kind (bool, int, float, str) the option must have.
+std::optional<std::string> option_type_mismatch(const Parameter& parameter, const PyLiteral& option);
+
+}  // namespace famspec::detail

@@ -1,0 +1,36 @@
+#include <doctest/doctest.h>
+
+#include "famspec/registry.hpp"
+#include "toy_registry.hpp"
+
+using famspec::normalize_family_key;
+
+TEST_CASE("family keys normalise like the reference registry") {
+    CHECK(normalize_family_key("qwen3_moe") == "qwen3moe");
+    CHECK(normalize_family_key("Qwen3MoeForCausalLM") == "qwen3moe");
+    CHECK(normalize_family_key("qwen3moe") == "qwen3moe");
+    CHECK(normalize_family_key("deepseek_v3") == "deepseekv3");
+    CHECK(normalize_family_key("DeepseekV3ForCausalLM") == "deepseekv3");
+    CHECK(normalize_family_key("qwen3_5_text") == "qwen35text");
+    CHECK(normalize_family_key("KimiK25ForConditionalGeneration") == "kimik25");
+    CHECK(normalize_family_key("BertForSequenceClassification") == "bert");
+    CHECK(normalize_family_key("LlavaForImageTextToText") == "llava");
+    CHECK(normalize_family_key("deep-seek_V3") == "deepseekv3");
+    // Only the first matching suffix is stripped, and a bare suffix is not emptied.
+    CHECK(normalize_family_key("ForCausalLM") == "forcausallm");
+}
+
+TEST_CASE("every spelling of a family finds it, and nothing else does") {
+    const auto registry = famspec::test::toy_registry();
+    for (const char* spelling : {"toy", "ToyForCausalLM", "TOY", "toy_text", "ToyText", "toydir", "toy-dir"}) {
+        INFO(spelling);
+        const auto lookup = registry->find_family(spelling);
+        REQUIRE(lookup.family != nullptr);
+        CHECK((*lookup.family)->model_type() == "toy");
+    }
+    CHECK(registry->find_family("toy").rule == "exact model_type");
+    CHECK(registry->find_family("ToyForCausalLM").rule == "normalised key 'toy'");
+    const auto unknown = registry->find_family("unregistered_model");
+    CHECK(unknown.family == nullptr);
+    CHECK(unknown.spellings_tried == std::vector<std::string>{"unregistered_model", "unregisteredmodel"});
+}

@@ -1,0 +1,141 @@
+#include "famspec/plan.hpp"
+
+#include <doctest/doctest.h>
+
+using famspec::parse_plan_text;
+using famspec::PlanLimits;
+
+namespace {
+
+famspec::PlanError error_of(const std::string& text, const PlanLimits& limits = {}) {
+    const auto parsed = parse_plan_text(text, "plan.yaml", limits);
+    REQUIRE_FALSE(parsed.plan.has_value());
+    REQUIRE(parsed.error.has_value());
+    return *parsed.error;
+}
+
+}  // namespace
+
+TEST_CASE("a plan reads targets as strings or mappings, with typed static options") {
+    const auto parsed = parse_plan_text(R"(model_type: qwen3_moe
+plan_overrides:
+  - match: ["*.input_layernorm", "model.norm"]
+    module_type: a.b.Norm
+    replace_module:
+      _target_: hyper_parallel.models.qwen3_moe.adapter.replacements.f
+      use_fused_ops: false
+      eps: 1e-5
+      count: 3
+      name: "3"
+      nothing: null
+      plain: text
+  - match: "*.mlp"
+    when: ep
+    region_dispatch: false
+    params: {w: shard(0)}
+    local_compute_fn: hyper_parallel.x.compute
+  - match: "*.self_attn"
+    when: cp
+    inner_target: self
+    inner_wrapper:
+      target: hyper_parallel.models.qwen3_moe.adapter.w
+    tp_divide_attrs: [num_heads]
+)",
+                                        "plan.yaml");
+    REQUIRE(parsed.plan.has_value());
+    const auto& plan = *parsed.plan;
+    CHECK(plan.model_type == "qwen3_moe");
+    REQUIRE(plan.entries.size() == 3);
+    const auto& first = plan.entries[0];
+    CHECK(first.match == std::vector<std::string>{"*.input_layernorm", "model.norm"});
+    REQUIRE(first.replace_module.has_value());
+    CHECK(first.replace_module->path == "hyper_parallel.models.qwen3_moe.adapter.replacements.f");
+    CHECK(first.replace_module->location.line == 5);
+    const auto& options = first.replace_module->options;
+    CHECK(options.at("use_fused_ops") == famspec::PyLiteral(false));
+    CHECK(options.at("eps") == famspec::PyLiteral(1e-5));
+    CHECK(options.at("count") == famspec::PyLiteral(3));
+    CHECK(options.at("name") == famspec::PyLiteral("3"));
+    CHECK(options.at("nothing").is_none());
+    CHECK(options.at("plain") == famspec::PyLiteral("text"));
+    CHECK(plan.entries[1].local_compute_fn->path == "hyper_parallel.x.compute");
+    CHECK(plan.entries[1].local_compute_fn->options.empty());
+    CHECK(plan.entries[2].inner_wrapper->path == "hyper_parallel.models.qwen3_moe.adapter.w");
+    CHECK(plan.entries[2].inner_target == "self");
+}
+
+TEST_CASE("bad plans are refused with file, line, column and what was expected") {
+    SUBCASE("not YAML") {
+        const auto e = error_of("plan_overrides: [\n  - match: x\n");
+        CHECK(e.file == "plan.yaml");
+        CHECK(e.message.find("not valid YAML") == 0);
+        CHECK(e.location.line >= 2);
+    }
+    SUBCASE("not a mapping") {
+        const auto e = error_of("- a\n- b\n");
+        CHECK(e.to_string() == "plan.yaml:1:1: expected a mapping with a plan_overrides list, found a list");
+    }
+    SUBCASE("no plan_overrides") {
+        CHECK(error_of("model_type: x\n").message == "expected a top-level plan_overrides list");
+    }
+    SUBCASE("unknown top-level key") {
+        const auto e = error_of("plan_overrides: []\nplan_override: []\n");
+        CHECK(e.to_string().rfind("plan.yaml:2:1: unknown top-level key 'plan_override'", 0) == 0);
+    }
+    SUBCASE("unknown entry key") {
+        const auto e = error_of("plan_overrides:\n  - match: x\n    replace_modul: a.b\n");
+        CHECK(e.location.line == 3);
+        CHECK(e.location.column == 5);
+        CHECK(e.message.rfind("unknown key 'replace_modul' in a plan_overrides entry; expected one of match,", 0) == 0);
+    }
+    SUBCASE("wrong type") {
+        const auto e = error_of("plan_overrides:\n  - match: x\n    exact_type: maybe\n");
+        CHECK(e.to_string() == "plan.yaml:3:17: 'exact_type': expected true or false, found 'maybe'");
+    }
+    SUBCASE("a number where a class path is expected") {
+        const auto e = error_of("plan_overrides:\n  - match: x\n    module_type: 3\n    replace_module: a.b\n");
+        CHECK(e.to_string() == "plan.yaml:3:18: 'module_type': expected a string, found '3'");
+    }
+    SUBCASE("replace_module without module_type") {
+        const auto e = error_of("plan_overrides:\n  - match: x\n    replace_module: a.b.c\n");
+        CHECK(e.to_string() ==
+              "plan.yaml:2:5: an entry with replace_module needs module_type (the dotted source class it replaces)");
+    }
+    SUBCASE("a target without a path") {
+        const auto e = error_of("plan_overrides:\n  - match: x\n    local_compute_fn:\n      use_x: true\n");
+        CHECK(e.to_string() == "plan.yaml:4:7: 'local_compute_fn': the target has no _target_ path");
+    }
+    SUBCASE("a nested option") {
+        const auto e =
+            error_of("plan_overrides:\n  - match: x\n    local_compute_fn:\n      _target_: a.b\n      cfg: {a: 1}\n");
+        CHECK(e.message == "option 'cfg': expected a scalar (bool, number, string or null), found a mapping");
+    }
+    SUBCASE("replace_module under another when") {
+        const auto e =
+            error_of("plan_overrides:\n  - match: x\n    when: ep\n    module_type: a.B\n    replace_module: a.b\n");
+        CHECK(e.message == "replace_module only allows when: low_precision, found when: ep");
+    }
+    SUBCASE("a match list on a strategy entry") {
+        const auto e = error_of("plan_overrides:\n  - match: [a, b]\n    inner_wrapper: a.b\n");
+        CHECK(e.message == "a list of match patterns is allowed only on replacement-only entries");
+    }
+    SUBCASE("limits") {
+        PlanLimits small;
+        small.max_bytes = 10;
+        CHECK(error_of("plan_overrides: []\n", small).message == "plan is 19 bytes; the limit is 10");
+        PlanLimits shallow;
+        shallow.max_depth = 3;
+        CHECK(error_of("plan_overrides:\n  - match: x\n    params: {a: {b: c}}\n", shallow).message ==
+              "nesting deeper than 3 levels");
+        PlanLimits few;
+        few.max_entries = 1;
+        CHECK(error_of("plan_overrides:\n  - match: x\n  - match: y\n", few).message ==
+              "plan_overrides has 2 entries; the limit is 1");
+    }
+}
+
+TEST_CASE("a missing plan file is an error, not a crash") {
+    const auto parsed = famspec::parse_plan_file("/nonexistent/plan.yaml");
+    REQUIRE(parsed.error.has_value());
+    CHECK(parsed.error->message.rfind("cannot read the plan", 0) == 0);
+}

@@ -1,0 +1,267 @@
+#include <doctest/doctest.h>
+
+#include <thread>
+
+#include "famspec/resolver.hpp"
+#include "toy_registry.hpp"
+
+using famspec::ResolutionStatus;
+using famspec::Resolver;
+using namespace famspec::test;
+
+namespace {
+
+// Stands in for the block renderer: records what it was asked and answers with fixed text.
+class RecordingRenderer final : public famspec::ComponentRenderer {
+public:
+    famspec::RenderResult render(const famspec::Component& component, std::string_view interface_function,
+                                 std::span<const famspec::SourceBlock> interface_blocks) const override {
+        calls.push_back(std::string(component.name()) + "<-" + std::string(interface_function) + "/" +
+                        std::to_string(interface_blocks.size()));
+        if (fail) return {std::nullopt, "name 'missing' is needed by ToyAttention but neither defined nor imported"};
+        return {
+            famspec::RenderedComponent{{"import torch", "import torch.nn as nn"}, "class ToyAttention:\n    pass\n"},
+            {}};
+    }
+    mutable std::vector<std::string> calls;
+    bool fail = false;
+};
+
+const std::string kDirect = "hyper_parallel.components.toy.norms.ToyNorm";
+
+}  // namespace
+
+TEST_CASE("a wrapping factory gives the reference's wrap spec") {
+    const Resolver resolver(toy_registry());
+    const auto r = resolver.replacement_spec_for(kToyNorm, std::nullopt, kToyModuleType);
+    REQUIRE(r.resolved());
+    const auto& spec = *r.value;
+    CHECK(spec.old_ctor == "ToyRMSNorm");
+    CHECK(spec.new_ctor == "ToyNorm");
+    CHECK(spec.mode == "wrap_source");
+    CHECK(spec.keyword_args == std::vector<std::string>{"module_fqn=''", "context=None"});
+    CHECK_FALSE(spec.remove_class);
+    REQUIRE(spec.imports.size() == 1);
+    CHECK(spec.imports[0].module == "hyper_parallel.components.toy");
+    CHECK(spec.imports[0].names == std::vector<std::string>{"ToyNorm"});
+    CHECK_FALSE(spec.imports[0].raw.has_value());
+    CHECK(spec.snippets.empty());
+    CHECK(spec.replacement_note == "ToyNorm wraps ToyRMSNorm; the original class is kept as the wrapper input.");
+    CHECK(r.explanation.channel == "factory");
+    CHECK(r.explanation.family == "toy");
+    CHECK(r.explanation.plugin == "toy");
+}
+
+TEST_CASE("a name-swap factory removes the class and says so") {
+    const Resolver resolver(toy_registry());
+    const auto r = resolver.replacement_spec_for(
+        "hyper_parallel.models.toy.adapter.replacements.replace_toy_norm_by_name", "toy", kToyModuleType);
+    REQUIRE(r.resolved());
+    CHECK(r.value->mode == "name");
+    CHECK(r.value->remove_class);
+    CHECK(r.value->keyword_args.empty());
+    CHECK(r.value->replacement_note == "ToyNorm replaces ToyRMSNorm.");
+}
+
+TEST_CASE("every spelling of the family and the inferred family give the same object") {
+    const Resolver resolver(toy_registry());
+    const auto inferred = resolver.replacement_spec_for(kToyNorm, std::nullopt, kToyModuleType);
+    REQUIRE(inferred.resolved());
+    CHECK_FALSE(inferred.explanation.cache_hit);
+    for (const char* spelling : {"toy", "ToyForCausalLM", "TOY", "toy_text", "toydir"}) {
+        INFO(spelling);
+        const auto r = resolver.replacement_spec_for(kToyNorm, std::string(spelling), kToyModuleType);
+        REQUIRE(r.resolved());
+        CHECK(r.value.get() == inferred.value.get());
+        CHECK(r.explanation.cache_hit);
+    }
+    // A directory alias in the path infers the same family.
+    const auto by_dir = resolver.replacement_spec_for(
+        "hyper_parallel.models.toydir.adapter.replacements.replace_toy_dir_norm", std::nullopt, kToyModuleType);
+    REQUIRE(by_dir.resolved());
+    CHECK(by_dir.explanation.family == "toy");
+}
+
+TEST_CASE("an explicit unknown family fails closed instead of falling back to the path") {
+    const Resolver resolver(toy_registry());
+    const auto r = resolver.replacement_spec_for(kToyNorm, std::string("unregistered_model"), kToyModuleType);
+    CHECK(r.status == ResolutionStatus::not_covered);
+    CHECK(r.value == nullptr);
+    CHECK(r.reason == "unknown family 'unregistered_model': no loaded plugin registers it");
+    const auto inferred_unknown = resolver.replacement_spec_for("hyper_parallel.models.nobody.adapter.replacements.f",
+                                                                std::nullopt, kToyModuleType);
+    CHECK(inferred_unknown.reason ==
+          "unknown family 'nobody' (inferred from the target path): no loaded plugin registers it");
+}
+
+TEST_CASE("every not-covered replacement says why") {
+    const Resolver resolver(toy_registry());
+    auto reason = [&](const std::string& target, const std::optional<std::string>& module_type,
+                      const famspec::Options& options = {}) {
+        const auto r = resolver.replacement_spec_for(target, "toy", module_type, options);
+        CHECK(r.status == ResolutionStatus::not_covered);
+        CHECK(r.value == nullptr);
+        return r.reason;
+    };
+    const std::string replacements = "hyper_parallel.models.toy.adapter.replacements.";
+    CHECK(reason(replacements + "not_there", kToyModuleType) ==
+          "target " + replacements + "not_there is not a factory registered by family 'toy'");
+    CHECK(reason(kToyNorm, std::nullopt) ==
+          "missing module_type: without the matched source class there is no call site to rewrite");
+    CHECK(reason(replacements + "replace_toy_runtime", kToyModuleType) ==
+          "runtime-only factory: builds through ToyNorm.from_module");
+    CHECK(reason(replacements + "replace_toy_no_fqn", kToyModuleType) ==
+          "component ToyNoFqn lacks parameter 'module_fqn' that factory " + replacements + "replace_toy_no_fqn passes");
+    CHECK(reason(replacements + "replace_toy_attention_default", kToyModuleType) ==
+          "the default of ToyAttention.attention_interface (default_attention_kernel) is not a literal and cannot be "
+          "rendered into generated source");
+    CHECK(reason(kToyNorm, kToyModuleType, {{"use_fused_ops", false}}) ==
+          "unknown option 'use_fused_ops': factory " + std::string(kToyNorm) + " takes no such parameter");
+    CHECK(reason(kToyNorm, kToyModuleType, {{"module_fqn", "x"}}) ==
+          "option 'module_fqn' is supplied by the runtime and cannot be set in the plan");
+    CHECK(reason(replacements + "replace_toy_experts", kToyModuleType, {{"use_fused_ops", "no"}}) ==
+          "option 'use_fused_ops' expects bool (default True), got str 'no'");
+    CHECK(reason("my.project.helpers.make_norm", kToyModuleType) ==
+          "target my.project.helpers.make_norm is neither a family factory (hyper_parallel.models.<family>.adapter.…) "
+          "nor a generic component (hyper_parallel.components.…)");
+    CHECK(reason("", kToyModuleType) == "no target path");
+    // A target of another family is not this family's.
+    CHECK(resolver.replacement_spec_for(kToyNorm, "other_toy", kToyModuleType).reason ==
+          "target " + std::string(kToyNorm) + " is not a factory registered by family 'other_toy'");
+}
+
+TEST_CASE("static options render in place of the default, and change the spec") {
+    const Resolver resolver(toy_registry());
+    const std::string target = "hyper_parallel.models.toy.adapter.replacements.replace_toy_experts";
+    const auto plain = resolver.replacement_spec_for(target, "toy", kToyModuleType);
+    REQUIRE(plain.resolved());
+    CHECK(plain.value->keyword_args == std::vector<std::string>{"module_fqn=''", "context=None", "use_fused_ops=True"});
+    const auto off = resolver.replacement_spec_for(target, "toy", kToyModuleType, {{"use_fused_ops", false}});
+    REQUIRE(off.resolved());
+    CHECK(off.value->keyword_args == std::vector<std::string>{"module_fqn=''", "context=None", "use_fused_ops=False"});
+    CHECK(off.value.get() != plain.value.get());
+    // A literal passed by the factory renders as written.
+    const auto literal = resolver.replacement_spec_for(
+        "hyper_parallel.models.toy.adapter.replacements.replace_toy_literal", "toy", kToyModuleType);
+    REQUIRE(literal.resolved());
+    CHECK(literal.value->keyword_args == std::vector<std::string>{"eps=1e-3"});
+}
+
+TEST_CASE("a factory that hands over an interface renders its component, without importing it") {
+    RecordingRenderer renderer;
+    famspec::ResolverOptions options;
+    options.renderer = &renderer;
+    const Resolver resolver(toy_registry(), options);
+    const std::string target = "hyper_parallel.models.toy.adapter.replacements.replace_toy_attention";
+    const auto r = resolver.replacement_spec_for(target, std::nullopt, "toy.modeling_toy.ToyAttentionLayer");
+    REQUIRE(r.resolved());
+    CHECK(renderer.calls == std::vector<std::string>{"ToyAttention<-toy_kernel/1"});
+    CHECK(r.value->keyword_args ==
+          std::vector<std::string>{"module_fqn=''", "context=None", "attention_interface=toy_kernel"});
+    REQUIRE(r.value->snippets.size() == 1);
+    CHECK(r.value->snippets[0].text == "class ToyAttention:\n    pass\n");
+    REQUIRE(r.value->imports.size() == 2);
+    for (const auto& patch : r.value->imports) {
+        CHECK(patch.module.empty());
+        CHECK(patch.names.empty());
+        REQUIRE(patch.raw.has_value());
+    }
+    CHECK(*r.value->imports[0].raw == "import torch");
+    CHECK(*r.value->imports[1].raw == "import torch.nn as nn");
+    // Cached: the renderer is not asked again.
+    CHECK(resolver.replacement_spec_for(target, "toy", "toy.modeling_toy.ToyAttentionLayer").value.get() ==
+          r.value.get());
+    CHECK(renderer.calls.size() == 1);
+
+    RecordingRenderer failing;
+    failing.fail = true;
+    options.renderer = &failing;
+    const Resolver broken(toy_registry(), options);
+    const auto e = broken.replacement_spec_for(target, std::nullopt, "toy.modeling_toy.ToyAttentionLayer");
+    CHECK(e.status == ResolutionStatus::error);
+    CHECK(e.reason.find("missing") != std::string::npos);
+    CHECK(e.reason.find("ToyAttention") != std::string::npos);
+}
+
+TEST_CASE("a component named directly wraps with its own defaults, whatever the spelling") {
+    const Resolver resolver(toy_registry());
+    const auto r = resolver.replacement_spec_for(kDirect, std::nullopt, kToyModuleType);
+    REQUIRE(r.resolved());
+    const auto& spec = *r.value;
+    CHECK(spec.new_ctor == "ToyNorm");
+    CHECK(spec.old_ctor == "ToyRMSNorm");
+    CHECK(spec.mode == "wrap_source");
+    CHECK_FALSE(spec.remove_class);
+    CHECK(spec.keyword_args == std::vector<std::string>{"module_fqn=''", "context=None"});
+    REQUIRE(spec.imports.size() == 1);
+    CHECK(spec.imports[0].module == "hyper_parallel.components.toy.norms");
+    CHECK(spec.imports[0].names == std::vector<std::string>{"ToyNorm"});
+    CHECK(r.explanation.channel == "direct-component");
+    // The reference keys this channel on the raw model_type; here every spelling is one object,
+    // and so is the package path of the same class.
+    for (const auto& model_type : {std::optional<std::string>("toy"), std::optional<std::string>("ToyForCausalLM"),
+                                   std::optional<std::string>("other_toy")}) {
+        CHECK(resolver.replacement_spec_for(kDirect, model_type, kToyModuleType).value.get() == r.value.get());
+    }
+    CHECK(resolver.replacement_spec_for("hyper_parallel.components.toy.ToyNorm", std::nullopt, kToyModuleType)
+              .value.get() == r.value.get());
+    // Options are constructor parameters here.
+    const auto eps = resolver.replacement_spec_for(kDirect, std::nullopt, kToyModuleType, {{"eps", 0.001}});
+    REQUIRE(eps.resolved());
+    CHECK(eps.value->keyword_args == std::vector<std::string>{"module_fqn=''", "context=None", "eps=0.001"});
+    CHECK(resolver.replacement_spec_for(kDirect, std::nullopt, kToyModuleType, {{"use_fast", true}}).reason ==
+          "unknown option 'use_fast': component ToyNorm takes no such keyword parameter");
+    CHECK(resolver.replacement_spec_for("hyper_parallel.components.toy.tables.ToyTable", std::nullopt, kToyModuleType)
+              .reason == "component ToyTable takes no 'module' parameter, so it cannot wrap the source module");
+    CHECK(resolver.replacement_spec_for("hyper_parallel.components.toy.norms.Typo", std::nullopt, kToyModuleType)
+              .reason == "target hyper_parallel.components.toy.norms.Typo names no registered component");
+    CHECK(resolver.replacement_spec_for(kDirect, std::nullopt, std::nullopt).reason ==
+          "missing module_type: without the matched source class there is no call site to rewrite");
+    CHECK(resolver.replacement_spec_for(kDirect, std::string("unregistered_model"), kToyModuleType).reason ==
+          "unknown family 'unregistered_model': no loaded plugin registers it");
+}
+
+TEST_CASE("a family re-registered differently never reuses the earlier result") {
+    const Resolver first(toy_registry());
+    const Resolver second(reregistered_registry());
+    const auto a = first.replacement_spec_for(kToyNorm, "toy", kToyModuleType);
+    const auto b = second.replacement_spec_for(kToyNorm, "toy", kToyModuleType);
+    REQUIRE(a.resolved());
+    REQUIRE(b.resolved());
+    CHECK(a.value->new_ctor == "ToyNorm");
+    CHECK(b.value->new_ctor == "ToyExperts");
+    CHECK(toy_registry()->generation() != reregistered_registry()->generation());
+}
+
+TEST_CASE("the cache is bounded, and concurrent callers share one object") {
+    famspec::ResolverOptions options;
+    options.cache_capacity = 1;
+    const Resolver tiny(toy_registry(), options);
+    const auto a = tiny.replacement_spec_for(kToyNorm, "toy", kToyModuleType);
+    const auto b = tiny.replacement_spec_for(kDirect, "toy", kToyModuleType);  // evicts a
+    const auto a_again = tiny.replacement_spec_for(kToyNorm, "toy", kToyModuleType);
+    REQUIRE(a_again.resolved());
+    CHECK_FALSE(a_again.explanation.cache_hit);
+    CHECK(*a_again.value == *a.value);
+
+    const Resolver shared(toy_registry());
+    std::vector<const famspec::ReplacementSpec*> seen(8, nullptr);
+    std::vector<int> changed(seen.size(), 0);
+    std::vector<std::thread> threads;
+    for (std::size_t i = 0; i < seen.size(); ++i) {
+        threads.emplace_back([&, i] {
+            for (int round = 0; round < 200; ++round) {
+                const auto r =
+                    shared.replacement_spec_for(kToyNorm, i % 2 == 0 ? "toy" : "ToyForCausalLM", kToyModuleType);
+                if (seen[i] == nullptr) seen[i] = r.value.get();
+                if (seen[i] != r.value.get()) ++changed[i];
+            }
+        });
+    }
+    for (auto& t : threads) t.join();
+    for (std::size_t i = 0; i < seen.size(); ++i) {
+        CHECK(seen[i] == seen[0]);
+        CHECK(changed[i] == 0);
+    }
+    CHECK(seen[0] != nullptr);
+}

@@ -1,0 +1,140 @@
+#include <doctest/doctest.h>
+
+#include "famspec/resolver.hpp"
+#include "toy_registry.hpp"
+
+using famspec::ResolutionStatus;
+using famspec::Resolver;
+using famspec::Slot;
+using famspec::StrategySpec;
+using namespace famspec::test;
+
+TEST_CASE("an archetype's compute factory gives the inline EP spec") {
+    const Resolver resolver(toy_registry());
+    const auto r = resolver.strategy_spec_for(kToyEp, std::nullopt, Slot::local_compute_fn);
+    REQUIRE(r.resolved());
+    const StrategySpec& spec = *r.value;
+    CHECK(spec.kind == "moe_ep_routed");
+    CHECK(spec.target_class == "ToyMoE");
+    CHECK(spec.method_name == "forward");
+    CHECK(spec.snippets.empty());
+    CHECK(spec.strip_boundary_subpatterns == std::vector<std::string>{"experts.*"});
+    REQUIRE(spec.imports.size() == 1);
+    CHECK(spec.imports[0].module == "hyper_parallel.distributed.expert_parallel.experts");
+    CHECK(spec.imports[0].names == std::vector<std::string>{"moe_ep_forward"});
+    REQUIRE(spec.body_template.has_value());
+    CHECK(*spec.body_template == famspec::moe_ep_forward_body("softmax_topk", "gated"));
+    CHECK(r.explanation.channel == "archetype");
+    // One object, whatever family spelling is given; a known option does not change it.
+    for (const char* spelling : {"toy", "ToyForCausalLM", "other_toy"}) {
+        CHECK(resolver.strategy_spec_for(kToyEp, std::string(spelling), Slot::local_compute_fn).value.get() ==
+              r.value.get());
+    }
+    CHECK(resolver.strategy_spec_for(kToyEp, std::nullopt, Slot::local_compute_fn, {{"use_grouped_gemm", true}})
+              .value.get() == r.value.get());
+}
+
+TEST_CASE("the EP body is the fixed shell with the router and shared keys as Python literals") {
+    CHECK(famspec::moe_ep_forward_body("sigmoid_group", "additive") ==
+          "\"\"\"Expert-parallel routed MoE forward: dispatch, local experts, combine.\"\"\"\n"
+          "if not self.ep_enable:\n"
+          "    return self._forward_impl(hidden_states)\n"
+          "\n"
+          "return moe_ep_forward(\n"
+          "    self,\n"
+          "    hidden_states,\n"
+          "    router_kind='sigmoid_group',\n"
+          "    shared='additive',\n"
+          "    ep_group=self._hp_ep_group,\n"
+          ")\n");
+}
+
+TEST_CASE("a registered CP wrapper in its slot gives the imports-only CP spec") {
+    const Resolver resolver(toy_registry());
+    const auto r = resolver.strategy_spec_for(kToyCp, std::nullopt, Slot::inner_wrapper);
+    REQUIRE(r.resolved());
+    CHECK(r.value->kind == "cp_attention");
+    CHECK(r.value->imports.empty());
+    CHECK_FALSE(r.value->target_class.has_value());
+    CHECK_FALSE(r.value->body_template.has_value());
+    CHECK(r.value->method_name == "forward");
+    CHECK(resolver.strategy_spec_for(kToyCp, "ToyForCausalLM", Slot::inner_wrapper).value.get() == r.value.get());
+    CHECK(resolver.strategy_spec_for(kToyCp, "toy", Slot::inner_wrapper, {{"use_mask", true}}).value.get() ==
+          r.value.get());
+}
+
+TEST_CASE("strategies fail closed like replacements, each with its reason") {
+    const Resolver resolver(toy_registry());
+    auto reason = [&](const std::string& target, const std::optional<std::string>& family, Slot slot,
+                      const famspec::Options& options = {}) {
+        const auto r = resolver.strategy_spec_for(target, family, slot, options);
+        CHECK(r.status == ResolutionStatus::not_covered);
+        CHECK(r.value == nullptr);
+        return r.reason;
+    };
+    CHECK(reason(kToyCp, std::nullopt, Slot::local_compute_fn) ==
+          "wrong slot: " + std::string(kToyCp) + " is a CP wrapper; it belongs in inner_wrapper");
+    CHECK(reason(kToyEp, std::nullopt, Slot::inner_wrapper) ==
+          "wrong slot: " + std::string(kToyEp) + " is an MoE compute factory; it belongs in local_compute_fn");
+    // The reference covers any adapter-shaped inner_wrapper path; here it must be registered.
+    const std::string unregistered = "hyper_parallel.models.toy.adapter.distributed.context_parallel.not_a_wrapper";
+    CHECK(reason(unregistered, std::nullopt, Slot::inner_wrapper) ==
+          unregistered + " is not a CP wrapper registered by family 'toy'");
+    CHECK(reason(kToyCp, std::string("other_toy"), Slot::inner_wrapper) ==
+          "CP wrapper " + std::string(kToyCp) + " is registered by family 'toy', not by 'other_toy'");
+    CHECK(reason(kToyCp, std::string("unregistered_model"), Slot::inner_wrapper) ==
+          "unknown family 'unregistered_model': no loaded plugin registers it");
+    CHECK(reason(kToyEp, std::string("unregistered_model"), Slot::local_compute_fn) ==
+          "unknown family 'unregistered_model': no loaded plugin registers it");
+    CHECK(
+        reason("hyper_parallel.models.toy.adapter.distributed.expert_parallel.toy_engram_compute_fn", std::nullopt,
+               Slot::local_compute_fn) ==
+        "hyper_parallel.models.toy.adapter.distributed.expert_parallel.toy_engram_compute_fn is a compute function of "
+        "family 'toy' that matches no MoE archetype; it runs at runtime only");
+    CHECK(reason("sdpa_qkv", std::nullopt, Slot::local_compute_fn) ==
+          "sdpa_qkv is not the compute factory of any registered MoE archetype");
+    CHECK(reason(kToyEp, std::nullopt, Slot::local_compute_fn, {{"use_fused", true}}) ==
+          "unknown option 'use_fused': " + std::string(kToyEp) + " declares no such option");
+    CHECK(reason(kToyEp, std::nullopt, Slot::local_compute_fn, {{"use_grouped_gemm", 1.5}}) ==
+          "option 'use_grouped_gemm' expects bool (default False), got float 1.5");
+    CHECK(reason(kToyCp, std::nullopt, Slot::inner_wrapper, {{"window", 4}}) ==
+          "unknown option 'window': " + std::string(kToyCp) + " declares no such option");
+    CHECK(reason(kToyEp, std::nullopt, Slot::replace_module) == "replace_module is not a strategy slot");
+    CHECK(reason("", std::nullopt, Slot::inner_wrapper) == "no target path");
+}
+
+TEST_CASE("external-state classes are the classes whose forward an inline body replaces") {
+    const Resolver resolver(toy_registry());
+    const std::vector<famspec::Injection> injections = {
+        {kToyEp, {}}, {std::nullopt, {}}, {"sdpa_qkv", {}}, {kToyEp, {{"use_grouped_gemm", true}}}};
+    CHECK(resolver.external_state_classes_for("toy", injections) == std::vector<std::string>{"ToyMoE"});
+    CHECK(resolver.external_state_classes_for("toy", {}).empty());
+    // A rendered component alone is not external state.
+    CHECK(resolver.external_state_classes_for("toy", std::vector<famspec::Injection>{{kToyCp, {}}}).empty());
+}
+
+TEST_CASE("the rendered component of a family is the one its factories hand an interface to") {
+    const Resolver resolver(toy_registry());
+    const auto r = resolver.interface_component_class("ToyForCausalLM");
+    REQUIRE(r.resolved());
+    CHECK(*r.value == "ToyAttention");
+    CHECK(resolver.interface_component_class("other_toy").reason ==
+          "family 'other_toy' hands no interface to any component");
+    CHECK(resolver.interface_component_class("unregistered_model").status == ResolutionStatus::not_covered);
+}
+
+TEST_CASE("a StrategySpec keeps the reference's invariants") {
+    StrategySpec spec;
+    spec.kind = "moe_ep_routed";
+    CHECK_FALSE(famspec::validation_error(spec).has_value());
+    spec.target_class = "Block";
+    CHECK(famspec::validation_error(spec) == "StrategySpec: target_class and body_template must be provided together");
+    spec.body_template = "   ";
+    CHECK(famspec::validation_error(spec) == "StrategySpec: target_class and body_template must be nonempty");
+    spec.body_template = "return 1";
+    spec.method_name = "not an identifier";
+    CHECK(famspec::validation_error(spec) ==
+          "StrategySpec: method_name 'not an identifier' is not a Python identifier");
+    spec.method_name = "compute";
+    CHECK_FALSE(famspec::validation_error(spec).has_value());
+}

@@ -18,9 +18,8 @@ FAMSPEC_PLUGIN("components", "1.0.0", "Generic components of hyper_parallel.comp
         .submodule = "rms_norm",
         .signature = {param("hidden_size", none), param("eps", 1e-05), kw_only, param("module", none),
                       param("module_fqn", ""), param("context", none)},
-        .source = {},
     });
-    modules.component({.name = "OffsetRMSNorm", .submodule = "rms_norm", .signature = wrapper, .source = {}});
+    modules.component({.name = "OffsetRMSNorm", .submodule = "rms_norm", .signature = wrapper});
     modules.component({
         .name = "GQAAttention",
         .submodule = "attention",
@@ -54,25 +53,21 @@ FAMSPEC_PLUGIN("components", "1.0.0", "Generic components of hyper_parallel.comp
         .submodule = "grouped_experts",
         .signature = {param("module", none), param("module_fqn", ""), param("context", none),
                       param("use_mxfp8", false)},
-        .source = {},
     });
-    modules.component({.name = "MLAAttention", .submodule = "mla_attention", .signature = wrapper, .source = {}});
-    modules.component({.name = "DSAAttention", .submodule = "dsa_attention", .signature = wrapper, .source = {}});
-    modules.component(
-        {.name = "DeepseekV32DSAAttention", .submodule = "dsa_attention", .signature = wrapper, .source = {}});
-    modules.component({.name = "EngramModule", .submodule = "engram", .signature = wrapper, .source = {}});
-    modules.component({.name = "PipelinedMhcModule", .submodule = "mhc", .signature = wrapper, .source = {}});
+    modules.component({.name = "MLAAttention", .submodule = "mla_attention", .signature = wrapper});
+    modules.component({.name = "DSAAttention", .submodule = "dsa_attention", .signature = wrapper});
+    modules.component({.name = "DeepseekV32DSAAttention", .submodule = "dsa_attention", .signature = wrapper});
+    modules.component({.name = "EngramModule", .submodule = "engram", .signature = wrapper});
+    modules.component({.name = "PipelinedMhcModule", .submodule = "mhc", .signature = wrapper});
     modules.component({
         .name = "SharedCompressedDSAAttention",
         .submodule = "shared_compressed_dsa_attention",
         .signature = {param("module")},
-        .source = {},
     });
     modules.component({
         .name = "NgramHashMapping",
         .submodule = "engram",
         .signature = {param("vocab_size"), param("max_ngram", 3)},
-        .source = {},
     });
     modules.register_into(registrar);
 }

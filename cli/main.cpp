@@ -23,7 +23,7 @@ int run(int argc, char** argv) {
     app.add_option("--plugin-path", context.plugin_paths,
                    "Plugin directory (repeatable, absolute); when given, only these are searched")
         ->type_name("DIR")
-        ->take_last()
+        ->expected(1)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     app.footer(std::string("Plugins are searched in --plugin-path, else in ") + famspec::kPluginPathVariable +
                " (colon-separated), else in <directory of famspec>/../lib/famspec/plugins.");

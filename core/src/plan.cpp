@@ -44,6 +44,16 @@ std::string kind_of(const YAML::Node& node) {
 
 [[noreturn]] void fail(const YAML::Node& node, std::string message) { throw PlanFailure{at(node), std::move(message)}; }
 
+// YAML leaves a repeated key to the reader; a plan that says a thing twice is refused.
+void check_unique_keys(const YAML::Node& map) {
+    std::vector<std::string> seen;
+    for (const auto& item : map) {
+        const std::string key = item.first.Scalar();
+        if (std::find(seen.begin(), seen.end(), key) != seen.end()) fail(item.first, "duplicate key '" + key + "'");
+        seen.push_back(key);
+    }
+}
+
 bool is_plain(const YAML::Node& node) { return node.Tag() == "?" || node.Tag().empty(); }
 
 // The YAML 1.2 core schema for a plain scalar.
@@ -102,6 +112,7 @@ bool is_identifier(const std::string& name) {
 Target target(const YAML::Node& node, std::string_view key) {
     Target out;
     out.location = at(node);
+    if (node.IsMap()) check_unique_keys(node);
     if (node.IsScalar()) {
         out.path = text(node, key);
         return out;
@@ -145,6 +156,7 @@ constexpr std::array<std::string_view, 16> kEntryKeys = {
 
 PlanEntry entry(const YAML::Node& node) {
     if (!node.IsMap()) fail(node, "plan_overrides entry: expected a mapping, found " + kind_of(node));
+    check_unique_keys(node);
     PlanEntry out;
     out.location = at(node);
     std::optional<YAML::Node> match;  // a handle, not a pointer: iteration yields temporaries
@@ -202,6 +214,7 @@ PlanEntry entry(const YAML::Node& node) {
 Plan parse_root(const YAML::Node& root, const std::string& file, const PlanLimits& limits) {
     if (!root.IsMap()) fail(root, "expected a mapping with a plan_overrides list, found " + kind_of(root));
     check_depth(root, 1, limits.max_depth);
+    check_unique_keys(root);
     Plan plan;
     plan.file = file;
     bool has_overrides = false;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "dotted_path.hpp"
 #include "famspec/canonical_json.hpp"
 #include "inline_channels.hpp"
 #include "replacement_builder.hpp"
@@ -10,30 +11,6 @@
 
 namespace famspec {
 namespace {
-
-std::vector<std::string> split_dotted(std::string_view path) {
-    std::vector<std::string> parts;
-    std::size_t start = 0;
-    while (true) {
-        const std::size_t dot = path.find('.', start);
-        parts.emplace_back(path.substr(start, dot - start));
-        if (dot == std::string_view::npos) break;
-        start = dot + 1;
-    }
-    return parts;
-}
-
-// hyper_parallel.models.<family>.adapter.<...>: the factory-channel convention.
-bool is_adapter_path(std::string_view target) {
-    const auto parts = split_dotted(target);
-    return parts.size() >= 4 && parts[0] == "hyper_parallel" && parts[1] == "models" && parts[3] == "adapter";
-}
-
-std::optional<std::string> family_from_target(std::string_view target) {
-    const auto parts = split_dotted(target);
-    if (parts.size() >= 3 && parts[0] == "hyper_parallel" && parts[1] == "models" && !parts[2].empty()) return parts[2];
-    return std::nullopt;
-}
 
 std::string class_name_of(const std::optional<std::string>& dotted) {
     if (!dotted) return {};
@@ -63,7 +40,7 @@ FamilyChoice choose_family(const Registry& registry, const std::optional<std::st
     FamilyChoice choice;
     choice.requested = model_type;
     if (!choice.requested) {
-        choice.requested = family_from_target(target);
+        choice.requested = detail::family_directory(target);
         choice.inferred = choice.requested.has_value();
     }
     if (!choice.requested) return choice;
@@ -91,6 +68,16 @@ template <class T>
 Resolution<T> not_covered(std::string reason, Explanation explanation, std::string rule) {
     explanation.rule = std::move(rule);
     return Resolution<T>{ResolutionStatus::not_covered, nullptr, std::move(reason), std::move(explanation)};
+}
+
+// Without the rule's module_type there is no call site to rewrite, and guessing one would rewrite
+// the wrong class.
+detail::Outcome<ReplacementSpec> missing_module_type() {
+    return {ResolutionStatus::not_covered,
+            nullptr,
+            "missing module_type: without the matched source class there is no call site to rewrite",
+            {},
+            "module_type required"};
 }
 
 void describe_choice(const FamilyChoice& choice, Explanation& explanation) {
@@ -130,7 +117,10 @@ struct Resolver::State {
     Resolution<T> cached(detail::ResolutionCache<T>& cache, const std::string& key, Explanation explanation,
                          Build build) const {
         if (auto hit = cache.find(key)) return answer(*hit, std::move(explanation), true);
-        return answer(cache.store(key, build()), std::move(explanation), false);
+        detail::Outcome<T> outcome = build();
+        // An error is a broken declaration, not a gap in coverage: the host hears of it at once.
+        if (outcome.status == ResolutionStatus::error && options.log) options.log(LogLevel::error, outcome.reason);
+        return answer(cache.store(key, std::move(outcome)), std::move(explanation), false);
     }
 
     std::shared_ptr<const Registry> registry;
@@ -161,7 +151,7 @@ Resolution<ReplacementSpec> Resolver::replacement_spec_for(std::string_view targ
     if (target.empty()) return not_covered<ReplacementSpec>("no target path", explanation, "empty target");
     const std::string old_ctor = class_name_of(module_type);
 
-    if (is_adapter_path(target)) {
+    if (detail::is_adapter_path(target)) {
         explanation.channel = "factory";
         const FamilyChoice choice = choose_family(registry, model_type, target);
         describe_choice(choice, explanation);
@@ -178,25 +168,19 @@ Resolution<ReplacementSpec> Resolver::replacement_spec_for(std::string_view targ
         explanation.plugin = factory->plugin;
         const std::string key = state_->key('F', std::string(family->model_type()) + "|" + std::string(target) + "|" +
                                                      module_type.value_or("\x01") + "|" + options_key(options));
-        return state_->cached(
-            state_->replacements, key, std::move(explanation), [&]() -> detail::Outcome<ReplacementSpec> {
-                if (old_ctor.empty()) {
-                    return {ResolutionStatus::not_covered,
-                            nullptr,
-                            "missing module_type: without the matched source class there is no call site to rewrite",
-                            {},
-                            "module_type required"};
-                }
-                if ((*factory)->construction() == nullptr) {
-                    return {ResolutionStatus::not_covered,
-                            nullptr,
-                            "runtime-only factory: " + std::string((*factory)->runtime_only_reason()),
-                            {},
-                            "runtime-only factory"};
-                }
-                return detail::build_factory_replacement(registry, family, **factory, old_ctor, options,
-                                                         *state_->renderer);
-            });
+        return state_->cached(state_->replacements, key, std::move(explanation),
+                              [&]() -> detail::Outcome<ReplacementSpec> {
+                                  if (old_ctor.empty()) return missing_module_type();
+                                  if ((*factory)->construction() == nullptr) {
+                                      return {ResolutionStatus::not_covered,
+                                              nullptr,
+                                              "runtime-only factory: " + std::string((*factory)->runtime_only_reason()),
+                                              {},
+                                              "runtime-only factory"};
+                                  }
+                                  return detail::build_factory_replacement(registry, family, **factory, old_ctor,
+                                                                           options, *state_->renderer);
+                              });
     }
 
     if (target.starts_with(channels::kComponentsRoot)) {
@@ -219,17 +203,11 @@ Resolution<ReplacementSpec> Resolver::replacement_spec_for(std::string_view targ
         const std::string key =
             state_->key('D', std::string((*component)->defining_module()) + "." + std::string((*component)->name()) +
                                  "|" + module_type.value_or("\x01") + "|" + options_key(options));
-        return state_->cached(
-            state_->replacements, key, std::move(explanation), [&]() -> detail::Outcome<ReplacementSpec> {
-                if (old_ctor.empty()) {
-                    return {ResolutionStatus::not_covered,
-                            nullptr,
-                            "missing module_type: without the matched source class there is no call site to rewrite",
-                            {},
-                            "module_type required"};
-                }
-                return detail::build_component_replacement(**component, old_ctor, options);
-            });
+        return state_->cached(state_->replacements, key, std::move(explanation),
+                              [&]() -> detail::Outcome<ReplacementSpec> {
+                                  if (old_ctor.empty()) return missing_module_type();
+                                  return detail::build_component_replacement(**component, old_ctor, options);
+                              });
     }
 
     return not_covered<ReplacementSpec>("target " + std::string(target) +

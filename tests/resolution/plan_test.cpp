@@ -115,6 +115,10 @@ TEST_CASE("bad plans are refused with file, line, column and what was expected")
             error_of("plan_overrides:\n  - match: x\n    when: ep\n    module_type: a.B\n    replace_module: a.b\n");
         CHECK(e.message == "replace_module only allows when: low_precision, found when: ep");
     }
+    SUBCASE("a key given twice") {
+        const auto e = error_of("plan_overrides:\n  - match: x\n    when: ep\n    when: cp\n");
+        CHECK(e.to_string() == "plan.yaml:4:5: duplicate key 'when'");
+    }
     SUBCASE("a match list on a strategy entry") {
         const auto e = error_of("plan_overrides:\n  - match: [a, b]\n    inner_wrapper: a.b\n");
         CHECK(e.message == "a list of match patterns is allowed only on replacement-only entries");

@@ -2,13 +2,18 @@
 //
 //   famspec-manifest generate PLUGIN.so -o OUT.json   load the plugin, record what it registers
 //   famspec-manifest template IN.json -o OUT.json     fill @CORE_*@ placeholders (test fixtures)
+#include <dlfcn.h>
+
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
 
 #include "famspec/fingerprint.hpp"
+#include "famspec/plugin_error.hpp"
 #include "famspec/plugin_loader.hpp"
 #include "famspec/sdk/abi.hpp"
 
@@ -31,13 +36,44 @@ bool write_file(const std::string& path, const std::string& text) {
     return static_cast<bool>(out);
 }
 
+// A plugin refused at the handshake (another ABI or build fingerprint) still gets a manifest, made
+// from its descriptor alone: every famspec then refuses it before loading, with the ABI message,
+// instead of the build failing here. Only descriptor data is read; the layout up to the ABI fields
+// is the same in every ABI major, and the rest is read only when the descriptor is long enough.
+std::optional<famspec::PluginManifest> descriptor_manifest(const std::string& path) {
+    void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);  // never closed: the tool exits next
+    if (handle == nullptr) return std::nullopt;
+    const auto* d = static_cast<const famspec::PluginDescriptor*>(dlsym(handle, famspec::kEntrySymbol));
+    if (d == nullptr || d->magic != famspec::kPluginMagic) return std::nullopt;
+    famspec::PluginManifest manifest;
+    manifest.abi_major = d->abi_major;
+    manifest.abi_minor = d->abi_minor;
+    manifest.descriptor_size = d->descriptor_size;
+    if (d->descriptor_size >= famspec::kMinDescriptorSize) {
+        manifest.fingerprint = d->fingerprint != nullptr ? d->fingerprint : "";
+        manifest.name = d->name != nullptr ? d->name : "";
+        manifest.version = d->version != nullptr ? d->version : "";
+        manifest.description = d->description != nullptr ? d->description : "";
+    }
+    if (manifest.name.empty()) manifest.name = std::filesystem::path(path).stem().string();
+    return famspec::normalized(std::move(manifest));
+}
+
 int run(int argc, char** argv) {
     if (argc != 5 || std::string(argv[3]) != "-o") return usage();
     const std::string mode = argv[1];
     const std::string input = argv[2];
     const std::string output = argv[4];
     if (mode == "generate") {
-        const auto generated = famspec::generate_manifest(input);
+        auto generated = famspec::generate_manifest(input);
+        if (!generated.manifest && generated.error && generated.error->stage == famspec::PluginStage::handshake) {
+            if (auto fallback = descriptor_manifest(input)) {
+                std::cerr << "famspec-manifest: warning: " << generated.error->message
+                          << "\nfamspec-manifest: warning: the manifest records the descriptor only; famspec will "
+                             "refuse this plugin until it is rebuilt\n";
+                generated.manifest = std::move(fallback);
+            }
+        }
         if (!generated.manifest) {
             std::cerr << "famspec-manifest: "
                       << (generated.error ? generated.error->message : input + ": cannot be read") << "\n";

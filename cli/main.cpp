@@ -63,6 +63,9 @@ int run(int argc, char** argv) {
     CLI::App* check = app.add_subcommand("check", "List every plan target that is not covered, with the reason");
     check->add_option("PLAN", plan, "Plan YAML with plan_overrides")->required();
     check->add_option("--model-type", plan_model_type, "Overrides the plan's model_type / architecture");
+    bool allow_runtime_only = false;
+    check->add_flag("--allow-runtime-only", allow_runtime_only,
+                    "Targets their family declares runtime-only are reported, not failures");
     add_json(check);
 
     bool digest_only = false;
@@ -104,7 +107,8 @@ int run(int argc, char** argv) {
     if (*show) return famspec::cli::show_family(context, family, std::cout, std::cerr);
     if (*verify) return famspec::cli::verify_plugins(context, timeout, std::cout, std::cerr);
     if (*resolve) return famspec::cli::resolve_target(context, request, std::cout, std::cerr);
-    if (*check) return famspec::cli::check_plan(context, plan, plan_model_type, std::cout, std::cerr);
+    if (*check)
+        return famspec::cli::check_plan(context, plan, plan_model_type, allow_runtime_only, std::cout, std::cerr);
     if (*summary) {
         return famspec::cli::summarize_plan(context, plan, plan_model_type, digest_only, std::cout, std::cerr);
     }

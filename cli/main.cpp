@@ -6,6 +6,7 @@
 #include "context.hpp"
 #include "famspec/fingerprint.hpp"
 #include "famspec/sdk/abi.hpp"
+#include "new_family.hpp"
 #include "plan_commands.hpp"
 #include "plugin_commands.hpp"
 
@@ -23,7 +24,7 @@ int run(int argc, char** argv) {
     app.add_option("--plugin-path", context.plugin_paths,
                    "Plugin directory (repeatable, absolute); when given, only these are searched")
         ->type_name("DIR")
-        ->take_last()
+        ->expected(1)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     app.footer(std::string("Plugins are searched in --plugin-path, else in ") + famspec::kPluginPathVariable +
                " (colon-separated), else in <directory of famspec>/../lib/famspec/plugins.");
@@ -62,6 +63,9 @@ int run(int argc, char** argv) {
     CLI::App* check = app.add_subcommand("check", "List every plan target that is not covered, with the reason");
     check->add_option("PLAN", plan, "Plan YAML with plan_overrides")->required();
     check->add_option("--model-type", plan_model_type, "Overrides the plan's model_type / architecture");
+    bool allow_runtime_only = false;
+    check->add_flag("--allow-runtime-only", allow_runtime_only,
+                    "Targets their family declares runtime-only are reported, not failures");
     add_json(check);
 
     bool digest_only = false;
@@ -70,6 +74,16 @@ int run(int argc, char** argv) {
     summary->add_option("--model-type", plan_model_type, "Overrides the plan's model_type / architecture");
     summary->add_flag("--digest", digest_only, "Print only the sha256 digest of the summary");
     summary->fallthrough();
+
+    famspec::cli::NewFamilyOptions new_family_options;
+    CLI::App* new_family = app.add_subcommand("new-family", "Write a ready-to-build out-of-tree family project");
+    new_family->add_option("NAME", new_family_options.name, "Family model_type and plugin name, e.g. acme_moe")
+        ->required();
+    new_family
+        ->add_option("--architecture", new_family_options.architecture, "HF architecture, e.g. AcmeMoeForCausalLM")
+        ->required();
+    new_family->add_option("--dir", new_family_options.directory, "Output directory (default ./NAME)")
+        ->type_name("DIR");
 
     std::string probe_file;
     CLI::App* probe = app.add_subcommand("__probe", "");  // verify's child; hidden
@@ -93,10 +107,12 @@ int run(int argc, char** argv) {
     if (*show) return famspec::cli::show_family(context, family, std::cout, std::cerr);
     if (*verify) return famspec::cli::verify_plugins(context, timeout, std::cout, std::cerr);
     if (*resolve) return famspec::cli::resolve_target(context, request, std::cout, std::cerr);
-    if (*check) return famspec::cli::check_plan(context, plan, plan_model_type, std::cout, std::cerr);
+    if (*check)
+        return famspec::cli::check_plan(context, plan, plan_model_type, allow_runtime_only, std::cout, std::cerr);
     if (*summary) {
         return famspec::cli::summarize_plan(context, plan, plan_model_type, digest_only, std::cout, std::cerr);
     }
+    if (*new_family) return famspec::cli::new_family(new_family_options, std::cout, std::cerr);
     if (*probe) return famspec::cli::probe_plugin(probe_file, 3);
     return famspec::cli::kExitUsage;
 }

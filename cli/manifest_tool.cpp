@@ -38,6 +38,11 @@ int run(int argc, char** argv) {
     const std::string output = argv[4];
     if (mode == "generate") {
         const auto generated = famspec::generate_manifest(input);
+        if (generated.descriptor_only) {
+            std::cerr << "famspec-manifest: warning: " << generated.error->message
+                      << "\nfamspec-manifest: warning: the manifest records the descriptor only; famspec will "
+                         "refuse this plugin until it is rebuilt\n";
+        }
         if (!generated.manifest) {
             std::cerr << "famspec-manifest: "
                       << (generated.error ? generated.error->message : input + ": cannot be read") << "\n";

@@ -108,40 +108,51 @@ int resolve_target(const Context& context, const ResolveRequest& request, std::o
 }
 
 int check_plan(const Context& context, const std::string& path, const std::optional<std::string>& model_type,
-               std::ostream& out, std::ostream& err) {
+               bool allow_runtime_only, std::ostream& out, std::ostream& err) {
     const std::optional<Plan> plan = read_plan(path, err);
     if (!plan) return kExitUsage;
     const Resolver resolver(context.load(err));
     const DeclarationSummary summary = resolver.declaration_summary(model_type, *plan);
     std::size_t gaps = 0;
+    std::size_t allowed = 0;
+    auto is_allowed = [&](const SummaryEntry& entry) { return allow_runtime_only && entry.gap == Gap::runtime_only; };
     json::array entries;
     for (const SummaryEntry& entry : summary.entries) {
-        if (entry.status != ResolutionStatus::resolved) ++gaps;
-        entries.push_back(json::object{{"slot", std::string(slot_name(entry.slot))},
-                                       {"target", entry.target},
-                                       {"module_type", entry.module_type ? json::value(*entry.module_type) : nullptr},
-                                       {"status", status_name(entry.status)},
-                                       {"reason", entry.reason},
-                                       {"line", entry.location.line},
-                                       {"column", entry.location.column}});
+        if (entry.status != ResolutionStatus::resolved) ++(is_allowed(entry) ? allowed : gaps);
+        entries.push_back(json::object{
+            {"slot", std::string(slot_name(entry.slot))},
+            {"target", entry.target},
+            {"module_type", entry.module_type ? json::value(*entry.module_type) : nullptr},
+            {"status", status_name(entry.status)},
+            {"gap", entry.gap == Gap::none ? json::value(nullptr) : json::value(std::string(gap_name(entry.gap)))},
+            {"reason", entry.reason},
+            {"line", entry.location.line},
+            {"column", entry.location.column}});
     }
     const std::optional<std::string> family = model_type         ? model_type
                                               : plan->model_type ? plan->model_type
                                                                  : plan->architecture;
+    const std::size_t covered = summary.entries.size() - gaps - allowed;
     if (context.json) {
         print_json(out, json::object{{"plan", path},
                                      {"model_type", family ? json::value(*family) : nullptr},
                                      {"entries", std::move(entries)},
-                                     {"covered", summary.entries.size() - gaps},
+                                     {"covered", covered},
+                                     {"runtime_only_allowed", allowed},
                                      {"gaps", gaps}});
     } else {
         for (const SummaryEntry& entry : summary.entries) {
             if (entry.status == ResolutionStatus::resolved) continue;
+            const char* verdict = entry.status == ResolutionStatus::error ? "error: "
+                                  : is_allowed(entry)                     ? "runtime-only (allowed): "
+                                                                          : "not covered: ";
             out << location_of(*plan, entry.location) << ": " << slot_name(entry.slot) << " " << entry.target << ": "
-                << (entry.status == ResolutionStatus::error ? "error: " : "not covered: ") << entry.reason << "\n";
+                << verdict << entry.reason << "\n";
         }
-        out << path << ": " << summary.entries.size() << " targets, " << summary.entries.size() - gaps << " covered, "
-            << gaps << " not covered (model_type " << family.value_or("inferred from each target") << ")\n";
+        out << path << ": " << summary.entries.size() << " targets, " << covered << " covered, " << gaps
+            << " not covered";
+        if (allow_runtime_only) out << ", " << allowed << " runtime-only";
+        out << " (model_type " << family.value_or("inferred from each target") << ")\n";
     }
     return gaps == 0 ? kExitOk : kExitFailed;
 }

@@ -20,8 +20,9 @@ struct ResolveRequest {
 };
 
 int resolve_target(const Context& context, const ResolveRequest& request, std::ostream& out, std::ostream& err);
+// allow_runtime_only: a target its family declares runtime-only is reported but is not a failure.
 int check_plan(const Context& context, const std::string& plan, const std::optional<std::string>& model_type,
-               std::ostream& out, std::ostream& err);
+               bool allow_runtime_only, std::ostream& out, std::ostream& err);
 int summarize_plan(const Context& context, const std::string& plan, const std::optional<std::string>& model_type,
                    bool digest_only, std::ostream& out, std::ostream& err);
 

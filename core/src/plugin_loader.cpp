@@ -58,6 +58,12 @@ std::string dlerror_part(const std::string& what) {
     return what.substr(start, end == std::string::npos || end < start ? std::string::npos : end - start);
 }
 
+std::string joined(const std::vector<std::string>& items) {
+    std::string all;
+    for (const auto& item : items) all += (all.empty() ? "" : "; ") + item;
+    return all;
+}
+
 struct Candidate {
     fs::path path;
     std::vector<std::string> paths;
@@ -168,9 +174,7 @@ std::optional<PluginError> check_manifest(const Candidate& candidate, std::optio
                             std::to_string(kMinDescriptorSize));
     }
     if (const auto differences = fingerprint_differences(m.fingerprint, core_fingerprint()); !differences.empty()) {
-        std::string fields;
-        for (const auto& d : differences) fields += (fields.empty() ? "" : "; ") + d;
-        return incompatible("has a different build fingerprint (" + fields + ")");
+        return incompatible("has a different build fingerprint (" + joined(differences) + ")");
     }
     return std::nullopt;
 }
@@ -195,8 +199,8 @@ struct Opened {
     const PluginDescriptor* descriptor = nullptr;
 };
 
-// Stages open, entry and handshake. Only the descriptor's data is read; no plugin function runs.
-std::variant<Opened, PluginError> open_plugin(const Candidate& candidate) {
+// Stages open and entry: map the file and find its own descriptor. No plugin function runs.
+std::variant<Opened, PluginError> open_entry(const Candidate& candidate) {
     const std::string path = candidate.path.string();
     Opened opened;
     try {
@@ -222,32 +226,64 @@ std::variant<Opened, PluginError> open_plugin(const Candidate& candidate) {
         return error_at(path, PluginStage::entry, "the entry symbol defined in this file", from,
                         std::string("its ") + kEntrySymbol + " resolves to " + from + ", not to this file");
     }
-    const PluginDescriptor& d = *opened.descriptor;
-    if (d.magic != kPluginMagic) {
+    if (opened.descriptor->magic != kPluginMagic) {
         return error_at(path, PluginStage::handshake, "the famspec descriptor magic", "another value",
                         "entry symbol is not a famspec plugin descriptor (bad magic)");
     }
+    return opened;
+}
+
+// Stage handshake: the descriptor's own claims, checked before its register function is trusted.
+std::optional<PluginError> check_handshake(const std::string& path, const PluginDescriptor& d) {
     const std::string plugin_side = "ABI " + abi_text(d.abi_major, d.abi_minor) + ", " +
                                     (d.fingerprint != nullptr ? d.fingerprint : "(no fingerprint)");
     auto refuse = [&](const std::string& why) {
         return error_at(path, PluginStage::handshake, core_side(), plugin_side,
                         why + "; built for " + plugin_side + "; this core is " + core_side() +
-                            "; rebuild it against famspec " + std::string(core_version()));
+                            "; rebuild it against famspec " + std::string(core_version()) +
+                            " with the same compiler and flags");
     };
     if (d.descriptor_size < kMinDescriptorSize) {
         return refuse("descriptor is " + std::to_string(d.descriptor_size) + " bytes, shorter than " +
                       std::to_string(kMinDescriptorSize));
     }
     if (d.abi_major != kAbiMajor) return refuse("ABI major " + std::to_string(d.abi_major) + " differs");
-    if (d.abi_minor > kAbiMinor)
+    if (d.abi_minor > kAbiMinor) {
         return refuse("ABI minor " + std::to_string(d.abi_minor) + " is newer than the core's");
-    if (d.fingerprint == nullptr || d.fingerprint != core_fingerprint()) {
-        return refuse("build fingerprint differs");
+    }
+    if (d.fingerprint == nullptr) return refuse("descriptor has no build fingerprint");
+    if (const auto differences = fingerprint_differences(d.fingerprint, core_fingerprint()); !differences.empty()) {
+        return refuse("build fingerprint differs (" + joined(differences) + ")");
     }
     if (d.name == nullptr || d.register_plugin == nullptr) {
         return refuse("descriptor has no name or no register function");
     }
+    return std::nullopt;
+}
+
+std::variant<Opened, PluginError> open_plugin(const Candidate& candidate) {
+    auto opened = open_entry(candidate);
+    if (const auto* entry = std::get_if<Opened>(&opened)) {
+        if (auto error = check_handshake(candidate.path.string(), *entry->descriptor)) return *std::move(error);
+    }
     return opened;
+}
+
+// What a descriptor says about itself, for a plugin refused at the handshake. Fields beyond the
+// ABI numbers are read only when the descriptor is long enough to have them.
+PluginManifest descriptor_manifest(const Candidate& candidate, const PluginDescriptor& d) {
+    PluginManifest manifest;
+    manifest.abi_major = d.abi_major;
+    manifest.abi_minor = d.abi_minor;
+    manifest.descriptor_size = d.descriptor_size;
+    if (d.descriptor_size >= kMinDescriptorSize) {
+        manifest.fingerprint = d.fingerprint != nullptr ? d.fingerprint : "";
+        manifest.name = d.name != nullptr ? d.name : "";
+        manifest.version = d.version != nullptr ? d.version : "";
+        manifest.description = d.description != nullptr ? d.description : "";
+    }
+    if (manifest.name.empty()) manifest.name = candidate.path.stem().string();
+    return manifest;
 }
 
 struct Loaded {
@@ -269,8 +305,7 @@ std::optional<PluginError> register_plugin(const Candidate& candidate, const Plu
                         "registration threw a non-standard exception");
     }
     if (!registrar.errors().empty()) {
-        std::string all;
-        for (const auto& e : registrar.errors()) all += (all.empty() ? "" : "; ") + e;
+        const std::string all = joined(registrar.errors());
         return error_at(path, PluginStage::register_, "valid, unique declarations", all,
                         "registration rejected: " + all);
     }
@@ -281,8 +316,7 @@ std::optional<PluginError> conflict_error(const detail::ClaimTable& claims, cons
                                           const std::string& path) {
     const auto conflicts = claims.conflicts(manifest);
     if (conflicts.empty()) return std::nullopt;
-    std::string all;
-    for (const auto& c : conflicts) all += (all.empty() ? "" : "; ") + c;
+    const std::string all = joined(conflicts);
     return error_at(path, PluginStage::validate, "declarations no other plugin registers", all,
                     "duplicate registration: " + all);
 }
@@ -387,8 +421,7 @@ std::shared_ptr<const Registry> load_plugins(const LoadOptions& options) {
         const PluginManifest registered = staged.manifest(*plugin.descriptor);
         if (record.manifest) {
             if (const auto drift = manifest_differences(*record.manifest, registered); !drift.empty()) {
-                std::string all;
-                for (const auto& d : drift) all += (all.empty() ? "" : "; ") + d;
+                const std::string all = joined(drift);
                 finish(error_at(record.path, PluginStage::validate, "the manifest to match the registration", all,
                                 "manifest drift: " + all + "; rebuild the plugin so its manifest is regenerated"));
                 continue;
@@ -442,16 +475,22 @@ ManifestGeneration generate_manifest(const fs::path& plugin) {
     const std::lock_guard lock(loader_mutex());
     std::vector<PluginRecord> records;
     const std::vector<Candidate> candidates = discover(options, records);
-    if (candidates.empty()) return {std::nullopt, records.empty() ? std::nullopt : records.front().error};
+    if (candidates.empty()) return {std::nullopt, records.empty() ? std::nullopt : records.front().error, false};
     const Candidate& candidate = candidates.front();
     std::optional<PluginManifest> ignored;
-    if (!candidate.elf.is_elf) return {std::nullopt, check_manifest(candidate, ignored, false)};
-    auto opened = open_plugin(candidate);
-    if (auto* error = std::get_if<PluginError>(&opened)) return {std::nullopt, std::move(*error)};
+    if (!candidate.elf.is_elf) return {std::nullopt, check_manifest(candidate, ignored, false), false};
+    auto opened = open_entry(candidate);
+    if (auto* error = std::get_if<PluginError>(&opened)) return {std::nullopt, std::move(*error), false};
     const Opened& loaded = std::get<Opened>(opened);
+    if (auto refused = check_handshake(candidate.path.string(), *loaded.descriptor)) {
+        // Still describe it, so that every famspec refuses it before loading, with this reason.
+        return {normalized(descriptor_manifest(candidate, *loaded.descriptor)), std::move(refused), true};
+    }
     detail::StagingRegistrar staged(loaded.descriptor->name, candidate.path.string());
-    if (auto error = register_plugin(candidate, *loaded.descriptor, staged)) return {std::nullopt, std::move(error)};
-    return {staged.manifest(*loaded.descriptor), std::nullopt};
+    if (auto error = register_plugin(candidate, *loaded.descriptor, staged)) {
+        return {std::nullopt, std::move(error), false};
+    }
+    return {staged.manifest(*loaded.descriptor), std::nullopt, false};
 }
 
 }  // namespace famspec

@@ -20,8 +20,8 @@ const Parameter* parameter_named(std::span<const Parameter> parameters, std::str
     return it == parameters.end() ? nullptr : &*it;
 }
 
-Outcome<ReplacementSpec> not_covered(std::string reason) {
-    return {ResolutionStatus::not_covered, nullptr, std::move(reason), {}, {}};
+Outcome<ReplacementSpec> not_covered(Gap gap, std::string reason) {
+    return {ResolutionStatus::not_covered, nullptr, std::move(reason), {}, {}, gap};
 }
 
 std::string_view kind_name(const PyLiteral& literal) {
@@ -98,29 +98,32 @@ Outcome<ReplacementSpec> build_factory_replacement(const Registry& registry, con
             module != nullptr &&
             (construction.module_positional ? module->kind != ParameterKind::keyword_only : module->accepts_keyword());
         if (!usable) {
-            return not_covered("component " + construction.component + " has no " +
-                               (construction.module_positional ? "positional" : "keyword") +
-                               " 'module' parameter to receive the wrapped source module");
+            return not_covered(Gap::component_mismatch,
+                               "component " + construction.component + " has no " +
+                                   (construction.module_positional ? "positional" : "keyword") +
+                                   " 'module' parameter to receive the wrapped source module");
         }
     }
     // Static options name factory parameters that reach the component.
     const auto factory_parameters = factory.parameters();
     for (const auto& [name, value] : options) {
         if (is_runtime_argument(name)) {
-            return not_covered("option '" + name + "' is supplied by the runtime and cannot be set in the plan");
+            return not_covered(Gap::bad_option,
+                               "option '" + name + "' is supplied by the runtime and cannot be set in the plan");
         }
         const Parameter* parameter = parameter_named(factory_parameters, name);
         if (parameter == nullptr) {
-            return not_covered("unknown option '" + name + "': factory " + target + " takes no such parameter");
+            return not_covered(Gap::bad_option,
+                               "unknown option '" + name + "': factory " + target + " takes no such parameter");
         }
         const bool forwarded =
             std::any_of(construction.arguments.begin(), construction.arguments.end(),
                         [&](const Argument& a) { return a.binding == ArgumentBinding::parameter && a.value == name; });
         if (!forwarded) {
-            return not_covered("option '" + name + "' is not passed on to " + construction.component +
-                               ", so it cannot reach the generated call");
+            return not_covered(Gap::bad_option, "option '" + name + "' is not passed on to " + construction.component +
+                                                    ", so it cannot reach the generated call");
         }
-        if (auto mismatch = option_type_mismatch(*parameter, value)) return not_covered(*mismatch);
+        if (auto mismatch = option_type_mismatch(*parameter, value)) return not_covered(Gap::bad_option, *mismatch);
     }
 
     auto spec = std::make_shared<ReplacementSpec>();
@@ -133,8 +136,8 @@ Outcome<ReplacementSpec> build_factory_replacement(const Registry& registry, con
     for (const Argument& argument : construction.arguments) {
         const Parameter* parameter = parameter_named(component_parameters, argument.name);
         if (parameter == nullptr || !parameter->accepts_keyword()) {
-            return not_covered("component " + construction.component + " lacks parameter '" + argument.name +
-                               "' that factory " + target + " passes");
+            return not_covered(Gap::component_mismatch, "component " + construction.component + " lacks parameter '" +
+                                                            argument.name + "' that factory " + target + " passes");
         }
         switch (argument.binding) {
             case ArgumentBinding::literal:
@@ -150,7 +153,7 @@ Outcome<ReplacementSpec> build_factory_replacement(const Registry& registry, con
                     break;
                 }
                 auto rendered = render_default(component, *parameter);
-                if (rendered.index() == 1) return not_covered(std::get<1>(rendered));
+                if (rendered.index() == 1) return not_covered(Gap::component_mismatch, std::get<1>(rendered));
                 spec->keyword_args.push_back(std::get<0>(rendered));
                 break;
             }
@@ -182,19 +185,21 @@ Outcome<ReplacementSpec> build_component_replacement(const Component& component,
     const auto parameters = component.parameters();
     const Parameter* module = parameter_named(parameters, "module");
     if (module == nullptr || !module->accepts_keyword()) {
-        return not_covered("component " + std::string(component.name()) +
-                           " takes no 'module' parameter, so it cannot wrap the source module");
+        return not_covered(Gap::component_mismatch,
+                           "component " + std::string(component.name()) +
+                               " takes no 'module' parameter, so it cannot wrap the source module");
     }
     for (const auto& [name, value] : options) {
         if (is_runtime_argument(name)) {
-            return not_covered("option '" + name + "' is supplied by the runtime and cannot be set in the plan");
+            return not_covered(Gap::bad_option,
+                               "option '" + name + "' is supplied by the runtime and cannot be set in the plan");
         }
         const Parameter* parameter = parameter_named(parameters, name);
         if (parameter == nullptr || !parameter->accepts_keyword()) {
-            return not_covered("unknown option '" + name + "': component " + std::string(component.name()) +
-                               " takes no such keyword parameter");
+            return not_covered(Gap::bad_option, "unknown option '" + name + "': component " +
+                                                    std::string(component.name()) + " takes no such keyword parameter");
         }
-        if (auto mismatch = option_type_mismatch(*parameter, value)) return not_covered(*mismatch);
+        if (auto mismatch = option_type_mismatch(*parameter, value)) return not_covered(Gap::bad_option, *mismatch);
     }
     auto spec = std::make_shared<ReplacementSpec>();
     spec->old_ctor = old_ctor;
@@ -207,7 +212,7 @@ Outcome<ReplacementSpec> build_component_replacement(const Component& component,
         const Parameter* parameter = parameter_named(parameters, runtime);
         if (parameter == nullptr) continue;
         auto rendered = render_default(component, *parameter);
-        if (rendered.index() == 1) return not_covered(std::get<1>(rendered));
+        if (rendered.index() == 1) return not_covered(Gap::component_mismatch, std::get<1>(rendered));
         spec->keyword_args.push_back(std::get<0>(rendered));
     }
     // Plan options follow, in the constructor's parameter order.

@@ -21,6 +21,7 @@ struct Outcome {
     std::string reason;
     std::string plugin;
     std::string rule;
+    Gap gap = Gap::none;
 };
 
 template <class T>

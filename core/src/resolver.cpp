@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "dotted_path.hpp"
 #include "famspec/canonical_json.hpp"
 #include "inline_channels.hpp"
 #include "replacement_builder.hpp"
@@ -10,30 +11,6 @@
 
 namespace famspec {
 namespace {
-
-std::vector<std::string> split_dotted(std::string_view path) {
-    std::vector<std::string> parts;
-    std::size_t start = 0;
-    while (true) {
-        const std::size_t dot = path.find('.', start);
-        parts.emplace_back(path.substr(start, dot - start));
-        if (dot == std::string_view::npos) break;
-        start = dot + 1;
-    }
-    return parts;
-}
-
-// hyper_parallel.models.<family>.adapter.<...>: the factory-channel convention.
-bool is_adapter_path(std::string_view target) {
-    const auto parts = split_dotted(target);
-    return parts.size() >= 4 && parts[0] == "hyper_parallel" && parts[1] == "models" && parts[3] == "adapter";
-}
-
-std::optional<std::string> family_from_target(std::string_view target) {
-    const auto parts = split_dotted(target);
-    if (parts.size() >= 3 && parts[0] == "hyper_parallel" && parts[1] == "models" && !parts[2].empty()) return parts[2];
-    return std::nullopt;
-}
 
 std::string class_name_of(const std::optional<std::string>& dotted) {
     if (!dotted) return {};
@@ -63,7 +40,7 @@ FamilyChoice choose_family(const Registry& registry, const std::optional<std::st
     FamilyChoice choice;
     choice.requested = model_type;
     if (!choice.requested) {
-        choice.requested = family_from_target(target);
+        choice.requested = detail::family_directory(target);
         choice.inferred = choice.requested.has_value();
     }
     if (!choice.requested) return choice;
@@ -84,13 +61,24 @@ Resolution<T> answer(const detail::Outcome<T>& outcome, Explanation explanation,
     explanation.cache_hit = cache_hit;
     if (!outcome.plugin.empty()) explanation.plugin = outcome.plugin;
     if (!outcome.rule.empty()) explanation.rule = outcome.rule;
-    return Resolution<T>{outcome.status, outcome.value, outcome.reason, std::move(explanation)};
+    return Resolution<T>{outcome.status, outcome.value, outcome.reason, outcome.gap, std::move(explanation)};
 }
 
 template <class T>
-Resolution<T> not_covered(std::string reason, Explanation explanation, std::string rule) {
+Resolution<T> not_covered(Gap gap, std::string reason, Explanation explanation, std::string rule) {
     explanation.rule = std::move(rule);
-    return Resolution<T>{ResolutionStatus::not_covered, nullptr, std::move(reason), std::move(explanation)};
+    return Resolution<T>{ResolutionStatus::not_covered, nullptr, std::move(reason), gap, std::move(explanation)};
+}
+
+// Without the rule's module_type there is no call site to rewrite, and guessing one would rewrite
+// the wrong class.
+detail::Outcome<ReplacementSpec> missing_module_type() {
+    return {ResolutionStatus::not_covered,
+            nullptr,
+            "missing module_type: without the matched source class there is no call site to rewrite",
+            {},
+            "module_type required",
+            Gap::missing_module_type};
 }
 
 void describe_choice(const FamilyChoice& choice, Explanation& explanation) {
@@ -99,6 +87,34 @@ void describe_choice(const FamilyChoice& choice, Explanation& explanation) {
 }
 
 }  // namespace
+
+std::string_view gap_name(Gap gap) {
+    switch (gap) {
+        case Gap::none:
+            return "none";
+        case Gap::no_target:
+            return "no_target";
+        case Gap::no_channel:
+            return "no_channel";
+        case Gap::unknown_family:
+            return "unknown_family";
+        case Gap::not_registered:
+            return "not_registered";
+        case Gap::wrong_family:
+            return "wrong_family";
+        case Gap::wrong_slot:
+            return "wrong_slot";
+        case Gap::runtime_only:
+            return "runtime_only";
+        case Gap::missing_module_type:
+            return "missing_module_type";
+        case Gap::component_mismatch:
+            return "component_mismatch";
+        case Gap::bad_option:
+            return "bad_option";
+    }
+    return "none";
+}
 
 std::string_view slot_name(Slot slot) {
     switch (slot) {
@@ -130,7 +146,10 @@ struct Resolver::State {
     Resolution<T> cached(detail::ResolutionCache<T>& cache, const std::string& key, Explanation explanation,
                          Build build) const {
         if (auto hit = cache.find(key)) return answer(*hit, std::move(explanation), true);
-        return answer(cache.store(key, build()), std::move(explanation), false);
+        detail::Outcome<T> outcome = build();
+        // An error is a broken declaration, not a gap in coverage: the host hears of it at once.
+        if (outcome.status == ResolutionStatus::error && options.log) options.log(LogLevel::error, outcome.reason);
+        return answer(cache.store(key, std::move(outcome)), std::move(explanation), false);
     }
 
     std::shared_ptr<const Registry> registry;
@@ -158,19 +177,22 @@ Resolution<ReplacementSpec> Resolver::replacement_spec_for(std::string_view targ
                                                            const Options& options) const {
     const Registry& registry = *state_->registry;
     Explanation explanation;
-    if (target.empty()) return not_covered<ReplacementSpec>("no target path", explanation, "empty target");
+    if (target.empty())
+        return not_covered<ReplacementSpec>(Gap::no_target, "no target path", explanation, "empty target");
     const std::string old_ctor = class_name_of(module_type);
 
-    if (is_adapter_path(target)) {
+    if (detail::is_adapter_path(target)) {
         explanation.channel = "factory";
         const FamilyChoice choice = choose_family(registry, model_type, target);
         describe_choice(choice, explanation);
         if (choice.family == nullptr)
-            return not_covered<ReplacementSpec>(unknown_family(choice), explanation, "unknown family");
+            return not_covered<ReplacementSpec>(Gap::unknown_family, unknown_family(choice), explanation,
+                                                "unknown family");
         const RegisteredFamily& family = *choice.family;
         const auto* factory = registry.find_factory(target);
         if (factory == nullptr || (*factory)->family() != family->model_type()) {
-            return not_covered<ReplacementSpec>("target " + std::string(target) +
+            return not_covered<ReplacementSpec>(Gap::not_registered,
+                                                "target " + std::string(target) +
                                                     " is not a factory registered by family '" +
                                                     std::string(family->model_type()) + "'",
                                                 explanation, "factory lookup");
@@ -178,25 +200,20 @@ Resolution<ReplacementSpec> Resolver::replacement_spec_for(std::string_view targ
         explanation.plugin = factory->plugin;
         const std::string key = state_->key('F', std::string(family->model_type()) + "|" + std::string(target) + "|" +
                                                      module_type.value_or("\x01") + "|" + options_key(options));
-        return state_->cached(
-            state_->replacements, key, std::move(explanation), [&]() -> detail::Outcome<ReplacementSpec> {
-                if (old_ctor.empty()) {
-                    return {ResolutionStatus::not_covered,
-                            nullptr,
-                            "missing module_type: without the matched source class there is no call site to rewrite",
-                            {},
-                            "module_type required"};
-                }
-                if ((*factory)->construction() == nullptr) {
-                    return {ResolutionStatus::not_covered,
-                            nullptr,
-                            "runtime-only factory: " + std::string((*factory)->runtime_only_reason()),
-                            {},
-                            "runtime-only factory"};
-                }
-                return detail::build_factory_replacement(registry, family, **factory, old_ctor, options,
-                                                         *state_->renderer);
-            });
+        return state_->cached(state_->replacements, key, std::move(explanation),
+                              [&]() -> detail::Outcome<ReplacementSpec> {
+                                  if (old_ctor.empty()) return missing_module_type();
+                                  if ((*factory)->construction() == nullptr) {
+                                      return {ResolutionStatus::not_covered,
+                                              nullptr,
+                                              "runtime-only factory: " + std::string((*factory)->runtime_only_reason()),
+                                              {},
+                                              "runtime-only factory",
+                                              Gap::runtime_only};
+                                  }
+                                  return detail::build_factory_replacement(registry, family, **factory, old_ctor,
+                                                                           options, *state_->renderer);
+                              });
     }
 
     if (target.starts_with(channels::kComponentsRoot)) {
@@ -205,12 +222,14 @@ Resolution<ReplacementSpec> Resolver::replacement_spec_for(std::string_view targ
             const FamilyChoice choice = choose_family(registry, model_type, target);
             describe_choice(choice, explanation);
             if (choice.family == nullptr) {
-                return not_covered<ReplacementSpec>(unknown_family(choice), explanation, "unknown family");
+                return not_covered<ReplacementSpec>(Gap::unknown_family, unknown_family(choice), explanation,
+                                                    "unknown family");
             }
         }
         const auto* component = registry.find_component(target);
         if (component == nullptr) {
-            return not_covered<ReplacementSpec>("target " + std::string(target) + " names no registered component",
+            return not_covered<ReplacementSpec>(Gap::not_registered,
+                                                "target " + std::string(target) + " names no registered component",
                                                 explanation, "component lookup");
         }
         explanation.plugin = component->plugin;
@@ -219,20 +238,15 @@ Resolution<ReplacementSpec> Resolver::replacement_spec_for(std::string_view targ
         const std::string key =
             state_->key('D', std::string((*component)->defining_module()) + "." + std::string((*component)->name()) +
                                  "|" + module_type.value_or("\x01") + "|" + options_key(options));
-        return state_->cached(
-            state_->replacements, key, std::move(explanation), [&]() -> detail::Outcome<ReplacementSpec> {
-                if (old_ctor.empty()) {
-                    return {ResolutionStatus::not_covered,
-                            nullptr,
-                            "missing module_type: without the matched source class there is no call site to rewrite",
-                            {},
-                            "module_type required"};
-                }
-                return detail::build_component_replacement(**component, old_ctor, options);
-            });
+        return state_->cached(state_->replacements, key, std::move(explanation),
+                              [&]() -> detail::Outcome<ReplacementSpec> {
+                                  if (old_ctor.empty()) return missing_module_type();
+                                  return detail::build_component_replacement(**component, old_ctor, options);
+                              });
     }
 
-    return not_covered<ReplacementSpec>("target " + std::string(target) +
+    return not_covered<ReplacementSpec>(Gap::no_channel,
+                                        "target " + std::string(target) +
                                             " is neither a family factory (hyper_parallel.models.<family>.adapter.…) "
                                             "nor a generic component (hyper_parallel.components.…)",
                                         explanation, "no channel");
@@ -259,14 +273,15 @@ Resolution<StrategySpec> Resolver::strategy_spec_for(std::string_view target,
                                                      const Options& options) const {
     const Registry& registry = *state_->registry;
     Explanation explanation;
-    if (target.empty()) return not_covered<StrategySpec>("no target path", explanation, "empty target");
+    if (target.empty()) return not_covered<StrategySpec>(Gap::no_target, "no target path", explanation, "empty target");
     if (slot == Slot::replace_module) {
-        return not_covered<StrategySpec>("replace_module is not a strategy slot", explanation, "wrong slot");
+        return not_covered<StrategySpec>(Gap::wrong_slot, "replace_module is not a strategy slot", explanation,
+                                         "wrong slot");
     }
     const FamilyChoice choice = choose_family(registry, model_type, target);
     describe_choice(choice, explanation);
     if (model_type && choice.family == nullptr) {
-        return not_covered<StrategySpec>(unknown_family(choice), explanation, "unknown family");
+        return not_covered<StrategySpec>(Gap::unknown_family, unknown_family(choice), explanation, "unknown family");
     }
     const auto* archetype = registry.find_archetype(target);
     const auto* wrapper = registry.find_cp_wrapper(target);
@@ -276,22 +291,25 @@ Resolution<StrategySpec> Resolver::strategy_spec_for(std::string_view target,
         if (archetype == nullptr) {
             if (wrapper != nullptr) {
                 return not_covered<StrategySpec>(
+                    Gap::wrong_slot,
                     "wrong slot: " + std::string(target) + " is a CP wrapper; it belongs in inner_wrapper", explanation,
                     "wrong slot");
             }
             if (const auto* owner = registry.find_compute_function_owner(target)) {
-                return not_covered<StrategySpec>(std::string(target) + " is a compute function of family '" +
-                                                     std::string((*owner)->model_type()) +
-                                                     "' that matches no MoE archetype; it runs at runtime only",
+                return not_covered<StrategySpec>(Gap::runtime_only,
+                                                 "runtime-only compute function: " + std::string(target) +
+                                                     " belongs to family '" + std::string((*owner)->model_type()) +
+                                                     "' and matches no MoE archetype",
                                                  explanation, "compute function without archetype");
             }
             return not_covered<StrategySpec>(
+                Gap::not_registered,
                 std::string(target) + " is not the compute factory of any registered MoE archetype", explanation,
                 "archetype lookup");
         }
         explanation.plugin = archetype->plugin;
         if (auto problem = check_strategy_options((*archetype)->options(), options, target)) {
-            return not_covered<StrategySpec>(*problem, explanation, "archetype options");
+            return not_covered<StrategySpec>(Gap::bad_option, *problem, explanation, "archetype options");
         }
         // Archetypes are keyed by structure, not by family: the key is the compute factory alone.
         return state_->cached(
@@ -317,24 +335,27 @@ Resolution<StrategySpec> Resolver::strategy_spec_for(std::string_view target,
     if (wrapper == nullptr) {
         if (archetype != nullptr) {
             return not_covered<StrategySpec>(
+                Gap::wrong_slot,
                 "wrong slot: " + std::string(target) + " is an MoE compute factory; it belongs in local_compute_fn",
                 explanation, "wrong slot");
         }
         const std::string owner =
             choice.family != nullptr ? " by family '" + std::string((*choice.family)->model_type()) + "'" : "";
-        return not_covered<StrategySpec>(std::string(target) + " is not a CP wrapper registered" + owner, explanation,
+        return not_covered<StrategySpec>(Gap::not_registered,
+                                         std::string(target) + " is not a CP wrapper registered" + owner, explanation,
                                          "cp wrapper lookup");
     }
     if (choice.family == nullptr || (*choice.family)->model_type() != (*wrapper)->family()) {
         const std::string asked = choice.family != nullptr ? std::string((*choice.family)->model_type())
                                                            : choice.requested.value_or("(none)");
-        return not_covered<StrategySpec>("CP wrapper " + std::string(target) + " is registered by family '" +
+        return not_covered<StrategySpec>(Gap::wrong_family,
+                                         "CP wrapper " + std::string(target) + " is registered by family '" +
                                              std::string((*wrapper)->family()) + "', not by '" + asked + "'",
                                          explanation, "cp wrapper family");
     }
     explanation.plugin = wrapper->plugin;
     if (auto problem = check_strategy_options((*wrapper)->options(), options, target)) {
-        return not_covered<StrategySpec>(*problem, explanation, "cp wrapper options");
+        return not_covered<StrategySpec>(Gap::bad_option, *problem, explanation, "cp wrapper options");
     }
     return state_->cached(state_->strategies, state_->key('C', target), std::move(explanation),
                           []() -> detail::Outcome<StrategySpec> {
@@ -351,7 +372,8 @@ Resolution<std::string> Resolver::interface_component_class(std::string_view mod
     explanation.spellings_tried = lookup.spellings_tried;
     if (lookup.family == nullptr) {
         return {ResolutionStatus::not_covered, nullptr,
-                "unknown family '" + std::string(model_type) + "': no loaded plugin registers it", explanation};
+                "unknown family '" + std::string(model_type) + "': no loaded plugin registers it", Gap::unknown_family,
+                explanation};
     }
     explanation.family = std::string((*lookup.family)->model_type());
     std::vector<const ReplacementFactory*> factories;
@@ -370,11 +392,13 @@ Resolution<std::string> Resolver::interface_component_class(std::string_view mod
             return {ResolutionStatus::resolved,
                     std::make_shared<const std::string>(construction->component),
                     {},
+                    Gap::none,
                     explanation};
         }
     }
     return {ResolutionStatus::not_covered, nullptr,
-            "family '" + explanation.family + "' hands no interface to any component", explanation};
+            "family '" + explanation.family + "' hands no interface to any component", Gap::not_registered,
+            explanation};
 }
 
 std::vector<std::string> Resolver::external_state_classes_for(const std::optional<std::string>& model_type,
@@ -401,14 +425,14 @@ DeclarationSummary Resolver::declaration_summary(const std::optional<std::string
             const auto r = replacement_spec_for(entry.replace_module->path, family, entry.module_type,
                                                 entry.replace_module->options);
             summary.entries.push_back({Slot::replace_module, entry.replace_module->path, entry.module_type, r.status,
-                                       r.value, nullptr, r.reason, entry.replace_module->location});
+                                       r.value, nullptr, r.reason, r.gap, entry.replace_module->location});
         }
         for (const auto& [slot, target] : {std::pair{Slot::local_compute_fn, &entry.local_compute_fn},
                                            std::pair{Slot::inner_wrapper, &entry.inner_wrapper}}) {
             if (!*target) continue;
             const auto s = strategy_spec_for((*target)->path, family, slot, (*target)->options);
-            summary.entries.push_back(
-                {slot, (*target)->path, entry.module_type, s.status, nullptr, s.value, s.reason, (*target)->location});
+            summary.entries.push_back({slot, (*target)->path, entry.module_type, s.status, nullptr, s.value, s.reason,
+                                       s.gap, (*target)->location});
         }
     }
     return summary;

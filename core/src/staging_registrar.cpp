@@ -3,20 +3,10 @@
 #include <algorithm>
 #include <set>
 
+#include "dotted_path.hpp"
+
 namespace famspec::detail {
 namespace {
-
-std::vector<std::string> split_dotted(std::string_view path) {
-    std::vector<std::string> parts;
-    std::size_t start = 0;
-    while (true) {
-        const std::size_t dot = path.find('.', start);
-        parts.emplace_back(path.substr(start, dot - start));
-        if (dot == std::string_view::npos) break;
-        start = dot + 1;
-    }
-    return parts;
-}
 
 std::string quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
 

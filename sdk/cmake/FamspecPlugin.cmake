@@ -1,5 +1,5 @@
 # famspec_add_plugin(<name> SOURCES <src>... [OUTPUT_DIRECTORY <dir>] [MANIFEST_TEMPLATE <json>]
-#                    [NO_MANIFEST] [NO_INSTALL] [ASSETS <file>...])
+#                    [NO_MANIFEST] [NO_INSTALL] [INSTALL_DESTINATION <dir>] [ASSETS <file>...])
 #
 # The one way to build a family plugin. It produces <OUTPUT_DIRECTORY>/famspec_<name>.so with:
 #   - hidden visibility and a linker version script that exports only the entry descriptor;
@@ -10,53 +10,65 @@
 # ASSETS embeds text files (e.g. Python sources) as `famspec_assets::<stem>` string_views in the
 # generated header "<name>_assets.hpp".
 # MANIFEST_TEMPLATE and NO_MANIFEST exist for the test fixtures that must carry a wrong manifest.
-set(FAMSPEC_PLUGIN_CMAKE_DIR ${CMAKE_CURRENT_LIST_DIR})
+#
+# Works in the famspec tree and from an installed package (find_package(famspec CONFIG)). In the tree,
+# plugins are installed to FAMSPEC_INSTALL_PLUGINDIR; out of the tree, only when INSTALL_DESTINATION
+# is given (e.g. ${famspec_PLUGIN_DIR}, or any directory listed in FAMSPEC_PLUGIN_PATH).
+set(FAMSPEC_PLUGIN_CMAKE_DIR "${CMAKE_CURRENT_LIST_DIR}")
+if(NOT CMAKE_OBJCOPY)
+    find_program(CMAKE_OBJCOPY objcopy REQUIRED)
+endif()
 
 function(famspec_add_plugin name)
-    cmake_parse_arguments(ARG "NO_MANIFEST;NO_INSTALL" "OUTPUT_DIRECTORY;MANIFEST_TEMPLATE" "SOURCES;ASSETS" ${ARGN})
+    cmake_parse_arguments(ARG "NO_MANIFEST;NO_INSTALL" "OUTPUT_DIRECTORY;MANIFEST_TEMPLATE;INSTALL_DESTINATION"
+                          "SOURCES;ASSETS" ${ARGN})
     if(NOT ARG_SOURCES)
         message(FATAL_ERROR "famspec_add_plugin(${name}): SOURCES is required")
     endif()
     if(NOT ARG_OUTPUT_DIRECTORY)
         if(DEFINED FAMSPEC_PLUGIN_OUTPUT_DIR)
-            set(ARG_OUTPUT_DIRECTORY ${FAMSPEC_PLUGIN_OUTPUT_DIR})
+            set(ARG_OUTPUT_DIRECTORY "${FAMSPEC_PLUGIN_OUTPUT_DIR}")
         else()
-            set(ARG_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/plugins)
+            set(ARG_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/plugins")
         endif()
     endif()
 
     add_library(${name} MODULE ${ARG_SOURCES})
     set_property(GLOBAL APPEND PROPERTY FAMSPEC_PLUGIN_TARGETS ${name})
     target_link_libraries(${name} PRIVATE famspec::core)
-    set(version_script ${CMAKE_CURRENT_BINARY_DIR}/${name}.exports)
-    file(WRITE ${version_script} "{\n  global: famspec_plugin_descriptor;\n  local: *;\n};\n")
-    target_link_options(${name} PRIVATE -Wl,--no-undefined -Wl,--version-script=${version_script})
+    set(version_script "${CMAKE_CURRENT_BINARY_DIR}/${name}.exports")
+    file(WRITE "${version_script}" "{\n  global: famspec_plugin_descriptor;\n  local: *;\n};\n")
+    target_link_options(${name} PRIVATE -Wl,--no-undefined "-Wl,--version-script=${version_script}")
     set_target_properties(${name} PROPERTIES
         PREFIX ""
         OUTPUT_NAME famspec_${name}
         CXX_VISIBILITY_PRESET hidden
         VISIBILITY_INLINES_HIDDEN ON
-        LINK_DEPENDS ${version_script}
-        LIBRARY_OUTPUT_DIRECTORY ${ARG_OUTPUT_DIRECTORY})
+        LINK_DEPENDS "${version_script}"
+        LIBRARY_OUTPUT_DIRECTORY "${ARG_OUTPUT_DIRECTORY}"
+        # Installed next to the core as lib/famspec/plugins/; the host has libfamspec.so mapped
+        # already, so this only matters to tools such as ldd, but it never points into a build tree.
+        INSTALL_RPATH "$ORIGIN/../..")
 
     if(ARG_ASSETS)
-        set(assets_header ${CMAKE_CURRENT_BINARY_DIR}/famspec_generated/${name}_assets.hpp)
-        add_custom_command(OUTPUT ${assets_header}
-            COMMAND ${CMAKE_COMMAND} -DOUTPUT=${assets_header} "-DASSETS=${ARG_ASSETS}"
-                    -P ${FAMSPEC_PLUGIN_CMAKE_DIR}/FamspecEmbedAssets.cmake
-            DEPENDS ${ARG_ASSETS} ${FAMSPEC_PLUGIN_CMAKE_DIR}/FamspecEmbedAssets.cmake
-            WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}
-            COMMENT "Embedding assets of ${name}")
-        target_sources(${name} PRIVATE ${assets_header})
-        target_include_directories(${name} PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/famspec_generated)
+        set(assets_header "${CMAKE_CURRENT_BINARY_DIR}/famspec_generated/${name}_assets.hpp")
+        add_custom_command(OUTPUT "${assets_header}"
+            COMMAND "${CMAKE_COMMAND}" "-DOUTPUT=${assets_header}" "-DASSETS=${ARG_ASSETS}"
+                    -P "${FAMSPEC_PLUGIN_CMAKE_DIR}/FamspecEmbedAssets.cmake"
+            DEPENDS ${ARG_ASSETS} "${FAMSPEC_PLUGIN_CMAKE_DIR}/FamspecEmbedAssets.cmake"
+            WORKING_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}"
+            COMMENT "Embedding assets of ${name}"
+            VERBATIM)
+        target_sources(${name} PRIVATE "${assets_header}")
+        target_include_directories(${name} PRIVATE "${CMAKE_CURRENT_BINARY_DIR}/famspec_generated")
     endif()
 
     if(NOT ARG_NO_MANIFEST)
-        set(manifest ${CMAKE_CURRENT_BINARY_DIR}/${name}.manifest.json)
+        set(manifest "${CMAKE_CURRENT_BINARY_DIR}/${name}.manifest.json")
         if(ARG_MANIFEST_TEMPLATE)
-            set(generate $<TARGET_FILE:famspec::manifest> template ${ARG_MANIFEST_TEMPLATE} -o ${manifest})
+            set(generate $<TARGET_FILE:famspec::manifest> template "${ARG_MANIFEST_TEMPLATE}" -o "${manifest}")
         else()
-            set(generate $<TARGET_FILE:famspec::manifest> generate $<TARGET_FILE:${name}> -o ${manifest})
+            set(generate $<TARGET_FILE:famspec::manifest> generate $<TARGET_FILE:${name}> -o "${manifest}")
         endif()
         add_custom_command(TARGET ${name} POST_BUILD
             COMMAND ${generate}
@@ -66,8 +78,12 @@ function(famspec_add_plugin name)
             VERBATIM)
     endif()
 
-    if(NOT ARG_NO_INSTALL AND DEFINED FAMSPEC_INSTALL_PLUGINDIR)
-        install(TARGETS ${name} LIBRARY DESTINATION ${FAMSPEC_INSTALL_PLUGINDIR})
+    if(NOT ARG_NO_INSTALL)
+        if(ARG_INSTALL_DESTINATION)
+            install(TARGETS ${name} LIBRARY DESTINATION "${ARG_INSTALL_DESTINATION}")
+        elseif(DEFINED FAMSPEC_INSTALL_PLUGINDIR)
+            install(TARGETS ${name} LIBRARY DESTINATION "${FAMSPEC_INSTALL_PLUGINDIR}")
+        endif()
     endif()
 endfunction()
 

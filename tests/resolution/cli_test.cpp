@@ -143,3 +143,23 @@ TEST_CASE("check lists every gap at once, with its reason") {
     CHECK(refused.exit_code == 2);
     CHECK(refused.err.find("bad.yaml:1:17: 'plan_overrides': expected a list, found a mapping") != std::string::npos);
 }
+
+TEST_CASE("check --allow-runtime-only reports declared runtime-only targets without failing") {
+    const std::string plan =
+        write_plan("runtime.yaml", kCoveredPlan + "  - match: '*.lin'\n    module_type: a.B\n    replace_module: " +
+                                       "hyper_parallel.models.toy.adapter.replacements.replace_toy_runtime\n");
+    const auto strict = run_cli(toy_cli({"check", plan}));
+    CHECK(strict.exit_code == 1);
+    CHECK(strict.out.find("not covered: runtime-only factory: builds through ToyNorm.from_module") !=
+          std::string::npos);
+    const auto allowed = run_cli(toy_cli({"check", plan, "--allow-runtime-only"}));
+    CHECK(allowed.exit_code == 0);
+    CHECK(allowed.out.find("runtime-only (allowed): runtime-only factory") != std::string::npos);
+    CHECK(allowed.out.find("3 targets, 2 covered, 0 not covered, 1 runtime-only") != std::string::npos);
+    const auto as_json = run_cli(toy_cli({"check", plan, "--json", "--allow-runtime-only"}));
+    const auto value = boost::json::parse(as_json.out);
+    CHECK(value.at("runtime_only_allowed").as_int64() == 1);
+    CHECK(value.at("gaps").as_int64() == 0);
+    CHECK(value.at("entries").as_array()[2].at("gap").as_string() == "runtime_only");
+    CHECK(value.at("entries").as_array()[0].at("gap").is_null());
+}

@@ -176,9 +176,19 @@ TEST_CASE("a factory that hands over an interface renders its component, without
     RecordingRenderer failing;
     failing.fail = true;
     options.renderer = &failing;
+    std::vector<std::string> logged;
+    options.log = [&logged](famspec::LogLevel level, std::string_view text) {
+        if (level == famspec::LogLevel::error) logged.emplace_back(text);
+    };
     const Resolver broken(toy_registry(), options);
     const auto e = broken.replacement_spec_for(target, std::nullopt, "toy.modeling_toy.ToyAttentionLayer");
     CHECK(e.status == ResolutionStatus::error);
+    REQUIRE(logged.size() == 1);
+    CHECK(logged[0] == e.reason);
+    // Errors are not cached: the next call asks again.
+    CHECK(broken.replacement_spec_for(target, std::nullopt, "toy.modeling_toy.ToyAttentionLayer").status ==
+          ResolutionStatus::error);
+    CHECK(failing.calls.size() == 2);
     CHECK(e.reason.find("missing") != std::string::npos);
     CHECK(e.reason.find("ToyAttention") != std::string::npos);
 }

@@ -86,11 +86,10 @@ TEST_CASE("strategies fail closed like replacements, each with its reason") {
           "unknown family 'unregistered_model': no loaded plugin registers it");
     CHECK(reason(kToyEp, std::string("unregistered_model"), Slot::local_compute_fn) ==
           "unknown family 'unregistered_model': no loaded plugin registers it");
-    CHECK(
-        reason("hyper_parallel.models.toy.adapter.distributed.expert_parallel.toy_engram_compute_fn", std::nullopt,
-               Slot::local_compute_fn) ==
-        "hyper_parallel.models.toy.adapter.distributed.expert_parallel.toy_engram_compute_fn is a compute function of "
-        "family 'toy' that matches no MoE archetype; it runs at runtime only");
+    CHECK(reason("hyper_parallel.models.toy.adapter.distributed.expert_parallel.toy_engram_compute_fn", std::nullopt,
+                 Slot::local_compute_fn) ==
+          "runtime-only compute function: hyper_parallel.models.toy.adapter.distributed.expert_parallel."
+          "toy_engram_compute_fn belongs to family 'toy' and matches no MoE archetype");
     CHECK(reason("sdpa_qkv", std::nullopt, Slot::local_compute_fn) ==
           "sdpa_qkv is not the compute factory of any registered MoE archetype");
     CHECK(reason(kToyEp, std::nullopt, Slot::local_compute_fn, {{"use_fused", true}}) ==
@@ -137,4 +136,32 @@ TEST_CASE("a StrategySpec keeps the reference's invariants") {
           "StrategySpec: method_name 'not an identifier' is not a Python identifier");
     spec.method_name = "compute";
     CHECK_FALSE(famspec::validation_error(spec).has_value());
+}
+
+TEST_CASE("every gap carries its kind, so callers need not parse the reason") {
+    const Resolver resolver(toy_registry());
+    using famspec::Gap;
+    const std::string replacements = "hyper_parallel.models.toy.adapter.replacements.";
+    auto replacement_gap = [&](const std::string& target, const std::optional<std::string>& family,
+                               const std::optional<std::string>& module_type, const famspec::Options& options = {}) {
+        return resolver.replacement_spec_for(target, family, module_type, options).gap;
+    };
+    auto strategy_gap = [&](const std::string& target, const std::optional<std::string>& family, Slot slot) {
+        return resolver.strategy_spec_for(target, family, slot).gap;
+    };
+    CHECK(replacement_gap(kToyNorm, "toy", kToyModuleType) == Gap::none);
+    CHECK(replacement_gap("", "toy", kToyModuleType) == Gap::no_target);
+    CHECK(replacement_gap("my.helpers.f", "toy", kToyModuleType) == Gap::no_channel);
+    CHECK(replacement_gap(kToyNorm, "unregistered_model", kToyModuleType) == Gap::unknown_family);
+    CHECK(replacement_gap(replacements + "nothing", "toy", kToyModuleType) == Gap::not_registered);
+    CHECK(replacement_gap(replacements + "replace_toy_runtime", "toy", kToyModuleType) == Gap::runtime_only);
+    CHECK(replacement_gap(kToyNorm, "toy", std::nullopt) == Gap::missing_module_type);
+    CHECK(replacement_gap(replacements + "replace_toy_no_fqn", "toy", kToyModuleType) == Gap::component_mismatch);
+    CHECK(replacement_gap(kToyNorm, "toy", kToyModuleType, {{"x", 1}}) == Gap::bad_option);
+    CHECK(strategy_gap(kToyCp, "toy", Slot::local_compute_fn) == Gap::wrong_slot);
+    CHECK(strategy_gap(kToyCp, "other_toy", Slot::inner_wrapper) == Gap::wrong_family);
+    CHECK(strategy_gap("hyper_parallel.models.toy.adapter.distributed.expert_parallel.toy_engram_compute_fn", "toy",
+                       Slot::local_compute_fn) == Gap::runtime_only);
+    CHECK(famspec::gap_name(Gap::runtime_only) == "runtime_only");
+    CHECK(famspec::gap_name(Gap::component_mismatch) == "component_mismatch");
 }

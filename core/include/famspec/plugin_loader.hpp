@@ -63,9 +63,12 @@ FAMSPEC_API std::vector<PluginRecord> inspect_plugins(const LoadOptions& options
 FAMSPEC_API void mark_conflicts(std::vector<PluginRecord>& records);
 
 // The manifest a plugin's registration produces (for the build-time manifest generator).
+// A plugin refused at the handshake (another ABI or build fingerprint) gets a descriptor-only
+// manifest together with the error, so that a loader refuses it before dlopen with the same reason.
 struct ManifestGeneration {
     std::optional<PluginManifest> manifest;
     std::optional<PluginError> error;
+    bool descriptor_only = false;
 };
 FAMSPEC_API ManifestGeneration generate_manifest(const std::filesystem::path& plugin);
 

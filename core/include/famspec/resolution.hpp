@@ -3,11 +3,31 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "famspec/sdk/export.hpp"
 
 namespace famspec {
 
 enum class ResolutionStatus { resolved, not_covered, error };
+
+// Why a target is not covered, for callers that act on the kind rather than read the sentence.
+enum class Gap {
+    none,                 // resolved, or an error
+    no_target,            // the entry names no target path
+    no_channel,           // neither a family factory path nor a generic component path
+    unknown_family,       // no loaded plugin knows the family
+    not_registered,       // the family (or the catalogue) registers no such factory, component, archetype or wrapper
+    wrong_family,         // registered, but by another family
+    wrong_slot,           // a strategy target in the other strategy slot, or a strategy slot for a replacement
+    runtime_only,         // the family declares that it only runs at runtime: there is nothing to sink
+    missing_module_type,  // a replacement without the source class it rewrites
+    component_mismatch,   // the component cannot take what the factory passes, or a default is not a literal
+    bad_option,           // a static option that is unknown, mistyped or supplied by the runtime
+};
+
+FAMSPEC_API std::string_view gap_name(Gap gap);
 
 // The decision trace `famspec resolve --explain` prints.
 struct Explanation {
@@ -24,6 +44,7 @@ struct Resolution {
     ResolutionStatus status = ResolutionStatus::not_covered;
     std::shared_ptr<const T> value;  // set exactly when resolved
     std::string reason;              // why not covered, or the error message
+    Gap gap = Gap::none;             // set exactly when not covered
     Explanation explanation;
 
     bool resolved() const { return status == ResolutionStatus::resolved; }

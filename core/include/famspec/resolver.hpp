@@ -38,6 +38,7 @@ struct SummaryEntry {
     std::shared_ptr<const ReplacementSpec> replacement;  // slot replace_module, when resolved
     std::shared_ptr<const StrategySpec> strategy;        // strategy slots, when resolved
     std::string reason;
+    Gap gap = Gap::none;
     SourceLocation location;
 };
 

@@ -1,0 +1,226 @@
+#include "new_family.hpp"
+
+#include <algorithm>
+#include <array>
+#include <filesystem>
+#include <fstream>
+#include <ostream>
+#include <string_view>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include "famspec/sdk/version.hpp"
+
+namespace famspec::cli {
+namespace {
+namespace fs = std::filesystem;
+
+// The name becomes a Python package (hyper_parallel.models.<name>), a CMake target and a file name.
+constexpr auto kReservedNames = std::to_array<std::string_view>({
+    "all",    "clean", "help",   "install", "package", "test",    "edit_cache", "rebuild_cache",
+    "and",    "as",    "assert", "async",   "await",   "break",   "class",      "continue",
+    "def",    "del",   "elif",   "else",    "except",  "finally", "for",        "from",
+    "global", "if",    "import", "in",      "is",      "lambda",  "nonlocal",   "not",
+    "or",     "pass",  "raise",  "return",  "try",     "while",   "with",       "yield",
+    "match",  "case",  "type",   "famspec",
+});
+
+bool is_lower(char c) { return c >= 'a' && c <= 'z'; }
+bool is_upper(char c) { return c >= 'A' && c <= 'Z'; }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+std::string name_problem(std::string_view name) {
+    if (name.empty()) return "is empty";
+    if (name.size() > 64) return "is longer than 64 characters";
+    if (!is_lower(name.front())) return "must start with a lower-case letter";
+    if (!std::all_of(name.begin(), name.end(), [](char c) { return is_lower(c) || is_digit(c) || c == '_'; }))
+        return "may only contain a-z, 0-9 and '_'";
+    if (name.back() == '_') return "must not end with '_'";
+    if (std::find(kReservedNames.begin(), kReservedNames.end(), name) != kReservedNames.end())
+        return "is a reserved word in Python or CMake";
+    return {};
+}
+
+std::string architecture_problem(std::string_view architecture) {
+    if (architecture.empty()) return "is empty";
+    if (architecture.size() > 128) return "is longer than 128 characters";
+    if (!is_upper(architecture.front()) && !is_lower(architecture.front())) return "must start with a letter";
+    if (!std::all_of(architecture.begin(), architecture.end(),
+                     [](char c) { return is_lower(c) || is_upper(c) || is_digit(c) || c == '_'; }))
+        return "may only contain letters, digits and '_'";
+    return {};
+}
+
+// acme_moe -> AcmeMoe
+std::string camel_case(std::string_view name) {
+    std::string out;
+    bool upper = true;
+    for (const char c : name) {
+        if (c == '_') {
+            upper = true;
+            continue;
+        }
+        out += upper && is_lower(c) ? static_cast<char>(c - 'a' + 'A') : c;
+        upper = false;
+    }
+    return out;
+}
+
+void replace_all(std::string& text, std::string_view from, const std::string& to) {
+    for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+        text.replace(at, from.size(), to);
+}
+
+constexpr std::string_view kCMakeLists = R"(# The @NAME@ family plugin, built against an installed famspec:
+#
+#   cmake -S . -B build -DCMAKE_PREFIX_PATH=<famspec install prefix>
+#   cmake --build build
+#   famspec list --plugin-path "$PWD/build/plugins"
+cmake_minimum_required(VERSION 3.25)
+project(@NAME@_family VERSION 0.1.0 LANGUAGES CXX)
+
+find_package(famspec @FAMSPEC_VERSION@ CONFIG REQUIRED)
+
+# Everything a plugin needs (hidden visibility, export list, -Wl,--no-undefined, the embedded
+# manifest) comes with famspec_add_plugin(); the result is build/plugins/famspec_@NAME@.so.
+# `cmake --install build` copies it into the famspec plugin directory.
+famspec_add_plugin(@NAME@
+    SOURCES plugin.cpp
+    OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/plugins
+    INSTALL_DESTINATION ${famspec_PLUGIN_DIR})
+)";
+
+constexpr std::string_view kPlugin =
+    R"(// The @NAME@ family (@ARCHITECTURE@). Each declaration below maps to one resolution channel; see
+// docs/plugin-authors.md in the famspec sources.
+#include "famspec/sdk.hpp"
+
+FAMSPEC_PLUGIN("@NAME@", "0.1.0", "@CLASS@ family")(famspec::Registrar& registrar) {
+    using namespace famspec::declare;
+    const std::string adapter = "hyper_parallel.models.@NAME@.adapter.";
+    const std::string components = "@NAME@_components.modules";
+
+    // The component the example factory constructs. A family that uses the shipped components
+    // (hyper_parallel.components.modules) registers none and names that package in wraps().
+    Components{components}
+        .component({
+            .name = "@CLASS@RMSNorm",
+            .submodule = "norm",
+            .signature = {param("module"), kw_only, param("eps", 1e-6), param("module_fqn", ""),
+                          param("context", famspec::none)},
+            .source = {},
+        })
+        .register_into(registrar);
+
+    Family family{"@NAME@", "@ARCHITECTURE@"};
+    // replace_module: @CLASS@RMSNorm(module=module, module_fqn=module_fqn, context=context)
+    family.factory(adapter + "replacements.replace_@NAME@_rms_norm")
+        .wraps("@CLASS@RMSNorm", components)
+        .bind("module_fqn")
+        .bind("context");
+    // Add CP wrappers (family.cp_wrapper), MoE archetypes (family.archetype) and aliases
+    // (family.alias) here.
+    family.register_into(registrar);
+}
+)";
+
+constexpr std::string_view kReadme = R"(# @NAME@: a famspec family plugin
+
+Family `@NAME@` (architecture `@ARCHITECTURE@`), written by `famspec new-family`.
+
+```sh
+cmake -S . -B build -DCMAKE_PREFIX_PATH=<famspec install prefix>
+cmake --build build
+famspec list --plugin-path "$PWD/build/plugins"
+famspec show @NAME@ --plugin-path "$PWD/build/plugins"
+famspec resolve hyper_parallel.models.@NAME@.adapter.replacements.replace_@NAME@_rms_norm \
+    --plugin-path "$PWD/build/plugins"
+```
+
+`cmake --install build` copies `famspec_@NAME@.so` into the plugin directory of that famspec, where
+it is found without `--plugin-path`.
+
+The plugin must be built with the same compiler, the same `_GLIBCXX_USE_CXX11_ABI`, debug-container
+and sanitizer flags as famspec itself; `famspec list` names any difference.
+
+Targets follow `hyper_parallel.models.@NAME@.adapter.<module>.<name>`: the directory after
+`models` must name the family, or famspec rejects the declaration at load time.
+)";
+
+struct File {
+    std::string name;
+    std::string text;
+};
+
+std::vector<File> render(const NewFamilyOptions& options) {
+    const std::vector<std::pair<std::string_view, std::string>> values = {
+        {"@NAME@", options.name},
+        {"@ARCHITECTURE@", options.architecture},
+        {"@CLASS@", camel_case(options.name)},
+        {"@FAMSPEC_VERSION@", std::to_string(FAMSPEC_VERSION_MAJOR) + "." + std::to_string(FAMSPEC_VERSION_MINOR)},
+    };
+    std::vector<File> files = {
+        {"CMakeLists.txt", std::string(kCMakeLists)},
+        {"plugin.cpp", std::string(kPlugin)},
+        {"README.md", std::string(kReadme)},
+    };
+    for (File& file : files) {
+        for (const auto& [key, value] : values) replace_all(file.text, key, value);
+    }
+    return files;
+}
+
+}  // namespace
+
+int new_family(const NewFamilyOptions& options, std::ostream& out, std::ostream& err) {
+    if (const std::string problem = name_problem(options.name); !problem.empty()) {
+        err << "famspec new-family: invalid family name '" << options.name << "': " << problem
+            << " (it becomes hyper_parallel.models.<name> and famspec_<name>.so)\n";
+        return 2;
+    }
+    if (const std::string problem = architecture_problem(options.architecture); !problem.empty()) {
+        err << "famspec new-family: invalid architecture '" << options.architecture << "': " << problem
+            << " (e.g. AcmeMoeForCausalLM)\n";
+        return 2;
+    }
+    const fs::path directory = options.directory.empty() ? fs::path(options.name) : fs::path(options.directory);
+    std::error_code ec;
+    if (fs::exists(directory, ec)) {
+        if (!fs::is_directory(directory, ec)) {
+            err << "famspec new-family: " << directory.string() << " exists and is not a directory\n";
+            return 1;
+        }
+        if (!fs::is_empty(directory, ec) || ec) {
+            err << "famspec new-family: " << directory.string()
+                << " exists and is not empty; choose another --dir or remove it\n";
+            return 1;
+        }
+    }
+    if (fs::create_directories(directory, ec); ec) {
+        err << "famspec new-family: cannot create " << directory.string() << ": " << ec.message() << "\n";
+        return 1;
+    }
+    const std::vector<File> files = render(options);
+    for (const File& file : files) {
+        const fs::path path = directory / file.name;
+        std::ofstream stream(path, std::ios::binary | std::ios::trunc);
+        stream << file.text;
+        stream.close();
+        if (!stream) {
+            err << "famspec new-family: cannot write " << path.string() << "\n";
+            return 1;
+        }
+    }
+    const fs::path absolute = fs::absolute(directory, ec).lexically_normal();
+    out << "wrote family '" << options.name << "' (" << options.architecture << ") to " << directory.string() << ":\n";
+    for (const File& file : files) out << "  " << file.name << "\n";
+    out << "build it against an installed famspec:\n"
+        << "  cmake -S " << directory.string() << " -B " << (directory / "build").string()
+        << " -DCMAKE_PREFIX_PATH=<famspec install prefix>\n"
+        << "  cmake --build " << (directory / "build").string() << "\n"
+        << "  famspec list --plugin-path " << (absolute / "build" / "plugins").string() << "\n";
+    return 0;
+}
+
+}  // namespace famspec::cli

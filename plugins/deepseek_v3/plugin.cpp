@@ -1,0 +1,33 @@
+// DeepSeek-V3 (and V2, which lives in the same directory): low-precision factories that build at
+// runtime only, and the routed-MoE EP archetype with an additive shared branch.
+#include "famspec/sdk.hpp"
+
+FAMSPEC_PLUGIN("deepseek_v3", "1.0.0", "DeepSeek-V3 family")(famspec::Registrar& registrar) {
+    using namespace famspec::declare;
+    const std::string replacements = "hyper_parallel.models.deepseek_v3.adapter.replacements.";
+
+    Family deepseek{"deepseek_v3", "DeepseekV3ForCausalLM"};
+    deepseek.directory_alias("deepseekv2");
+
+    // They convert an existing module in place (from_module / from_linear): no constructor call to sink.
+    deepseek.factory(replacements + "replace_linear")
+        .runtime_only("builds through the low-precision Linear.from_linear at runtime");
+    deepseek.factory(replacements + "replace_grouped_experts")
+        .runtime_only("builds through GroupedExperts.from_module at runtime");
+    deepseek.factory(replacements + "replace_mxfp8_grouped_experts")
+        .runtime_only("builds through the MXFP8 GroupedExperts.from_module at runtime");
+    deepseek.factory(replacements + "replace_hifloat8_grouped_experts")
+        .runtime_only("builds through the HiFloat8 GroupedExperts.from_module at runtime");
+
+    deepseek.archetype({
+        .fingerprint = {"topk_router_module", "additive", "batched_parameters"},
+        .kind = "moe_ep_routed",
+        .target_class = "DeepseekV3MoE",
+        .router_kind = "sigmoid_group",
+        .shared = "additive",
+        .strip_boundary_subpatterns = {"experts.*", "shared_experts"},
+        .compute_factory = "hyper_parallel.distributed.expert_parallel.recipes.deepseekv3_ep_compute_fn",
+        .options = {},
+    });
+    deepseek.register_into(registrar);
+}

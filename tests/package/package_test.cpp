@@ -1,0 +1,337 @@
+// The installed package, end to end: `cmake --install` of this build tree into a scratch prefix
+// (with a space in its path), out-of-tree family projects configured against that prefix alone,
+// and the *installed* famspec run on what they build.
+#include <doctest/doctest.h>
+#include <stdlib.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "new_family.hpp"
+#include "process.hpp"
+
+namespace fs = std::filesystem;
+using famspec::test::ProcessOptions;
+using famspec::test::ProcessResult;
+using famspec::test::run_process;
+
+namespace {
+
+std::vector<std::string> fields_of(const std::string& line) {
+    std::vector<std::string> fields;
+    std::istringstream in(line);
+    for (std::string field; in >> field;) fields.push_back(field);
+    return fields;
+}
+
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// Removed at the end; FAMSPEC_KEEP_SCRATCH=1 keeps it for a post-mortem.
+class Scratch {
+public:
+    explicit Scratch(const std::string& tag) {
+        std::string pattern = (fs::temp_directory_path() / ("famspec package " + tag + ".XXXXXX")).string();
+        REQUIRE(mkdtemp(pattern.data()) != nullptr);
+        root_ = pattern;
+    }
+    Scratch(const Scratch&) = delete;
+    Scratch& operator=(const Scratch&) = delete;
+    ~Scratch() {
+        std::error_code ec;
+        if (std::getenv("FAMSPEC_KEEP_SCRATCH") == nullptr) fs::remove_all(root_, ec);
+    }
+    fs::path operator/(const std::string& name) const { return root_ / name; }
+
+private:
+    fs::path root_;
+};
+
+// Nothing from the caller's environment may point the nested builds or the CLI elsewhere.
+ProcessOptions isolated() {
+    ProcessOptions options;
+    for (const char* name : {"CMAKE_PREFIX_PATH", "famspec_DIR", "FAMSPEC_PLUGIN_PATH", "LD_LIBRARY_PATH", "MAKEFLAGS",
+                             "MFLAGS", "CXXFLAGS", "LDFLAGS", "CMAKE_GENERATOR", "CMAKE_BUILD_PARALLEL_LEVEL"}) {
+        options.environment[name] = std::nullopt;
+    }
+    return options;
+}
+
+std::string command_line(const std::vector<std::string>& argv) {
+    std::string text;
+    for (const auto& a : argv) {
+        if (!text.empty()) text += ' ';
+        text.append("'").append(a).append("'");
+    }
+    return text;
+}
+
+ProcessResult run(const std::vector<std::string>& argv, const ProcessOptions& options = isolated()) {
+    return run_process(argv, options);
+}
+
+ProcessResult must_run(const std::vector<std::string>& argv, const ProcessOptions& options = isolated()) {
+    ProcessResult result = run_process(argv, options);
+    INFO("command: ", command_line(argv));
+    INFO("stdout:\n", result.out);
+    INFO("stderr:\n", result.err);
+    REQUIRE(result.exit_code == 0);
+    return result;
+}
+
+// The first line of text that contains part, without its newline.
+std::string line_with(const std::string& text, const std::string& part) {
+    const std::size_t at = text.find(part);
+    if (at == std::string::npos) return {};
+    const std::size_t begin = text.rfind('\n', at) == std::string::npos ? 0 : text.rfind('\n', at) + 1;
+    return text.substr(begin, text.find('\n', at) - begin);
+}
+
+const std::string kAcme = "hyper_parallel.models.acme_moe.adapter.";
+const std::string kAcmeReplacement =
+    R"({"imports":[{"module":"acme_components.modules","names":["AcmeNorm"],"raw":null}],)"
+    R"("keyword_args":["module_fqn=''","context=None"],"mode":"wrap_source","new_ctor":"AcmeNorm",)"
+    R"("old_ctor":"AcmeRMSNorm","remove_class":false,"replacement_note":"AcmeNorm wraps AcmeRMSNorm; the original )"
+    R"(class is kept as the wrapper input.","snippets":[]})"
+    "\n";
+
+std::string read(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+void install_famspec(const fs::path& prefix) {
+    must_run({FAMSPEC_TEST_CMAKE, "--install", famspec::test::build_dir(), "--prefix", prefix.string()});
+}
+
+// Configures in a fresh directory, with the installed prefix as the only place to find famspec.
+ProcessResult build_family(const fs::path& source, const fs::path& build, const fs::path& prefix,
+                           const std::string& extra_flags = "") {
+    const std::string flags = std::string(FAMSPEC_TEST_PLUGIN_FLAGS) + " " + extra_flags;
+    must_run({FAMSPEC_TEST_CMAKE, "-S", source.string(), "-B", build.string(), "-G", FAMSPEC_TEST_GENERATOR,
+              "-DCMAKE_CXX_COMPILER=" FAMSPEC_TEST_CXX_COMPILER, "-DCMAKE_BUILD_TYPE=Release",
+              "-DCMAKE_PREFIX_PATH=" + prefix.string(), "-DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF",
+              "-DCMAKE_CXX_FLAGS=" + flags, "-DCMAKE_MODULE_LINKER_FLAGS=" + std::string(FAMSPEC_TEST_PLUGIN_FLAGS)});
+    CHECK(contains(read(build / "CMakeCache.txt"), "famspec_DIR:PATH=" + (prefix / "lib/cmake/famspec").string()));
+    return must_run({FAMSPEC_TEST_CMAKE, "--build", build.string(), "-j2"});
+}
+
+fs::path copy_plugin(const fs::path& plugin, const fs::path& directory) {
+    fs::create_directories(directory);
+    fs::copy_file(plugin, directory / plugin.filename(), fs::copy_options::overwrite_existing);
+    return directory / plugin.filename();
+}
+
+std::vector<std::string> installed_cli(const fs::path& prefix, std::vector<std::string> arguments) {
+    arguments.insert(arguments.begin(), (prefix / "bin" / "famspec").string());
+    return arguments;
+}
+
+std::string runpath(const fs::path& file) {
+    const ProcessResult dynamic = must_run({"readelf", "-d", file.string()});
+    const std::size_t at = dynamic.out.find("runpath: [");
+    REQUIRE(at != std::string::npos);
+    const std::size_t begin = at + 10;
+    return dynamic.out.substr(begin, dynamic.out.find(']', begin) - begin);
+}
+
+}  // namespace
+
+TEST_CASE("the installed package builds the out-of-tree example and the installed famspec loads it") {
+    Scratch scratch("example");
+    const fs::path prefix = scratch / "prefix dir";
+    install_famspec(prefix);
+    install_famspec(prefix);  // installing over an existing tree must work too
+
+    CHECK(fs::is_symlink(prefix / "lib/libfamspec.so"));
+    CHECK(fs::is_symlink(prefix / "lib/libfamspec.so.0"));
+    CHECK(contains(read(prefix / "include/famspec/sdk/version.hpp"), "#define FAMSPEC_VERSION_MAJOR 0"));
+    CHECK(fs::is_regular_file(prefix / "include/famspec/sdk.hpp"));
+    CHECK(fs::is_regular_file(prefix / "include/famspec/famspec.hpp"));
+    CHECK(fs::is_regular_file(prefix / "bin/famspec-manifest"));
+    for (const char* file : {"famspecConfig.cmake", "famspecConfigVersion.cmake", "famspecTargets.cmake",
+                             "FamspecPlugin.cmake", "FamspecEmbedAssets.cmake"}) {
+        CAPTURE(file);
+        CHECK(fs::is_regular_file(prefix / "lib/cmake/famspec" / file));
+    }
+    CHECK(runpath(prefix / "bin/famspec") == "$ORIGIN/../lib");
+    CHECK(runpath(prefix / "bin/famspec-manifest") == "$ORIGIN/../lib");
+    CHECK(runpath(prefix / "lib/famspec/plugins/famspec_qwen3_moe.so") == "$ORIGIN/../..");
+
+    const fs::path build = scratch / "example build";
+    build_family(FAMSPEC_TEST_EXAMPLE_DIR, build, prefix);
+    const std::string link = read(build / "CMakeFiles/acme_moe.dir/link.txt");
+    CHECK(contains(link, "-Wl,--no-undefined"));
+    CHECK(contains(link, "--version-script="));
+    CHECK_FALSE(contains(link, "yaml"));  // the core's own dependencies stay inside libfamspec.so
+    CHECK_FALSE(contains(link, "boost_json"));
+    CHECK_FALSE(contains(link, famspec::test::build_dir()));
+    const ProcessResult symbols =
+        must_run({"nm", "-D", "--defined-only", (build / "plugins/famspec_acme_moe.so").string()});
+    CHECK(symbols.out.find("famspec_plugin_descriptor") != std::string::npos);
+    CHECK(std::count(symbols.out.begin(), symbols.out.end(), '\n') == 1);  // nothing else is exported
+
+    const fs::path plugins = scratch / "plugin dir";
+    const fs::path plugin = copy_plugin(build / "plugins/famspec_acme_moe.so", plugins);
+
+    // One build serves every step below; doctest SUBCASEs would rebuild for each.
+    {  // --plugin-path
+        const ProcessResult list = must_run(installed_cli(prefix, {"list", "--plugin-path", plugins.string()}));
+        CHECK(contains(list.out, "plugin search path (--plugin-path): " + plugins.string() + "\n"));
+        CHECK(contains(list.out, "acme_moe  1.0.0    1.0  ok      acme_moe  " + plugin.string() + "\n"));
+        CHECK_FALSE(contains(list.out, "qwen3_moe"));
+
+        const ProcessResult json =
+            must_run(installed_cli(prefix, {"list", "--json", "--plugin-path", plugins.string()}));
+        CHECK(contains(json.out, R"j("description":"Acme-MoE family (out-of-tree example)","families":["acme_moe"])j"));
+        CHECK(contains(json.out, R"j("status":"ok")j"));
+
+        const ProcessResult show = must_run(installed_cli(prefix, {"show", "acme", "--plugin-path", plugins.string()}));
+        CHECK(show.out.starts_with("family acme_moe\n  architecture:      AcmeMoeForCausalLM\n"));
+        CHECK(contains(show.out, "  aliases:           acme\n"));
+        CHECK(contains(show.out,
+                       "    hyper_parallel.models.acme_moe.adapter.replacements.replace_acme_moe_rms_norm\n"
+                       "      -> AcmeNorm(module=module, module_fqn=<module_fqn>, context=<context>) from "
+                       "acme_components.modules [wrap_source]\n"));
+        CHECK(contains(show.out, "    (softmax_topk, gated, module_list) -> moe_ep_routed AcmeMoeSparseBlock"));
+        CHECK(contains(show.out,
+                       "local_compute_fn "
+                       "hyper_parallel.models.acme_moe.adapter.distributed.expert_parallel.acme_moe_ep_compute_fn"));
+        CHECK(contains(show.out,
+                       "    hyper_parallel.models.acme_moe.adapter.distributed.context_parallel."
+                       "acme_moe_flash_attention_cp_wrapper\n"));
+        CHECK(contains(show.out, "  components:\n    acme_components.modules.norm.AcmeNorm\n"));
+
+        const ProcessResult factory = must_run(installed_cli(
+            prefix, {"resolve", "--target", kAcme + "replacements.replace_acme_moe_rms_norm", "--module-type",
+                     "acme.modeling.AcmeRMSNorm", "--explain", "--plugin-path", plugins.string()}));
+        CHECK(factory.out == kAcmeReplacement);
+        CHECK(contains(factory.err, "explain: channel: factory\n"));
+        CHECK(contains(factory.err, "explain: outcome: resolved\n"));
+
+        const ProcessResult archetype = must_run(
+            installed_cli(prefix, {"resolve", "--target", kAcme + "distributed.expert_parallel.acme_moe_ep_compute_fn",
+                                   "--slot", "local_compute_fn", "--plugin-path", plugins.string()}));
+        CHECK(archetype.out.starts_with(R"({"body_template":")"));
+        CHECK(contains(archetype.out, "router_kind='softmax_topk',\\n    shared='additive',"));
+        CHECK(contains(archetype.out, R"("kind":"moe_ep_routed","method_name":"forward")"));
+        CHECK(contains(archetype.out, R"("target_class":"AcmeMoeSparseBlock")"));
+
+        const ProcessResult wrapper = must_run(installed_cli(
+            prefix, {"resolve", "--target", kAcme + "distributed.context_parallel.acme_moe_flash_attention_cp_wrapper",
+                     "--slot", "inner_wrapper", "--model-type", "acme", "--plugin-path", plugins.string()}));
+        CHECK(contains(wrapper.out, R"("kind":"cp_attention")"));
+
+        const ProcessResult unknown = run(
+            installed_cli(prefix, {"resolve", "--target", kAcme + "replacements.replace_acme_moe_nothing",
+                                   "--module-type", "acme.modeling.AcmeRMSNorm", "--plugin-path", plugins.string()}));
+        CHECK(unknown.exit_code == 1);
+        CHECK(unknown.out == "null\n");
+    }
+
+    {  // FAMSPEC_PLUGIN_PATH
+        ProcessOptions options = isolated();
+        options.environment["FAMSPEC_PLUGIN_PATH"] = plugins.string();
+        const ProcessResult list = must_run(installed_cli(prefix, {"list"}), options);
+        CHECK(contains(list.out, "plugin search path (FAMSPEC_PLUGIN_PATH): " + plugins.string() + "\n"));
+        CHECK(contains(list.out, "acme_moe  1.0.0    1.0  ok      acme_moe  " + plugin.string() + "\n"));
+        const ProcessResult show = must_run(installed_cli(prefix, {"show", "AcmeMoeForCausalLM"}), options);
+        CHECK(show.out.starts_with("family acme_moe\n"));
+        CHECK(contains(show.out, "  plugin:            acme_moe (" + plugin.string() + ")\n"));
+        const ProcessResult factory =
+            must_run(installed_cli(prefix, {"resolve", "--target", kAcme + "replacements.replace_acme_moe_rms_norm",
+                                            "--module-type", "acme.modeling.AcmeRMSNorm"}),
+                     options);
+        CHECK(factory.out == kAcmeReplacement);
+    }
+
+    {  // INSTALL_DESTINATION puts the plugin where the installed famspec looks by default
+        must_run({FAMSPEC_TEST_CMAKE, "--install", build.string()});
+        const fs::path installed = prefix / "lib/famspec/plugins/famspec_acme_moe.so";
+        REQUIRE(fs::is_regular_file(installed));
+        CHECK(runpath(installed) == "$ORIGIN/../..");
+        const ProcessResult list = must_run(installed_cli(prefix, {"list"}));
+        CHECK(contains(list.out, "plugin search path (default): " + (prefix / "lib/famspec/plugins").string()));
+        // Compare fields, not column widths: the widths follow the longest name installed.
+        const std::string acme = line_with(list.out, installed.string());
+        CHECK(acme.ends_with(installed.string()));  // the path may hold spaces: it is the last column
+        CHECK(fields_of(acme.substr(0, acme.find(installed.string()))) ==
+              std::vector<std::string>{"acme_moe", "1.0.0", "1.0", "ok", "acme_moe"});
+        const auto qwen = fields_of(line_with(list.out, "famspec_qwen3_moe.so"));
+        REQUIRE(qwen.size() >= 5);
+        CHECK(std::vector<std::string>(qwen.begin(), qwen.begin() + 5) ==
+              std::vector<std::string>{"qwen3_moe", "1.0.0", "1.0", "ok", "qwen3_moe"});
+    }
+}
+
+TEST_CASE("a family built with another C++ ABI is refused with a clear message, not a crash") {
+    Scratch scratch("abi");
+    const fs::path prefix = scratch / "prefix dir";
+    install_famspec(prefix);
+    const fs::path build = scratch / "example build";
+    const ProcessResult built = build_family(FAMSPEC_TEST_EXAMPLE_DIR, build, prefix, "-D_GLIBCXX_USE_CXX11_ABI=0");
+    // The build succeeds with a warning: the manifest records the descriptor, so every famspec
+    // refuses the file before loading it.
+    CHECK(contains(built.err + built.out, "famspec-manifest: warning: the manifest records the descriptor only"));
+
+    const fs::path plugins = scratch / "plugin dir";
+    const fs::path plugin = copy_plugin(build / "plugins/famspec_acme_moe.so", plugins);
+    const ProcessResult list = run(installed_cli(prefix, {"list", "--plugin-path", plugins.string()}));
+    INFO(list.out, list.err);
+    CHECK(list.signal == 0);
+    CHECK(list.exit_code == 1);
+    CHECK(contains(list.out, "acme_moe  1.0.0    1.0  error (compatibility)"));
+    const std::string refusal = "  compatibility: " + plugin.string() +
+                                ": plugin 'acme_moe' has a different build fingerprint (cxx11-abi: plugin 0, core 1); "
+                                "built for ABI 1.0, compiler=";
+    CHECK(contains(list.out, refusal));
+    CHECK(contains(list.out, "cxx11-abi=0;"));
+    CHECK(contains(list.out, "; this core is ABI 1.0, compiler="));
+    CHECK(contains(list.out, "cxx11-abi=1;"));
+    CHECK(contains(list.out, "; rebuild it against famspec 0.1.0 with the same compiler and flags\n"));
+
+    // Loading (not just listing) refuses it the same way, before any plugin code runs.
+    const ProcessResult show = run(installed_cli(prefix, {"show", "acme", "--plugin-path", plugins.string()}));
+    CHECK(show.signal == 0);
+    CHECK(show.exit_code == 1);
+    CHECK(contains(show.err, "plugin 'acme_moe' has a different build fingerprint (cxx11-abi: plugin 0, core 1)"));
+}
+
+TEST_CASE("famspec new-family writes a project that builds against the installed package and loads") {
+    Scratch scratch("new-family");
+    const fs::path prefix = scratch / "prefix dir";
+    install_famspec(prefix);
+    const fs::path project = scratch / "granite moe";
+    std::ostringstream out;
+    std::ostringstream err;
+    REQUIRE(famspec::cli::new_family({"granite_moe", "GraniteMoeForCausalLM", project.string()}, out, err) == 0);
+
+    const fs::path build = scratch / "granite build";
+    build_family(project, build, prefix);
+    const fs::path plugins = scratch / "plugin dir";
+    const fs::path plugin = copy_plugin(build / "plugins/famspec_granite_moe.so", plugins);
+
+    const ProcessResult list = must_run(installed_cli(prefix, {"list", "--plugin-path", plugins.string()}));
+    CHECK(contains(list.out, "granite_moe  0.1.0    1.0  ok      granite_moe  " + plugin.string() + "\n"));
+    const ProcessResult show =
+        must_run(installed_cli(prefix, {"show", "GraniteMoeForCausalLM", "--plugin-path", plugins.string()}));
+    CHECK(show.out.starts_with("family granite_moe\n  architecture:      GraniteMoeForCausalLM\n"));
+    CHECK(contains(show.out,
+                   "    hyper_parallel.models.granite_moe.adapter.replacements.replace_granite_moe_rms_norm\n"
+                   "      -> GraniteMoeRMSNorm(module=module, module_fqn=<module_fqn>, context=<context>) from "
+                   "granite_moe_components.modules [wrap_source]\n"));
+    CHECK(contains(show.out, "  components:\n    granite_moe_components.modules.norm.GraniteMoeRMSNorm\n"));
+    const ProcessResult resolved = must_run(installed_cli(
+        prefix,
+        {"resolve", "--target", "hyper_parallel.models.granite_moe.adapter.replacements.replace_granite_moe_rms_norm",
+         "--module-type", "granite.modeling.GraniteRMSNorm", "--plugin-path", plugins.string()}));
+    CHECK(contains(resolved.out, R"("mode":"wrap_source","new_ctor":"GraniteMoeRMSNorm","old_ctor":"GraniteRMSNorm")"));
+    const ProcessResult verify = must_run(installed_cli(prefix, {"verify", "--plugin-path", plugins.string()}));
+    CHECK(contains(verify.out, "granite_moe"));
+}

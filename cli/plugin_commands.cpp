@@ -279,7 +279,19 @@ struct ProbeOutcome {
     bool timed_out = false;
     std::string signal;
     std::string stage = "open";
+    std::string output;  // the tail of what the child wrote to stderr
 };
+
+constexpr std::size_t kOutputTail = 2048;
+
+// The last non-empty line a crashing child printed, e.g. a sanitizer's summary.
+std::string last_line(const std::string& output) {
+    std::size_t end = output.find_last_not_of(" \n\r\t");
+    if (end == std::string::npos) return {};
+    const std::size_t begin = output.rfind('\n', end);
+    return output.substr(begin == std::string::npos ? 0 : begin + 1,
+                         end - (begin == std::string::npos ? 0 : begin + 1) + 1);
+}
 
 std::string signal_name(int signal) {
     const char* abbrev = sigabbrev_np(signal);
@@ -317,7 +329,8 @@ void apply_report_line(std::string_view line, ProbeOutcome& outcome) {
 ProbeOutcome probe_in_child(const std::string& file, double timeout_seconds) {
     ProbeOutcome outcome;
     std::array<int, 2> report{};
-    if (pipe2(report.data(), O_CLOEXEC) != 0) {
+    std::array<int, 2> output{};
+    if (pipe2(report.data(), O_CLOEXEC) != 0 || pipe2(output.data(), O_CLOEXEC) != 0) {
         outcome.error = PluginError{
             file, PluginStage::open, "a child process", std::strerror(errno), "", file + ": cannot create a pipe"};
         return outcome;
@@ -326,7 +339,7 @@ ProbeOutcome probe_in_child(const std::string& file, double timeout_seconds) {
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_adddup2(&actions, output[1], 2);  // kept: a crash report is worth showing
     posix_spawn_file_actions_adddup2(&actions, report[1], 3);  // dup2 clears FD_CLOEXEC on fd 3
     const std::string self = executable_path();
     std::vector<std::string> args{self, "__probe", file};
@@ -337,8 +350,10 @@ ProbeOutcome probe_in_child(const std::string& file, double timeout_seconds) {
     const int spawned = posix_spawn(&pid, self.c_str(), &actions, nullptr, argv.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
     close(report[1]);
+    close(output[1]);
     if (spawned != 0) {
         close(report[0]);
+        close(output[0]);
         outcome.error = PluginError{file,
                                     PluginStage::open,
                                     "a child process",
@@ -350,7 +365,8 @@ ProbeOutcome probe_in_child(const std::string& file, double timeout_seconds) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_seconds);
     std::string buffer;
     std::array<char, 4096> chunk{};
-    while (true) {
+    std::array<pollfd, 2> fds{{{report[0], POLLIN, 0}, {output[0], POLLIN, 0}}};
+    while (fds[0].fd >= 0 || fds[1].fd >= 0) {
         const auto left =
             std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
         if (left.count() <= 0) {
@@ -358,17 +374,30 @@ ProbeOutcome probe_in_child(const std::string& file, double timeout_seconds) {
             kill(pid, SIGKILL);
             break;
         }
-        pollfd fd{report[0], POLLIN, 0};
-        if (poll(&fd, 1, static_cast<int>(left.count())) <= 0) continue;
-        const ssize_t n = read(report[0], chunk.data(), chunk.size());
-        if (n <= 0) break;
-        buffer.append(chunk.data(), static_cast<std::size_t>(n));
-        for (std::size_t eol = buffer.find('\n'); eol != std::string::npos; eol = buffer.find('\n')) {
-            apply_report_line(std::string_view(buffer).substr(0, eol), outcome);
-            buffer.erase(0, eol + 1);
+        if (poll(fds.data(), fds.size(), static_cast<int>(left.count())) <= 0) continue;
+        for (std::size_t i = 0; i < fds.size(); ++i) {
+            if (fds[i].fd < 0 || fds[i].revents == 0) continue;
+            const ssize_t n = read(fds[i].fd, chunk.data(), chunk.size());
+            if (n <= 0) {
+                close(fds[i].fd);
+                fds[i].fd = -1;
+                continue;
+            }
+            if (i == 1) {
+                outcome.output.append(chunk.data(), static_cast<std::size_t>(n));
+                if (outcome.output.size() > kOutputTail) outcome.output.erase(0, outcome.output.size() - kOutputTail);
+                continue;
+            }
+            buffer.append(chunk.data(), static_cast<std::size_t>(n));
+            for (std::size_t eol = buffer.find('\n'); eol != std::string::npos; eol = buffer.find('\n')) {
+                apply_report_line(std::string_view(buffer).substr(0, eol), outcome);
+                buffer.erase(0, eol + 1);
+            }
         }
     }
-    close(report[0]);
+    for (const pollfd& fd : fds) {
+        if (fd.fd >= 0) close(fd.fd);
+    }
     int status = 0;
     waitpid(pid, &status, 0);
     if (!outcome.timed_out && WIFSIGNALED(status)) {
@@ -408,24 +437,35 @@ int probe_plugin(const std::string& file, int result_fd) {
 int verify_plugins(const Context& context, double timeout_seconds, std::ostream& out, std::ostream&) {
     const SearchPath search = context.search_path();
     std::vector<PluginRecord> records = inspect_plugins(load_options_for(search));
+    // Duplicates are decided again below from what actually loads: a plugin refused at load time
+    // claims nothing, exactly as in an in-process load.
+    for (PluginRecord& record : records) {
+        if (record.error && record.error->stage == PluginStage::validate) record.error.reset();
+    }
     std::vector<json::object> extras(records.size());
     std::vector<std::string> statuses(records.size(), "ok");
     for (std::size_t i = 0; i < records.size(); ++i) {
         PluginRecord& record = records[i];
-        const bool conflicting = record.error && record.error->stage == PluginStage::validate;
-        if (record.error && !conflicting) continue;  // failed before any code would run
+        if (record.error) continue;  // failed before any plugin code would run
         const ProbeOutcome outcome = probe_in_child(record.path, timeout_seconds);
         if (outcome.crashed || outcome.timed_out) {
             const std::string what = outcome.crashed ? "crashed with " + outcome.signal : "timed out";
-            record.error = PluginError{
-                record.path, stage_from(outcome.stage).value_or(PluginStage::open), "loading to finish", what,
-                "",          record.path + ": " + what + " during " + outcome.stage};
+            const std::string said = last_line(outcome.output);
+            record.error = PluginError{record.path,
+                                       stage_from(outcome.stage).value_or(PluginStage::open),
+                                       "loading to finish",
+                                       what,
+                                       outcome.output,
+                                       record.path + ": " + what + " during " + outcome.stage +
+                                           (said.empty() ? "" : "; its last output: " + said)};
             statuses[i] = outcome.crashed ? "crashed" : "timeout";
             extras[i]["signal"] = outcome.crashed ? json::value(outcome.signal) : json::value(nullptr);
+            extras[i]["output"] = outcome.output;
         } else if (outcome.error) {
             record.error = outcome.error;
         }
     }
+    mark_conflicts(records);
     for (std::size_t i = 0; i < records.size(); ++i) {
         if (records[i].error && statuses[i] == "ok") statuses[i] = "error";
     }

@@ -4,8 +4,10 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstring>
 #include <mutex>
 
@@ -89,6 +91,20 @@ ElfInfo read_elf_info(const std::string& path) {
     GElf_Ehdr header;
     if (gelf_getehdr(elf.get(), &header) == nullptr) {
         info.error = std::string("truncated or corrupt ELF header: ") + elf_errmsg(-1);
+        return info;
+    }
+    // libelf reads a section table that lies past the end of the file as an empty one; say what it is.
+    struct stat status {};
+    std::size_t sections = 0;
+    if (::fstat(file.get(), &status) != 0 || elf_getshdrnum(elf.get(), &sections) != 0) {
+        info.error = std::string("truncated or corrupt ELF file: ") + elf_errmsg(-1);
+        return info;
+    }
+    const auto size = static_cast<std::uint64_t>(status.st_size);
+    if (header.e_shoff != 0 && (sections == 0 || header.e_shoff > size ||
+                                std::uint64_t{header.e_shentsize} * sections > size - header.e_shoff)) {
+        info.error = "truncated ELF file: its section table at offset " + std::to_string(header.e_shoff) +
+                     " lies past the end of the file (" + std::to_string(size) + " bytes)";
         return info;
     }
     if (header.e_type != ET_DYN) {

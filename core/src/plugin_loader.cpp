@@ -129,7 +129,10 @@ std::vector<Candidate> discover(const LoadOptions& options, std::vector<PluginRe
             return same_inode || same_build;
         });
         if (same != candidates.end()) {
-            same->paths.push_back(file.string());
+            // The same directory may be searched twice (D and D/): list each path once.
+            if (std::find(same->paths.begin(), same->paths.end(), file.string()) == same->paths.end()) {
+                same->paths.push_back(file.string());
+            }
             continue;
         }
         candidates.push_back({file, {file.string()}, std::move(elf), status.st_dev, status.st_ino});
@@ -338,7 +341,8 @@ SearchPath plugin_search_path(const std::vector<std::string>& explicit_paths,
     if (!explicit_paths.empty()) {
         search.origin = SearchPath::Origin::flag;
         entries = explicit_paths;
-    } else if (environment.has_value()) {
+    } else if (environment.has_value() && environment->find_first_not_of(':') != std::string::npos) {
+        // An empty variable (FAMSPEC_PLUGIN_PATH=) counts as unset rather than as "search nothing".
         search.origin = SearchPath::Origin::environment;
         std::size_t start = 0;
         while (start <= environment->size()) {

@@ -58,13 +58,22 @@ std::optional<Options> parse_options(const std::vector<std::string>& items, std:
     return parsed.plan->entries.front().local_compute_fn->options;
 }
 
-std::optional<Plan> read_plan(const std::string& path, std::ostream& err) {
+struct ResolvedPlan {
+    Plan plan;
+    DeclarationSummary summary;
+};
+
+// Reads and checks the plan before any plugin is loaded, then resolves every target in it.
+std::optional<ResolvedPlan> resolve_plan(const Context& context, const std::string& path,
+                                         const std::optional<std::string>& model_type, std::ostream& err) {
     PlanParse parsed = parse_plan_file(path);
     if (!parsed.plan) {
         err << "famspec: " << parsed.error->to_string() << "\n";
         return std::nullopt;
     }
-    return std::move(parsed.plan);
+    const Resolver resolver(context.load(err));
+    DeclarationSummary summary = resolver.declaration_summary(model_type, *parsed.plan);
+    return ResolvedPlan{std::move(*parsed.plan), std::move(summary)};
 }
 
 std::string location_of(const Plan& plan, const SourceLocation& location) {
@@ -109,10 +118,10 @@ int resolve_target(const Context& context, const ResolveRequest& request, std::o
 
 int check_plan(const Context& context, const std::string& path, const std::optional<std::string>& model_type,
                bool allow_runtime_only, std::ostream& out, std::ostream& err) {
-    const std::optional<Plan> plan = read_plan(path, err);
-    if (!plan) return kExitUsage;
-    const Resolver resolver(context.load(err));
-    const DeclarationSummary summary = resolver.declaration_summary(model_type, *plan);
+    const std::optional<ResolvedPlan> resolved = resolve_plan(context, path, model_type, err);
+    if (!resolved) return kExitUsage;
+    const Plan& plan = resolved->plan;
+    const DeclarationSummary& summary = resolved->summary;
     std::size_t gaps = 0;
     std::size_t allowed = 0;
     auto is_allowed = [&](const SummaryEntry& entry) { return allow_runtime_only && entry.gap == Gap::runtime_only; };
@@ -129,9 +138,7 @@ int check_plan(const Context& context, const std::string& path, const std::optio
             {"line", entry.location.line},
             {"column", entry.location.column}});
     }
-    const std::optional<std::string> family = model_type         ? model_type
-                                              : plan->model_type ? plan->model_type
-                                                                 : plan->architecture;
+    const std::optional<std::string> family = effective_model_type(plan, model_type);
     const std::size_t covered = summary.entries.size() - gaps - allowed;
     if (context.json) {
         print_json(out, json::object{{"plan", path},
@@ -146,7 +153,7 @@ int check_plan(const Context& context, const std::string& path, const std::optio
             const char* verdict = entry.status == ResolutionStatus::error ? "error: "
                                   : is_allowed(entry)                     ? "runtime-only (allowed): "
                                                                           : "not covered: ";
-            out << location_of(*plan, entry.location) << ": " << slot_name(entry.slot) << " " << entry.target << ": "
+            out << location_of(plan, entry.location) << ": " << slot_name(entry.slot) << " " << entry.target << ": "
                 << verdict << entry.reason << "\n";
         }
         out << path << ": " << summary.entries.size() << " targets, " << covered << " covered, " << gaps
@@ -159,14 +166,14 @@ int check_plan(const Context& context, const std::string& path, const std::optio
 
 int summarize_plan(const Context& context, const std::string& path, const std::optional<std::string>& model_type,
                    bool digest_only, std::ostream& out, std::ostream& err) {
-    const std::optional<Plan> plan = read_plan(path, err);
-    if (!plan) return kExitUsage;
-    const Resolver resolver(context.load(err));
-    const DeclarationSummary summary = resolver.declaration_summary(model_type, *plan);
+    const std::optional<ResolvedPlan> resolved = resolve_plan(context, path, model_type, err);
+    if (!resolved) return kExitUsage;
+    const Plan& plan = resolved->plan;
+    const DeclarationSummary& summary = resolved->summary;
     bool failed = false;
     for (const SummaryEntry& entry : summary.entries) {
         if (entry.status == ResolutionStatus::error) {
-            err << "famspec: " << location_of(*plan, entry.location) << ": " << entry.target
+            err << "famspec: " << location_of(plan, entry.location) << ": " << entry.target
                 << ": error: " << entry.reason << "\n";
             failed = true;
         }

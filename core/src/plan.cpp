@@ -247,6 +247,12 @@ Plan parse_root(const YAML::Node& root, const std::string& file, const PlanLimit
 
 }  // namespace
 
+std::optional<std::string> effective_model_type(const Plan& plan, const std::optional<std::string>& model_type) {
+    if (model_type) return model_type;
+    if (plan.model_type) return plan.model_type;
+    return plan.architecture;
+}
+
 std::string PlanError::to_string() const {
     return file + ":" + std::to_string(location.line) + ":" + std::to_string(location.column) + ": " + message;
 }

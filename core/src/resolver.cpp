@@ -416,9 +416,7 @@ std::vector<std::string> Resolver::external_state_classes_for(const std::optiona
 }
 
 DeclarationSummary Resolver::declaration_summary(const std::optional<std::string>& model_type, const Plan& plan) const {
-    const std::optional<std::string> family = model_type        ? model_type
-                                              : plan.model_type ? plan.model_type
-                                                                : plan.architecture;
+    const std::optional<std::string> family = effective_model_type(plan, model_type);
     DeclarationSummary summary;
     for (const PlanEntry& entry : plan.entries) {
         if (entry.replace_module) {

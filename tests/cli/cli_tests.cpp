@@ -195,14 +195,16 @@ TEST_CASE("a missing plugin directory is a find error") {
     }
 }
 
+// One fixture, the "status/stage" a command reports for it, and the command's exit code.
+struct Case {
+    const char* fixture;
+    const char* outcome;
+    int exit_code;
+};
+
 // ---- list: manifests only ------------------------------------------------------------------------
 
 TEST_CASE("list reports the stage each fixture fails at without running plugin code") {
-    struct Case {
-        const char* fixture;
-        const char* outcome;
-        int exit_code;
-    };
     const std::vector<Case> cases = {
         {"zoo_good", "ok/null", kOk},
         {"not_elf", "error/manifest", kFailed},
@@ -310,11 +312,6 @@ TEST_CASE("list prints a table with a row per candidate and the failure reasons"
 // ---- verify: each plugin loaded in a child process ------------------------------------------------
 
 TEST_CASE("verify reports the stage each fixture fails at when loaded") {
-    struct Case {
-        const char* fixture;
-        const char* outcome;
-        int exit_code;
-    };
     const std::vector<Case> cases = {
         {"zoo_good", "ok/null", kOk},
         {"not_elf", "error/manifest", kFailed},

@@ -65,6 +65,11 @@ struct PlanParse {
     std::optional<PlanError> error;
 };
 
+// The family a plan's targets are resolved for: an explicit model_type, else the plan's own model_type,
+// else its architecture; empty means each target's family is inferred from its path.
+FAMSPEC_API std::optional<std::string> effective_model_type(const Plan& plan,
+                                                            const std::optional<std::string>& model_type);
+
 FAMSPEC_API PlanParse parse_plan_file(const std::string& path, const PlanLimits& limits = {});
 FAMSPEC_API PlanParse parse_plan_text(const std::string& text, const std::string& file_name,
                                       const PlanLimits& limits = {});

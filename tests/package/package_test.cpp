@@ -28,7 +28,6 @@ std::vector<std::string> fields_of(const std::string& line) {
     return fields;
 }
 
-
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 // Removed at the end; FAMSPEC_KEEP_SCRATCH=1 keeps it for a post-mortem.

@@ -1,0 +1,289 @@
+// Replays the committed seed corpus (tests/fuzz/corpus/<parser>/) through each parser. Every file has
+// an expected outcome class and a fragment of the answer; each input runs in a child process, so a
+// crash or a hang fails the case that caused it instead of the whole run.
+#include <doctest/doctest.h>
+#include <sys/stat.h>
+
+#include <chrono>
+#include <map>
+#include <set>
+#include <string>
+
+#include "famspec/elf_file.hpp"
+#include "famspec/plan.hpp"
+#include "famspec/plugin_manifest.hpp"
+#include "fuzz_support.hpp"
+#include "parser_results.hpp"
+
+using famspec::fuzz::Answer;
+using famspec::fuzz::ChildOutcome;
+
+namespace {
+
+// outcome: the answer's class; fragment: part of the error message, or for values a property of the
+// value (elf: the exact build id; manifest: part of its canonical JSON; plan: the entry count).
+struct Expected {
+    const char* outcome;
+    const char* fragment;
+};
+
+constexpr auto kTimeLimit = std::chrono::seconds(5);
+constexpr const char* kBuildId = "101112131415161718191a1b1c1d1e1f20212223";
+constexpr const char* kCorruptTable = "section";  // the answer must say that the section table is corrupt
+
+const std::map<std::string, Expected> kElf = {
+    {"valid.so", {"manifest", kBuildId}},
+    {"valid_elf32.so", {"manifest", kBuildId}},
+    {"valid_big_endian.so", {"manifest", kBuildId}},
+    {"extended_numbering.so", {"manifest", kBuildId}},
+    {"shentsize_wrong.so", {"manifest", kBuildId}},  // libelf uses the size of its own Shdr type
+    {"no_manifest.so", {"no manifest", kBuildId}},
+    {"no_build_id.so", {"manifest", ""}},
+    {"no_sections.so", {"no manifest", ""}},
+    {"empty_manifest.so", {"manifest", ""}},
+    {"manifest_nul_bytes.so", {"manifest", ""}},
+    {"two_manifests.so", {"manifest", ""}},  // the last section of that name wins
+    {"build_id_wrong_owner.so", {"no manifest", ""}},
+    {"build_id_wrong_type.so", {"no manifest", ""}},
+    {"build_id_desc_overflow.so", {"no manifest", ""}},
+    {"build_id_truncated_note.so", {"no manifest", ""}},
+    {"build_id_size_huge.so", {"manifest", ""}},  // an unreadable note only loses the build id
+    {"type_exec.so", {"error", "not an ELF shared object (e_type 2)"}},
+    {"type_rel.so", {"error", "not an ELF shared object (e_type 1)"}},
+    {"empty.so", {"error", "not an ELF file"}},
+    {"not_elf.so", {"error", "not an ELF file"}},
+    {"magic_only.so", {"error", "not an ELF file"}},
+    {"header_truncated.so", {"error", "not an ELF file"}},
+    {"bad_class.so", {"error", "not an ELF file"}},
+    {"bad_byte_order.so", {"error", "not an ELF file"}},
+    {"manifest_nobits.so", {"error", "manifest section"}},
+    {"manifest_offset_past_end.so", {"error", "manifest section cannot be read"}},
+    {"manifest_offset_wraps.so", {"error", "manifest section cannot be read"}},
+    {"manifest_size_past_end.so", {"error", "manifest section cannot be read"}},
+    {"manifest_size_over_limit.so", {"error", "manifest section is 1048577 bytes; the limit is 1048576"}},
+    {"manifest_size_huge.so", {"error", "the limit is 1048576"}},
+    // A corrupt section table hides the manifest; answering "no manifest" would send the user to
+    // rebuild a plugin that has one.
+    {"section_table_truncated.so", {"error", kCorruptTable}},
+    {"shoff_past_end.so", {"error", kCorruptTable}},
+    {"shoff_huge.so", {"error", kCorruptTable}},
+    {"shoff_unaligned.so", {"error", kCorruptTable}},
+    {"shnum_too_big.so", {"error", kCorruptTable}},
+    {"shstrndx_out_of_range.so", {"error", kCorruptTable}},
+    {"shstrndx_not_strtab.so", {"error", kCorruptTable}},
+    {"shstrtab_size_huge.so", {"error", kCorruptTable}},
+    {"extended_shstrndx_bad.so", {"error", kCorruptTable}},
+    {"section_name_out_of_range.so", {"error", kCorruptTable}},
+};
+
+const std::map<std::string, Expected> kManifest = {
+    {"valid_qwen3_moe.json", {"value", "\"name\":\"qwen3_moe\""}},
+    {"valid_minimal.json", {"value", "\"name\":\"seed\""}},
+    {"valid_pretty.json", {"value", "\"aliases\":[\"alias\"]"}},
+    {"valid_empty_lists.json", {"value", "\"families\":[]"}},
+    {"valid_unicode.json", {"value", "\"description\":\"Qwen3 "}},
+    {"duplicate_key.json", {"value", "\"name\":\"other\""}},  // Boost.JSON keeps the last duplicate
+    {"empty.json", {"error", "manifest is not valid JSON: incomplete JSON"}},
+    {"whitespace.json", {"error", "manifest is not valid JSON: incomplete JSON"}},
+    {"truncated.json", {"error", "manifest is not valid JSON: incomplete JSON"}},
+    {"truncated_in_string.json", {"error", "manifest is not valid JSON: incomplete JSON"}},
+    {"top_level_array.json", {"error", "manifest: expected an object"}},
+    {"top_level_string.json", {"error", "manifest: expected an object"}},
+    {"wrong_type_name.json", {"error", "manifest.name: expected a string"}},
+    {"wrong_type_families.json", {"error", "manifest.families: expected a list"}},
+    {"wrong_type_family.json", {"error", "manifest.families[]: expected an object"}},
+    {"wrong_type_alias.json", {"error", "manifest.families[].aliases: expected a list of strings"}},
+    {"wrong_type_abi.json", {"error", "manifest.abi: expected an object"}},
+    {"wrong_type_format_string.json", {"error", "manifest.format: expected a non-negative integer"}},
+    {"format_float.json", {"error", "manifest.format: expected a non-negative integer"}},
+    {"format_2.json", {"error", "manifest.format: expected 1, found 2"}},
+    {"format_negative.json", {"error", "manifest.format: expected a non-negative integer"}},
+    {"abi_major_out_of_range.json", {"error", "manifest.abi.major: out of range"}},
+    {"abi_minor_negative.json", {"error", "manifest.abi.minor: expected a non-negative integer"}},
+    {"descriptor_size_out_of_range.json", {"error", "manifest.abi.descriptor_size: out of range"}},
+    {"huge_integer.json", {"error", "manifest.format: expected a non-negative integer"}},
+    {"huge_exponent.json", {"error", "manifest.format: expected a non-negative integer"}},
+    {"nan.json", {"error", "manifest is not valid JSON: syntax error"}},
+    {"unknown_key.json", {"error", "manifest: unknown key 'extra'"}},
+    {"unknown_abi_key.json", {"error", "manifest.abi: unknown key 'patch'"}},
+    {"unknown_family_key.json", {"error", "manifest.families[]: unknown key 'x'"}},
+    {"missing_key.json", {"error", "manifest: expected key 'fingerprint'"}},
+    {"missing_family_key.json", {"error", "manifest.families[]: expected key 'directory_aliases'"}},
+    {"depth_8.json", {"error", "manifest: expected an object"}},  // parsed: 8 levels are allowed
+    {"depth_9.json", {"error", "manifest is not valid JSON: too deep"}},
+    {"deep_in_unknown_key.json", {"error", "manifest is not valid JSON: too deep"}},
+    {"nul_byte.json", {"error", "manifest is not valid JSON: syntax error"}},
+    {"nul_escape.json", {"value", "\"description\":\"se\\u0000ed\""}},
+    {"invalid_utf8.json", {"error", "manifest is not valid JSON: syntax error"}},
+    {"overlong_utf8.json", {"error", "manifest is not valid JSON: syntax error"}},
+    {"lone_surrogate.json", {"error", "manifest is not valid JSON: syntax error"}},
+    {"bom.json", {"error", "manifest is not valid JSON: syntax error"}},
+    {"comment.json", {"error", "manifest is not valid JSON: syntax error"}},
+    {"trailing_comma.json", {"error", "manifest is not valid JSON: syntax error"}},
+    {"trailing_data.json", {"error", "manifest is not valid JSON: extra data"}},
+    {"single_quotes.json", {"error", "manifest is not valid JSON: syntax error"}},
+};
+
+const std::map<std::string, Expected> kPlan = {
+    {"valid_qwen3_moe.yaml", {"value", "entries=4"}},
+    {"valid_minimal.yaml", {"value", "entries=0"}},
+    {"valid_null_overrides.yaml", {"value", "entries=0"}},
+    {"valid_flow_style.yaml", {"value", "entries=1"}},
+    {"valid_anchors_aliases.yaml", {"value", "entries=3"}},
+    {"valid_crlf.yaml", {"value", "entries=1"}},
+    {"valid_unicode.yaml", {"value", "entries=0"}},
+    {"valid_quoted_number_option.yaml", {"value", "entries=1"}},
+    {"valid_second_document_ignored.yaml", {"value", "entries=0"}},  // YAML::Load reads the first document
+    {"alias_bomb.yaml", {"value", "entries=1"}},                     // legal YAML; a billion paths through shared nodes
+    {"empty.yaml", {"error", "expected a mapping with a plan_overrides list, found null"}},
+    {"comment_only.yaml", {"error", "expected a mapping with a plan_overrides list, found null"}},
+    {"whitespace_only.yaml", {"error", "expected a mapping with a plan_overrides list, found null"}},
+    {"scalar_root.yaml", {"error", "expected a mapping with a plan_overrides list, found 'plan_overrides'"}},
+    {"list_root.yaml", {"error", "expected a mapping with a plan_overrides list, found a list"}},
+    {"utf16_bom.yaml", {"value", "entries=0"}},
+    {"missing_plan_overrides.yaml", {"error", "expected a top-level plan_overrides list"}},
+    {"overrides_not_list.yaml", {"error", "'plan_overrides': expected a list, found a mapping"}},
+    {"tagged_overrides.yaml", {"value", "entries=0"}},  // yaml-cpp ignores a tag on a collection
+    {"entry_not_mapping.yaml", {"error", "plan_overrides entry: expected a mapping, found '*.mlp'"}},
+    {"entry_without_match.yaml", {"error", "plan_overrides entry: expected a 'match' key"}},
+    {"unknown_top_level_key.yaml", {"error", "unknown top-level key 'plan_override'"}},
+    {"unknown_entry_key.yaml", {"error", "unknown key 'replace' in a plan_overrides entry"}},
+    {"complex_key.yaml", {"error", "unknown top-level key"}},
+    {"duplicate_top_level_key.yaml", {"error", "duplicate key 'model_type'"}},
+    {"duplicate_entry_key.yaml", {"error", "duplicate key 'match'"}},
+    {"duplicate_option_key.yaml", {"error", "duplicate key 'eps'"}},
+    {"merge_key.yaml", {"error", "unknown key '<<' in a plan_overrides entry"}},
+    {"undefined_alias.yaml", {"error", "not valid YAML: the referenced anchor is not defined"}},
+    {"recursive_alias.yaml", {"error", "nesting deeper than 32 levels"}},
+    {"tab_indentation.yaml", {"error", "not valid YAML"}},
+    {"tab_after_key.yaml", {"value", "entries=1"}},
+    {"truncated_flow.yaml", {"error", "not valid YAML"}},
+    {"truncated_quote.yaml", {"error", "not valid YAML"}},
+    {"bad_indentation.yaml", {"error", "not valid YAML"}},
+    {"wrong_type_match.yaml", {"error", "'match': expected a string or a non-empty list of strings, found a mapping"}},
+    {"empty_match_list.yaml", {"error", "'match': expected a string or a non-empty list of strings, found a list"}},
+    {"wrong_type_model_type.yaml", {"error", "'model_type': expected a string, found '42'"}},
+    {"wrong_type_exact_type.yaml", {"error", "'exact_type': expected true or false, found 'yes'"}},
+    {"wrong_type_codegen.yaml", {"error", "'codegen': expected true or false, found a list"}},
+    {"empty_string_target.yaml", {"error", "'local_compute_fn': expected a non-empty string"}},
+    {"target_without_path.yaml", {"error", "'local_compute_fn': the target has no _target_ path"}},
+    {"target_and_underscore_target.yaml", {"error", "give either _target_ or target, not both"}},
+    {"option_not_identifier.yaml", {"error", "option name '2x' is not a Python identifier"}},
+    {"option_not_scalar.yaml", {"error", "option 'sizes': expected a scalar"}},
+    {"replace_without_module_type.yaml", {"error", "an entry with replace_module needs module_type"}},
+    {"replace_with_when.yaml", {"error", "replace_module only allows when: low_precision, found when: ep"}},
+    {"match_list_with_strategy.yaml", {"error", "a list of match patterns is allowed only on replacement-only"}},
+    {"integer_out_of_range.yaml", {"error", "integer 99999999999999999999 is out of range"}},
+    {"float_overflow.yaml", {"error", "out of range"}},
+    {"float_underflow.yaml", {"error", "out of range"}},
+    {"float_in_model_type.yaml", {"error", "'model_type': expected a string"}},
+    {"nesting_33.yaml", {"error", "nesting deeper than 32 levels"}},
+    {"nesting_600.yaml", {"error", "nesting deeper than 32 levels"}},
+    {"nul_byte_in_value.yaml", {"error", "NUL byte"}},
+    {"nul_byte_line_start.yaml", {"error", "NUL byte"}},
+    {"invalid_utf8.yaml", {"value", "entries=0"}},
+};
+
+// Runs every corpus file of one parser and checks its answer; `parse` turns file bytes into an answer.
+template <class Parse>
+void replay(const std::string& parser, const std::map<std::string, Expected>& expected, Parse parse) {
+    const std::string directory = famspec::fuzz::corpus_dir(parser);
+    const auto names = famspec::fuzz::files_in(directory);
+    std::set<std::string> listed;
+    for (const auto& [name, _] : expected) listed.insert(name);
+    for (const auto& name : names) {
+        CAPTURE(name);
+        CHECK_MESSAGE(listed.count(name) == 1, "a corpus file without an expected outcome");
+        listed.erase(name);
+        const auto found = expected.find(name);
+        if (found == expected.end()) continue;
+        const std::string path = directory + "/" + name;
+        const ChildOutcome child = famspec::fuzz::run_isolated(
+            [&](famspec::fuzz::Channel& channel) {
+                channel.working_on(parser + "/" + name);
+                std::string violation;
+                const Answer answer = parse(path, violation);
+                channel.send(violation + '\0' + answer.encode());
+            },
+            kTimeLimit);
+        if (child.kind != ChildOutcome::Kind::finished) {
+            FAIL_CHECK(parser << "/" << name << ": the parser " << child.describe() << " (after " << child.seconds
+                              << " s); expected " << std::string(found->second.outcome) << " '"
+                              << std::string(found->second.fragment) << "'");
+            continue;
+        }
+        const std::size_t split = child.output.find('\0');
+        REQUIRE(split != std::string::npos);
+        const std::string violation = child.output.substr(0, split);
+        const Answer answer = Answer::decode(child.output.substr(split + 1));
+        const std::string expected_outcome = found->second.outcome;
+        const std::string fragment = found->second.fragment;
+        const bool exact = parser == "elf" && answer.outcome != "error";  // a build id, compared whole
+        const bool matches = answer.outcome == expected_outcome &&
+                             (exact ? answer.detail == fragment : answer.detail.find(fragment) != std::string::npos);
+        CHECK_MESSAGE(matches, parser << "/" << name << ": expected " << expected_outcome << " '" << fragment
+                                      << "', got " << answer.outcome << " '" << answer.detail.substr(0, 300) << "' at "
+                                      << answer.line << ":" << answer.column);
+        CHECK_MESSAGE(violation.empty(), parser << "/" << name << ": " << violation);
+    }
+    for (const auto& name : listed) FAIL_CHECK("expected outcome for a missing corpus file: " << name);
+}
+
+}  // namespace
+
+TEST_CASE("the ELF seed corpus: each file is read to its expected answer") {
+    replay("elf", kElf, [](const std::string& path, std::string& violation) {
+        const famspec::ElfInfo info = famspec::read_elf_info(path);
+        violation = famspec::fuzz::elf_contract_violation(info);
+        return famspec::fuzz::answer_of(info);
+    });
+}
+
+TEST_CASE("the manifest seed corpus: each file is parsed to its expected answer") {
+    replay("manifest", kManifest, [](const std::string& path, std::string& violation) {
+        const famspec::ManifestParse parsed = famspec::parse_manifest(famspec::fuzz::read_file(path));
+        violation = famspec::fuzz::manifest_contract_violation(parsed);
+        return famspec::fuzz::answer_of(parsed);
+    });
+}
+
+TEST_CASE("the plan seed corpus: each file is parsed to its expected answer, errors with a line and column") {
+    replay("plan", kPlan, [](const std::string& path, std::string& violation) {
+        const famspec::PlanParse parsed = famspec::parse_plan_text(famspec::fuzz::read_file(path), "plan.yaml");
+        violation = famspec::fuzz::plan_contract_violation(parsed);
+        return famspec::fuzz::answer_of(parsed);
+    });
+}
+
+TEST_CASE("read_elf_info on paths that are not regular files answers with an error, without blocking") {
+    const famspec::fuzz::TempDir dir;
+    const std::string fifo = dir.path() + "/famspec_fifo.so";
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    const std::map<std::string, std::string> paths = {
+        {"a missing file", dir.path() + "/missing.so"},
+        {"a directory", dir.path()},
+        {"a FIFO with no writer", fifo},
+        {"/dev/null", "/dev/null"},
+    };
+    for (const auto& [what, path] : paths) {
+        CAPTURE(what);
+        const ChildOutcome child = famspec::fuzz::run_isolated(
+            [&](famspec::fuzz::Channel& channel) {
+                channel.working_on(what);
+                const famspec::ElfInfo info = famspec::read_elf_info(path);
+                channel.send(famspec::fuzz::elf_contract_violation(info) + '\0' +
+                             famspec::fuzz::answer_of(info).encode());
+            },
+            kTimeLimit);
+        if (child.kind != ChildOutcome::Kind::finished) {
+            FAIL_CHECK("read_elf_info " << child.describe());
+            continue;
+        }
+        const std::size_t split = child.output.find('\0');
+        REQUIRE(split != std::string::npos);
+        const Answer answer = Answer::decode(child.output.substr(split + 1));
+        CHECK(child.output.substr(0, split) == "");
+        CHECK(answer.outcome == "error");
+        CHECK_MESSAGE(!answer.detail.empty(), answer.detail);
+    }
+}

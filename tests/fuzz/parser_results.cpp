@@ -1,0 +1,96 @@
+#include "parser_results.hpp"
+
+#include <algorithm>
+
+namespace famspec::fuzz {
+
+std::string Answer::encode() const {
+    return outcome + '\n' + std::to_string(line) + '\n' + std::to_string(column) + '\n' + detail;
+}
+
+Answer Answer::decode(const std::string& text) {
+    Answer answer;
+    const std::size_t a = text.find('\n');
+    const std::size_t b = a == std::string::npos ? a : text.find('\n', a + 1);
+    const std::size_t c = b == std::string::npos ? b : text.find('\n', b + 1);
+    if (c == std::string::npos) return {"(no answer)", text, 0, 0};
+    answer.outcome = text.substr(0, a);
+    answer.line = std::stoul(text.substr(a + 1, b - a - 1));
+    answer.column = std::stoul(text.substr(b + 1, c - b - 1));
+    answer.detail = text.substr(c + 1);
+    return answer;
+}
+
+Answer answer_of(const ElfInfo& info) {
+    if (!info.is_elf) return {"error", info.error};
+    return {info.manifest ? "manifest" : "no manifest", info.build_id};
+}
+
+Answer answer_of(const ManifestParse& parse) {
+    if (parse.manifest) return {"value", to_json(*parse.manifest)};
+    return {"error", parse.error};
+}
+
+Answer answer_of(const PlanParse& parse) {
+    if (parse.plan) return {"value", "entries=" + std::to_string(parse.plan->entries.size())};
+    if (!parse.error) return {"(neither a plan nor an error)", ""};
+    return {"error", parse.error->message, parse.error->location.line, parse.error->location.column};
+}
+
+namespace {
+
+bool is_hex(const std::string& text) {
+    return text.size() % 2 == 0 && std::all_of(text.begin(), text.end(),
+                                               [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+}
+
+// An error a person can act on: not empty, and not a library's placeholder for "no error recorded".
+std::string unclear(const std::string& message) {
+    if (message.empty()) return "an empty error message";
+    if (message.find("no error") != std::string::npos) return "an error that says 'no error': " + message;
+    return {};
+}
+
+}  // namespace
+
+std::string elf_contract_violation(const ElfInfo& info) {
+    if (info.is_elf && !info.error.empty()) return "is_elf with an error: " + info.error;
+    if (!info.is_elf) {
+        if (info.manifest) return "a manifest on a file that is not a readable ELF";
+        return unclear(info.error);
+    }
+    if (info.manifest && info.manifest->size() > kMaxManifestBytes) {
+        return "a manifest of " + std::to_string(info.manifest->size()) + " bytes, over the limit";
+    }
+    if (!is_hex(info.build_id)) return "a build id that is not lower-case hex: " + info.build_id;
+    return {};
+}
+
+std::string manifest_contract_violation(const ManifestParse& parse) {
+    if (parse.manifest && !parse.error.empty()) return "a manifest and an error: " + parse.error;
+    if (!parse.manifest) return unclear(parse.error);
+    // A value must survive its own canonical form: to_json then parse gives it back.
+    const ManifestParse again = parse_manifest(to_json(*parse.manifest));
+    if (!again.manifest) return "the canonical JSON of an accepted manifest is refused: " + again.error;
+    if (!(*again.manifest == *parse.manifest)) return "the canonical JSON of an accepted manifest reads differently";
+    return {};
+}
+
+std::string plan_contract_violation(const PlanParse& parse, const PlanLimits& limits) {
+    if (parse.plan.has_value() == parse.error.has_value()) return "not exactly one of a plan and an error";
+    if (parse.error) {
+        const PlanError& e = *parse.error;
+        if (e.location.line == 0 || e.location.column == 0) {
+            return "an error without a line and column: " + e.to_string().substr(0, 200);
+        }
+        return unclear(e.message);
+    }
+    if (parse.plan->entries.size() > limits.max_entries) return "more entries than the limit";
+    for (const PlanEntry& entry : parse.plan->entries) {
+        if (entry.match.empty()) return "an entry without match patterns";
+        if (entry.location.line == 0) return "an entry without a line";
+    }
+    return {};
+}
+
+}  // namespace famspec::fuzz

@@ -1,0 +1,32 @@
+// One-line summaries of what each parser answered, so that a child process can send them back and a
+// test can compare them with an expected outcome class and message fragment.
+#pragma once
+
+#include <string>
+
+#include "famspec/elf_file.hpp"
+#include "famspec/plan.hpp"
+#include "famspec/plugin_manifest.hpp"
+
+namespace famspec::fuzz {
+
+struct Answer {
+    std::string outcome;   // elf: "manifest", "no manifest" or "error"; manifest and plan: "value" or "error"
+    std::string detail;    // elf: build id or error; manifest: canonical JSON or error; plan: entries or error
+    std::size_t line = 0;  // plan errors only
+    std::size_t column = 0;
+
+    std::string encode() const;
+    static Answer decode(const std::string& text);
+};
+
+Answer answer_of(const ElfInfo& info);
+Answer answer_of(const ManifestParse& parse);
+Answer answer_of(const PlanParse& parse);
+
+// What every answer must satisfy whatever the input: a value or a clear error. Empty when it does.
+std::string elf_contract_violation(const ElfInfo& info);
+std::string manifest_contract_violation(const ManifestParse& parse);
+std::string plan_contract_violation(const PlanParse& parse, const PlanLimits& limits = {});
+
+}  // namespace famspec::fuzz

@@ -24,7 +24,8 @@ constexpr std::size_t kMiB = std::size_t{1} << 20;
 // (a valid manifest padded with spaces, so that it still parses).
 std::string elf_with_manifest_of(std::size_t size) {
     std::string bytes = fuzz::read_file(fuzz::corpus_dir("elf") + "/valid.so");
-    const auto& section = fuzz::elf_layout(bytes).section(famspec::kManifestSection);
+    const fuzz::ElfLayout layout = fuzz::elf_layout(bytes);
+    const auto& section = layout.section(famspec::kManifestSection);
     std::string manifest = bytes.substr(section.offset, section.size);
     manifest.resize(size, ' ');
     const std::size_t offset = bytes.size();
@@ -58,7 +59,7 @@ std::string plan_with_entries(std::size_t count) {
 
 }  // namespace
 
-TEST_CASE("a manifest section of exactly 1 MiB is read; one byte more is refused naming the limit") {
+TEST_CASE("a manifest section of exactly 1 MiB is read and one byte more is refused naming the limit") {
     const fuzz::TempDir dir;
     const std::string at_limit = dir.path() + "/at_limit.so";
     const std::string over_limit = dir.path() + "/over_limit.so";
@@ -87,7 +88,7 @@ TEST_CASE("manifest text: 1 MiB is parsed, one byte more is refused naming the l
     CHECK(refused.error == "manifest is 1048577 bytes; the limit is 1048576");
 }
 
-TEST_CASE("manifest JSON nested 8 deep is parsed; 9 deep is refused") {
+TEST_CASE("manifest JSON nested 8 deep is parsed and 9 deep is refused") {
     for (const char* open : {"[", "{\"a\":"}) {
         CAPTURE(open);
         auto nested = [&](int depth) {
@@ -111,7 +112,7 @@ TEST_CASE("manifest JSON nested 8 deep is parsed; 9 deep is refused") {
     CHECK(famspec::parse_manifest(text + ",\"x\":[[[[[[[1]]]]]]]}").error == "manifest: unknown key 'x'");
 }
 
-TEST_CASE("a plan at the byte limit is parsed; one byte more is refused naming the limit") {
+TEST_CASE("a plan at the byte limit is parsed and one byte more is refused naming the limit") {
     const std::string head = "plan_overrides: []\n#";
     std::string text = head + std::string(PlanLimits{}.max_bytes - head.size() - 1, 'x') + "\n";
     REQUIRE(text.size() == PlanLimits{}.max_bytes);
@@ -132,7 +133,7 @@ TEST_CASE("a plan at the byte limit is parsed; one byte more is refused naming t
     CHECK(from_file.error->location.line == 1);
 }
 
-TEST_CASE("a plan at the depth limit is parsed; one level more is refused naming the limit and the place") {
+TEST_CASE("a plan at the depth limit is parsed and one level more is refused naming the limit and the place") {
     // Root mapping, plan_overrides list, entry mapping: params' outermost list is level 4.
     CHECK(plan(nested_plan(29)).plan.has_value());
     const auto deep = plan(nested_plan(30));
@@ -145,7 +146,7 @@ TEST_CASE("a plan at the depth limit is parsed; one level more is refused naming
     CHECK(error_of(plan(nested_plan(3), shallow)).find("nesting deeper than 5 levels") != std::string::npos);
 }
 
-TEST_CASE("a plan with 10000 entries is parsed; 10001 are refused naming the limit") {
+TEST_CASE("a plan with 10000 entries is parsed and 10001 are refused naming the limit") {
     const auto full = plan(plan_with_entries(10000));
     REQUIRE(full.plan.has_value());
     CHECK(full.plan->entries.size() == 10000);

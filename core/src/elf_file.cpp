@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <mutex>
@@ -32,7 +33,7 @@ private:
 
 class FileHandle {
 public:
-    explicit FileHandle(const std::string& path) : fd_(::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {}
+    explicit FileHandle(const std::string& path) : fd_(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK)) {}
     FileHandle(const FileHandle&) = delete;
     FileHandle& operator=(const FileHandle&) = delete;
     ~FileHandle() {
@@ -73,34 +74,58 @@ std::string build_id_of(Elf_Scn* section) {
 
 }  // namespace
 
-ElfInfo read_elf_info(const std::string& path) {
+// libelf's last error text, or an empty string when it has none to give (never "no error").
+static std::string libelf_says() {
+    const int error = elf_errno();
+    return error == 0 ? std::string() : std::string(": ") + elf_errmsg(error);
+}
+
+static ElfInfo read_sections(const std::string& path) {
     ElfInfo info;
     static std::once_flag version_once;
     std::call_once(version_once, [] { elf_version(EV_CURRENT); });
 
+    // O_NONBLOCK: a FIFO or a device must be refused, not waited on.
     const FileHandle file(path);
     if (file.get() < 0) {
         info.error = std::string("cannot open: ") + std::strerror(errno);
         return info;
     }
+    struct stat status {};
+    if (::fstat(file.get(), &status) != 0) {
+        info.error = std::string("cannot read its status: ") + std::strerror(errno);
+        return info;
+    }
+    if (!S_ISREG(status.st_mode)) {
+        info.error = "not a regular file";
+        return info;
+    }
+    const auto size = static_cast<std::uint64_t>(status.st_size);
+    (void)elf_errno();  // clear an error left by an earlier file
     const ElfHandle elf(file.get());
     if (elf.get() == nullptr || elf_kind(elf.get()) != ELF_K_ELF) {
-        info.error = "not an ELF file";
+        std::array<char, 4> magic{};
+        const bool elf_magic =
+            ::pread(file.get(), magic.data(), magic.size(), 0) == 4 && std::memcmp(magic.data(), ELFMAG, SELFMAG) == 0;
+        if (!elf_magic)
+            info.error = "not an ELF file";
+        else if (size < sizeof(Elf64_Ehdr))
+            info.error = "truncated ELF header (" + std::to_string(size) + " bytes)";
+        else
+            info.error = "corrupt ELF identification (class, byte order or version)";
         return info;
     }
     GElf_Ehdr header;
     if (gelf_getehdr(elf.get(), &header) == nullptr) {
-        info.error = std::string("truncated or corrupt ELF header: ") + elf_errmsg(-1);
+        info.error = "truncated or corrupt ELF header" + libelf_says();
         return info;
     }
     // libelf reads a section table that lies past the end of the file as an empty one; say what it is.
-    struct stat status {};
     std::size_t sections = 0;
-    if (::fstat(file.get(), &status) != 0 || elf_getshdrnum(elf.get(), &sections) != 0) {
-        info.error = std::string("truncated or corrupt ELF file: ") + elf_errmsg(-1);
+    if (elf_getshdrnum(elf.get(), &sections) != 0) {
+        info.error = "truncated or corrupt ELF section table" + libelf_says();
         return info;
     }
-    const auto size = static_cast<std::uint64_t>(status.st_size);
     if (header.e_shoff != 0 && (sections == 0 || header.e_shoff > size ||
                                 std::uint64_t{header.e_shentsize} * sections > size - header.e_shoff)) {
         info.error = "truncated ELF file: its section table at offset " + std::to_string(header.e_shoff) +
@@ -111,37 +136,70 @@ ElfInfo read_elf_info(const std::string& path) {
         info.error = "not an ELF shared object (e_type " + std::to_string(header.e_type) + ")";
         return info;
     }
+    // Section names come from the section-name table: it must be a string table inside the file, or
+    // every lookup below would quietly find nothing and a manifest would look absent.
     std::size_t names_index = 0;
-    if (elf_getshdrstrndx(elf.get(), &names_index) != 0) {
-        info.error = std::string("truncated or corrupt ELF section table: ") + elf_errmsg(-1);
+    GElf_Shdr names_header;
+    Elf_Scn* names = nullptr;
+    if (elf_getshdrstrndx(elf.get(), &names_index) != 0 || (names = elf_getscn(elf.get(), names_index)) == nullptr ||
+        gelf_getshdr(names, &names_header) == nullptr || names_header.sh_type != SHT_STRTAB ||
+        names_header.sh_offset > size || names_header.sh_size > size - names_header.sh_offset) {
+        info.error = "corrupt ELF section-name table" + libelf_says();
         return info;
     }
     Elf_Scn* section = nullptr;
     while ((section = elf_nextscn(elf.get(), section)) != nullptr) {
         GElf_Shdr section_header;
         if (gelf_getshdr(section, &section_header) == nullptr) {
-            info.error = std::string("corrupt ELF section header: ") + elf_errmsg(-1);
+            info.error = "corrupt ELF section header" + libelf_says();
             return info;
         }
         const char* name = elf_strptr(elf.get(), names_index, section_header.sh_name);
-        if (name == nullptr) continue;
+        if (name == nullptr) {
+            info.error = "corrupt ELF section name (offset " + std::to_string(section_header.sh_name) +
+                         " is outside the section-name table)";
+            return info;
+        }
         if (section_header.sh_type == SHT_NOTE && std::strcmp(name, ".note.gnu.build-id") == 0) {
             info.build_id = build_id_of(section);
         } else if (std::strcmp(name, kManifestSection) == 0) {
+            if (info.manifest) {
+                info.error = std::string("two ") + kManifestSection + " sections: the file was patched twice";
+                return info;
+            }
+            if (section_header.sh_type == SHT_NOBITS) {
+                info.error = std::string("the ") + kManifestSection + " section has no contents (SHT_NOBITS)";
+                return info;
+            }
             if (section_header.sh_size > kMaxManifestBytes) {
                 info.error = "manifest section is " + std::to_string(section_header.sh_size) + " bytes; the limit is " +
                              std::to_string(kMaxManifestBytes);
                 return info;
             }
+            if (section_header.sh_offset > size || section_header.sh_size > size - section_header.sh_offset) {
+                info.error = "truncated ELF file: the manifest section lies past the end of the file (" +
+                             std::to_string(size) + " bytes)";
+                return info;
+            }
             Elf_Data* data = elf_getdata(section, nullptr);
             if (data == nullptr || (data->d_buf == nullptr && data->d_size > 0)) {
-                info.error = std::string("manifest section cannot be read (truncated file?): ") + elf_errmsg(-1);
+                info.error = "manifest section cannot be read" + libelf_says();
                 return info;
             }
             info.manifest = std::string(static_cast<const char*>(data->d_buf), data->d_size);
         }
     }
     info.is_elf = true;
+    return info;
+}
+
+ElfInfo read_elf_info(const std::string& path) {
+    ElfInfo info = read_sections(path);
+    // An answer is a readable ELF or an error, never half of each.
+    if (!info.error.empty()) {
+        info.is_elf = false;
+        info.manifest.reset();
+    }
     return info;
 }
 

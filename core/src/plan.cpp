@@ -1,5 +1,6 @@
 #include "famspec/plan.hpp"
 
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -9,7 +10,6 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
-#include <regex>
 #include <sstream>
 
 namespace famspec {
@@ -21,10 +21,18 @@ struct PlanFailure {
     std::string message;
 };
 
+// A node without a mark (an empty document) is reported at the start of the file.
 SourceLocation at(const YAML::Node& node) {
     const YAML::Mark mark = node.Mark();
-    if (mark.is_null()) return {};
+    if (mark.is_null() || mark.line < 0 || mark.column < 0) return {1, 1};
     return {static_cast<std::size_t>(mark.line) + 1, static_cast<std::size_t>(mark.column) + 1};
+}
+
+// Quotes a scalar for a message, shortened: an error should not repeat a 10,000-digit number.
+std::string shown(std::string_view text) {
+    constexpr std::size_t kMost = 60;
+    if (text.size() <= kMost) return "'" + std::string(text) + "'";
+    return "'" + std::string(text.substr(0, kMost)) + "...' (" + std::to_string(text.size()) + " characters)";
 }
 
 std::string kind_of(const YAML::Node& node) {
@@ -32,7 +40,7 @@ std::string kind_of(const YAML::Node& node) {
         case YAML::NodeType::Null:
             return "null";
         case YAML::NodeType::Scalar:
-            return "'" + node.Scalar() + "'";
+            return shown(node.Scalar());
         case YAML::NodeType::Sequence:
             return "a list";
         case YAML::NodeType::Map:
@@ -48,6 +56,7 @@ std::string kind_of(const YAML::Node& node) {
 void check_unique_keys(const YAML::Node& map) {
     std::vector<std::string> seen;
     for (const auto& item : map) {
+        if (!item.first.IsScalar()) fail(item.first, "expected a string key, found " + kind_of(item.first));
         const std::string key = item.first.Scalar();
         if (std::find(seen.begin(), seen.end(), key) != seen.end()) fail(item.first, "duplicate key '" + key + "'");
         seen.push_back(key);
@@ -56,6 +65,37 @@ void check_unique_keys(const YAML::Node& map) {
 
 bool is_plain(const YAML::Node& node) { return node.Tag() == "?" || node.Tag().empty(); }
 
+enum class NumberShape { none, integer, decimal };
+
+// The YAML 1.2 core schema's int and float forms, by a linear scan (a regex recurses per character
+// and overflows the stack on a long enough scalar).
+NumberShape number_shape(std::string_view text) {
+    auto digits = [&text](std::size_t& i) {
+        const std::size_t start = i;
+        while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])) != 0) ++i;
+        return i - start;
+    };
+    std::size_t i = 0;
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+    const std::size_t whole = digits(i);
+    std::size_t fraction = 0;
+    bool decimal = false;
+    if (i < text.size() && text[i] == '.') {
+        decimal = true;
+        ++i;
+        fraction = digits(i);
+    }
+    if (whole == 0 && fraction == 0) return NumberShape::none;
+    if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+        decimal = true;
+        ++i;
+        if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+        if (digits(i) == 0) return NumberShape::none;
+    }
+    if (i != text.size()) return NumberShape::none;
+    return decimal ? NumberShape::decimal : NumberShape::integer;
+}
+
 // The YAML 1.2 core schema for a plain scalar.
 PyLiteral scalar_value(const YAML::Node& node) {
     const std::string& text = node.Scalar();
@@ -63,25 +103,77 @@ PyLiteral scalar_value(const YAML::Node& node) {
     if (text.empty() || text == "~" || text == "null" || text == "Null" || text == "NULL") return PyLiteral(none);
     if (text == "true" || text == "True" || text == "TRUE") return PyLiteral(true);
     if (text == "false" || text == "False" || text == "FALSE") return PyLiteral(false);
-    static const std::regex kInteger("[-+]?[0-9]+");
-    static const std::regex kFloat(R"([-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?)");
-    if (std::regex_match(text, kInteger)) {
+    const NumberShape shape = number_shape(text);
+    if (shape == NumberShape::none) return PyLiteral(text);
+    // from_chars takes no leading '+'.
+    const char* begin = text.data() + (text[0] == '+' ? 1 : 0);
+    const char* end = text.data() + text.size();
+    if (shape == NumberShape::integer) {
         std::int64_t value = 0;
-        const char* begin = text.data() + (text[0] == '+' ? 1 : 0);
-        const auto [end, ec] = std::from_chars(begin, text.data() + text.size(), value);
-        if (ec == std::errc() && end == text.data() + text.size()) return PyLiteral(value);
-        fail(node, "integer " + text + " is out of range");
+        const auto result = std::from_chars(begin, end, value);
+        if (result.ec == std::errc() && result.ptr == end) return PyLiteral(value);
+    } else {
+        double value = 0;
+        const auto result = std::from_chars(begin, end, value);
+        if (result.ec == std::errc() && result.ptr == end) return PyLiteral(value);
     }
-    if (std::regex_match(text, kFloat)) return PyLiteral(std::stod(text));
-    return PyLiteral(text);
+    fail(node, "number " + shown(text) + " is out of range");
+}
+
+// module.sub.Name: a target path or a class path must be one, and a stray space or quote from a
+// damaged file must not pass as part of a name.
+bool is_dotted_path(std::string_view text) {
+    bool start = true;
+    for (const char c : text) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (c == '.') {
+            if (start) return false;
+            start = true;
+            continue;
+        }
+        if (std::isalpha(byte) == 0 && c != '_' && (start || std::isdigit(byte) == 0)) return false;
+        start = false;
+    }
+    return !text.empty() && !start;
+}
+
+std::string dotted_path(const YAML::Node& node, std::string_view key);
+
+// Whether a plain scalar reads as a string in the core schema (not null, bool or a number).
+bool is_plain_string(std::string_view text) {
+    static constexpr std::array<std::string_view, 10> kReserved = {"",     "~",    "null", "Null",  "NULL",
+                                                                   "true", "True", "TRUE", "false", "False"};
+    return std::find(kReserved.begin(), kReserved.end(), text) == kReserved.end() && text != "FALSE" &&
+           number_shape(text) == NumberShape::none;
 }
 
 std::string text(const YAML::Node& node, std::string_view key) {
-    if (!node.IsScalar() || (is_plain(node) && scalar_value(node).value().index() != 4)) {
+    if (!node.IsScalar() || (is_plain(node) && !is_plain_string(node.Scalar()))) {
         fail(node, "'" + std::string(key) + "': expected a string, found " + kind_of(node));
     }
     if (node.Scalar().empty()) fail(node, "'" + std::string(key) + "': expected a non-empty string");
     return node.Scalar();
+}
+
+std::string dotted_path(const YAML::Node& node, std::string_view key) {
+    std::string path = text(node, key);
+    if (!is_dotted_path(path)) {
+        fail(node, "'" + std::string(key) + "': expected a dotted Python path (module.Name), found " + shown(path));
+    }
+    return path;
+}
+
+// A family spelling has no white space, quotes or control characters: those are damage, such as an
+// unterminated quote that the YAML reader accepted at the end of a file.
+std::string family_name(const YAML::Node& node, std::string_view key) {
+    std::string name = text(node, key);
+    const bool clean = std::none_of(name.begin(), name.end(), [](unsigned char c) {
+        return c <= 0x20 || c == 0x7F || c == '\'' || c == '"' || c == '\\' || c == '`';
+    });
+    if (!clean) {
+        fail(node, "'" + std::string(key) + "': expected a family name without spaces or quotes, found " + shown(name));
+    }
+    return name;
 }
 
 bool boolean(const YAML::Node& node, std::string_view key) {
@@ -114,7 +206,7 @@ Target target(const YAML::Node& node, std::string_view key) {
     out.location = at(node);
     if (node.IsMap()) check_unique_keys(node);
     if (node.IsScalar()) {
-        out.path = text(node, key);
+        out.path = dotted_path(node, key);
         return out;
     }
     if (!node.IsMap()) {
@@ -126,7 +218,7 @@ Target target(const YAML::Node& node, std::string_view key) {
         if (name == "_target_" || name == "target") {
             if (!out.path.empty())
                 fail(item.first, "'" + std::string(key) + "': give either _target_ or target, not both");
-            out.path = text(item.second, name);
+            out.path = dotted_path(item.second, name);
             continue;
         }
         if (!is_identifier(name)) fail(item.first, "option name '" + name + "' is not a Python identifier");
@@ -140,12 +232,21 @@ Target target(const YAML::Node& node, std::string_view key) {
     return out;
 }
 
-void check_depth(const YAML::Node& node, std::size_t depth, std::size_t limit) {
-    if (depth > limit) fail(node, "nesting deeper than " + std::to_string(limit) + " levels");
+// Walks the tree once before anything else reads it. Aliases share nodes, so a small file can
+// stand for an exponential tree: the walk counts every node it visits and stops at the budget.
+void check_size(const YAML::Node& node, std::size_t depth, const PlanLimits& limits, std::size_t& visited) {
+    if (++visited > limits.max_nodes) {
+        fail(node, "the plan expands to more than " + std::to_string(limits.max_nodes) +
+                       " nodes (YAML aliases can multiply a small file)");
+    }
+    if (depth > limits.max_depth) fail(node, "nesting deeper than " + std::to_string(limits.max_depth) + " levels");
     if (node.IsSequence()) {
-        for (const auto& item : node) check_depth(item, depth + 1, limit);
+        for (const auto& item : node) check_size(item, depth + 1, limits, visited);
     } else if (node.IsMap()) {
-        for (const auto& item : node) check_depth(item.second, depth + 1, limit);
+        for (const auto& item : node) {
+            check_size(item.first, depth + 1, limits, visited);
+            check_size(item.second, depth + 1, limits, visited);
+        }
     }
 }
 
@@ -174,7 +275,7 @@ PlanEntry entry(const YAML::Node& node) {
         } else if (key == "when") {
             out.when = text(value, key);
         } else if (key == "module_type") {
-            out.module_type = text(value, key);
+            out.module_type = dotted_path(value, key);
         } else if (key == "exact_type") {
             out.exact_type = boolean(value, key);
         } else if (key == "region_dispatch") {
@@ -212,8 +313,11 @@ PlanEntry entry(const YAML::Node& node) {
 }
 
 Plan parse_root(const YAML::Node& root, const std::string& file, const PlanLimits& limits) {
+    if (!root.IsDefined() || root.IsNull())
+        fail(root, "the plan is empty; expected a mapping with a plan_overrides list");
     if (!root.IsMap()) fail(root, "expected a mapping with a plan_overrides list, found " + kind_of(root));
-    check_depth(root, 1, limits.max_depth);
+    std::size_t visited = 0;
+    check_size(root, 1, limits, visited);
     check_unique_keys(root);
     Plan plan;
     plan.file = file;
@@ -230,10 +334,8 @@ Plan parse_root(const YAML::Node& root, const std::string& file, const PlanLimit
                                       " entries; the limit is " + std::to_string(limits.max_entries));
             }
             for (const auto& element : item.second) plan.entries.push_back(entry(element));
-        } else if (key == "model_type") {
-            plan.model_type = text(item.second, key);
-        } else if (key == "architecture") {
-            plan.architecture = text(item.second, key);
+        } else if (key == "model_type" || key == "architecture") {
+            (key == "model_type" ? plan.model_type : plan.architecture) = family_name(item.second, key);
         } else if (key == "codegen") {
             boolean(item.second, key);
         } else {
@@ -266,17 +368,39 @@ PlanParse parse_plan_text(const std::string& text_in, const std::string& file_na
             "plan is " + std::to_string(text_in.size()) + " bytes; the limit is " + std::to_string(limits.max_bytes)};
         return result;
     }
+    // yaml-cpp reads a NUL byte as the end of a scalar or an escape; say what it is instead. A
+    // UTF-16 or UTF-32 plan (it starts with a byte-order mark) holds NUL bytes by design.
+    const bool wide = text_in.starts_with("\xFE\xFF") || text_in.starts_with("\xFF\xFE") ||
+                      text_in.starts_with(std::string_view("\0\0\xFE\xFF", 4));
+    if (const std::size_t nul = text_in.find('\0'); nul != std::string::npos && !wide) {
+        const std::size_t line_start = text_in.rfind('\n', nul);
+        const std::size_t line = static_cast<std::size_t>(std::count(text_in.begin(), text_in.begin() + nul, '\n')) + 1;
+        const std::size_t column = nul - (line_start == std::string::npos ? 0 : line_start + 1) + 1;
+        result.error = PlanError{file_name, {line, column}, "the plan contains a NUL byte"};
+        return result;
+    }
+    auto location_of = [](const YAML::Mark& mark) {
+        return mark.is_null() || mark.line < 0 || mark.column < 0
+                   ? SourceLocation{1, 1}
+                   : SourceLocation{static_cast<std::size_t>(mark.line) + 1, static_cast<std::size_t>(mark.column) + 1};
+    };
     try {
-        const YAML::Node root = YAML::Load(text_in);
-        result.plan = parse_root(root, file_name, limits);
+        const std::vector<YAML::Node> documents = YAML::LoadAll(text_in);
+        if (documents.size() > 1) {
+            throw PlanFailure{at(documents[1]),
+                              "the plan holds " + std::to_string(documents.size()) + " YAML documents; expected one"};
+        }
+        result.plan = parse_root(documents.empty() ? YAML::Node() : documents.front(), file_name, limits);
     } catch (const PlanFailure& failure) {
         result.error = PlanError{file_name, failure.location, failure.message};
+    } catch (const YAML::DeepRecursion& error) {
+        result.error = PlanError{file_name, location_of(error.mark),
+                                 "nesting deeper than " + std::to_string(limits.max_depth) + " levels"};
     } catch (const YAML::Exception& error) {
-        const SourceLocation location = error.mark.is_null()
-                                            ? SourceLocation{}
-                                            : SourceLocation{static_cast<std::size_t>(error.mark.line) + 1,
-                                                             static_cast<std::size_t>(error.mark.column) + 1};
-        result.error = PlanError{file_name, location, "not valid YAML: " + error.msg};
+        result.error = PlanError{file_name, location_of(error.mark), "not valid YAML: " + error.msg};
+    } catch (const std::exception& error) {
+        // A backstop: whatever the YAML reader throws, the caller gets an error, not a terminate.
+        result.error = PlanError{file_name, {1, 1}, std::string("cannot read the plan: ") + error.what()};
     }
     return result;
 }

@@ -153,6 +153,10 @@ ManifestParse parse_manifest(std::string_view text_in) {
     options.max_depth = 8;
     boost::system::error_code ec;
     const json::value root = json::parse(text_in, ec, {}, options);
+    if (ec == json::error::too_deep) {
+        result.error = "manifest nests deeper than " + std::to_string(options.max_depth) + " levels";
+        return result;
+    }
     if (ec) {
         result.error = "manifest is not valid JSON: " + ec.message();
         return result;

@@ -116,9 +116,11 @@ Outcome<ReplacementSpec> build_factory_replacement(const Registry& registry, con
             return not_covered(Gap::bad_option,
                                "unknown option '" + name + "': factory " + target + " takes no such parameter");
         }
-        const bool forwarded =
-            std::any_of(construction.arguments.begin(), construction.arguments.end(),
-                        [&](const Argument& a) { return a.binding == ArgumentBinding::parameter && a.value == name; });
+        // An init-capture: clang before 16 cannot capture a structured binding directly.
+        const bool forwarded = std::any_of(construction.arguments.begin(), construction.arguments.end(),
+                                           [&option = name](const Argument& a) {
+                                               return a.binding == ArgumentBinding::parameter && a.value == option;
+                                           });
         if (!forwarded) {
             return not_covered(Gap::bad_option, "option '" + name + "' is not passed on to " + construction.component +
                                                     ", so it cannot reach the generated call");

@@ -257,7 +257,9 @@ namespace {
 std::optional<std::string> check_strategy_options(std::span<const Parameter> declared, const Options& options,
                                                   std::string_view target) {
     for (const auto& [name, value] : options) {
-        const auto it = std::find_if(declared.begin(), declared.end(), [&](const auto& p) { return p.name == name; });
+        // An init-capture: clang before 16 cannot capture a structured binding directly.
+        const auto it = std::find_if(declared.begin(), declared.end(),
+                                     [&option = name](const auto& p) { return p.name == option; });
         if (it == declared.end()) {
             return "unknown option '" + name + "': " + std::string(target) + " declares no such option";
         }

@@ -58,6 +58,7 @@ struct PlanLimits {
     std::size_t max_bytes = std::size_t{4} << 20;
     std::size_t max_depth = 32;
     std::size_t max_entries = 10000;
+    std::size_t max_nodes = 1000000;  // after YAML aliases are followed
 };
 
 struct PlanParse {

@@ -399,6 +399,20 @@ TEST_CASE("mutated copies of a shipped plugin: read_elf_info answers every one")
     CHECK(famspec::read_elf_info(copy.path()).build_id == baseline.build_id);  // undo restored the file
 }
 
+// `count` mutated copies of `original`, each with a label saying how it was mutated.
+static std::pair<std::vector<std::string>, std::vector<std::string>> mutants_of(TextMutator& mutate,
+                                                                                const std::string& original,
+                                                                                int count) {
+    std::vector<std::string> inputs;
+    std::vector<std::string> labels;
+    for (int i = 0; i < count; ++i) {
+        std::string how;
+        inputs.push_back(mutate(original, how));
+        labels.push_back(how);
+    }
+    return {std::move(inputs), std::move(labels)};
+}
+
 TEST_CASE("mutated copies of a real manifest: parse_manifest answers every one") {
     const famspec::ElfInfo plugin = famspec::read_elf_info(fuzz::first_plugin());
     REQUIRE(plugin.manifest.has_value());
@@ -428,13 +442,7 @@ TEST_CASE("mutated copies of a real manifest: parse_manifest answers every one")
                                "{\"x\":",
                                "\"format\":2,",
                                "\"name\":\"dup\","});
-    std::vector<std::string> inputs;
-    std::vector<std::string> labels;
-    for (int i = 0; i < 5000; ++i) {
-        std::string how;
-        inputs.push_back(mutate(original, how));
-        labels.push_back(how);
-    }
+    const auto [inputs, labels] = mutants_of(mutate, original, 5000);
     const Tally tally = campaign(
         "manifest", inputs.size(), [&](std::size_t i) { return labels[i] + " -> " + preview(inputs[i]); },
         [&](std::size_t i) {
@@ -485,13 +493,7 @@ TEST_CASE("mutated copies of a real plan: parse_plan_text answers every one, err
                                    "match: x\n",
                                    "plan_overrides:\n",
                                    "_target_: a.b\n"});
-    std::vector<std::string> inputs;
-    std::vector<std::string> labels;
-    for (int i = 0; i < 5000; ++i) {
-        std::string how;
-        inputs.push_back(mutate(original, how));
-        labels.push_back(how);
-    }
+    const auto [inputs, labels] = mutants_of(mutate, original, 5000);
     const Tally tally = campaign(
         "plan", inputs.size(), [&](std::size_t i) { return labels[i] + " -> " + preview(inputs[i]); },
         [&](std::size_t i) {

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <ostream>
 
+#include "famspec/canonical_json.hpp"
 #include "famspec/resolver.hpp"
 
 extern char** environ;
@@ -20,12 +21,6 @@ extern char** environ;
 namespace famspec::cli {
 namespace json = boost::json;
 namespace {
-
-json::array strings(const auto& items) {
-    json::array out;
-    for (const auto& item : items) out.emplace_back(std::string(item));
-    return out;
-}
 
 std::vector<std::string> family_names(const PluginRecord& record) {
     std::vector<std::string> names;
@@ -54,9 +49,9 @@ json::object record_json(const PluginRecord& record, std::string_view status) {
     out["description"] = record.manifest ? record.manifest->description : "";
     out["abi"] = abi_of(record);
     out["path"] = record.path;
-    out["paths"] = strings(record.paths);
+    out["paths"] = string_array(record.paths);
     out["build_id"] = record.build_id;
-    out["families"] = strings(family_names(record));
+    out["families"] = string_array(family_names(record));
     out["status"] = std::string(status);
     if (record.error) {
         out["stage"] = std::string(stage_name(record.error->stage));
@@ -216,22 +211,22 @@ int show_family(const Context& context, const std::string& name, std::ostream& o
                 {"target_class", std::string((*a)->target_class())},
                 {"router_kind", std::string((*a)->router_kind())},
                 {"shared", std::string((*a)->shared())},
-                {"strip_boundary_subpatterns", strings((*a)->strip_boundary_subpatterns())},
+                {"strip_boundary_subpatterns", string_array((*a)->strip_boundary_subpatterns())},
                 {"compute_factory", std::string((*a)->compute_factory())},
                 {"options", std::move(options)}});
         }
         print_json(out, json::object{{"model_type", model_type},
                                      {"architecture", std::string(family->architecture())},
-                                     {"aliases", strings(aliases)},
-                                     {"directory_aliases", strings(directories)},
-                                     {"spellings", strings(family.spellings)},
+                                     {"aliases", string_array(aliases)},
+                                     {"directory_aliases", string_array(directories)},
+                                     {"spellings", string_array(family.spellings)},
                                      {"plugin", family.plugin},
                                      {"path", family.path},
                                      {"factories", std::move(factory_list)},
                                      {"archetypes", std::move(archetype_list)},
-                                     {"cp_wrappers", strings(wrappers)},
-                                     {"compute_functions", strings(computes)},
-                                     {"components", strings(used_components)}});
+                                     {"cp_wrappers", string_array(wrappers)},
+                                     {"compute_functions", string_array(computes)},
+                                     {"components", string_array(used_components)}});
         return kExitOk;
     }
     out << "family " << model_type << "\n";
@@ -436,12 +431,9 @@ int probe_plugin(const std::string& file, int result_fd) {
 
 int verify_plugins(const Context& context, double timeout_seconds, std::ostream& out, std::ostream&) {
     const SearchPath search = context.search_path();
-    std::vector<PluginRecord> records = inspect_plugins(load_options_for(search));
-    // Duplicates are decided again below from what actually loads: a plugin refused at load time
+    // Duplicates are decided after probing, from what actually loads: a plugin refused at load time
     // claims nothing, exactly as in an in-process load.
-    for (PluginRecord& record : records) {
-        if (record.error && record.error->stage == PluginStage::validate) record.error.reset();
-    }
+    std::vector<PluginRecord> records = inspect_candidates(load_options_for(search));
     std::vector<json::object> extras(records.size());
     std::vector<std::string> statuses(records.size(), "ok");
     for (std::size_t i = 0; i < records.size(); ++i) {

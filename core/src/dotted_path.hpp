@@ -1,6 +1,7 @@
 // Dotted Python paths and the two naming conventions resolution relies on.
 #pragma once
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -31,6 +32,15 @@ inline std::optional<std::string> family_directory(std::string_view target) {
     const auto parts = split_dotted(target);
     if (parts.size() >= 3 && parts[0] == "hyper_parallel" && parts[1] == "models" && !parts[2].empty()) return parts[2];
     return std::nullopt;
+}
+
+// The <family> directory of a complete declaration target hyper_parallel.models.<family>.adapter.<module>.<name>
+// (no empty part), or nothing: what a factory or CP wrapper must be registered under.
+inline std::optional<std::string> declaration_family_directory(std::string_view target) {
+    const auto parts = split_dotted(target);
+    const bool complete = parts.size() >= 5 && is_adapter_path(target) &&
+                          std::none_of(parts.begin(), parts.end(), [](const auto& p) { return p.empty(); });
+    return complete ? std::optional<std::string>(parts[2]) : std::nullopt;
 }
 
 }  // namespace famspec::detail

@@ -1,7 +1,5 @@
 #include "plugin_conflicts.hpp"
 
-#include <set>
-
 #include "famspec/registry.hpp"
 
 namespace famspec::detail {
@@ -12,11 +10,9 @@ std::map<std::string, std::string> claims_of(const PluginManifest& manifest) {
     std::map<std::string, std::string> claims;
     for (const auto& family : manifest.families) {
         claims["family:" + family.model_type] = "family '" + family.model_type + "'";
-        std::set<std::string> keys = {normalize_family_key(family.model_type),
-                                      normalize_family_key(family.architecture)};
-        for (const auto& alias : family.aliases) keys.insert(normalize_family_key(alias));
-        for (const auto& alias : family.directory_aliases) keys.insert(normalize_family_key(alias));
-        for (const auto& key : keys) claims["spelling:" + key] = "family spelling '" + key + "'";
+        for (const auto& key :
+             family_spellings(family.model_type, family.architecture, family.aliases, family.directory_aliases))
+            claims["spelling:" + key] = "family spelling '" + key + "'";
     }
     for (const auto& target : manifest.factories) claims["factory:" + target] = "factory '" + target + "'";
     for (const auto& archetype : manifest.archetypes) {

@@ -461,6 +461,12 @@ void mark_conflicts(std::vector<PluginRecord>& records) {
 }
 
 std::vector<PluginRecord> inspect_plugins(const LoadOptions& options) {
+    std::vector<PluginRecord> records = inspect_candidates(options);
+    mark_conflicts(records);
+    return records;
+}
+
+std::vector<PluginRecord> inspect_candidates(const LoadOptions& options) {
     std::vector<PluginRecord> records;
     for (const PluginError& error : options.search_errors) records.push_back({error.path, {error.path}, {}, {}, error});
     for (const Candidate& candidate : discover(options, records)) {
@@ -468,7 +474,6 @@ std::vector<PluginRecord> inspect_plugins(const LoadOptions& options) {
         record.error = check_manifest(candidate, record.manifest, true);
         records.push_back(std::move(record));
     }
-    mark_conflicts(records);
     return records;
 }
 

@@ -12,12 +12,6 @@ namespace {
 
 constexpr std::size_t kMaxManifestText = std::size_t{1} << 20;
 
-json::array strings(const std::vector<std::string>& values) {
-    json::array out;
-    for (const auto& value : values) out.emplace_back(value);
-    return out;
-}
-
 // Thrown only inside this file and turned into ManifestParse::error.
 struct ManifestFormatError {
     std::string message;
@@ -126,19 +120,19 @@ std::string to_json(const PluginManifest& input) {
     for (const auto& family : manifest.families) {
         families.push_back(json::object{{"model_type", family.model_type},
                                         {"architecture", family.architecture},
-                                        {"aliases", strings(family.aliases)},
-                                        {"directory_aliases", strings(family.directory_aliases)}});
+                                        {"aliases", string_array(family.aliases)},
+                                        {"directory_aliases", string_array(family.directory_aliases)}});
     }
     out["families"] = std::move(families);
-    out["factories"] = strings(manifest.factories);
+    out["factories"] = string_array(manifest.factories);
     json::array archetypes;
     for (const auto& archetype : manifest.archetypes) {
         archetypes.push_back(json::object{{"compute_factory", archetype.compute_factory},
-                                          {"fingerprint", strings(archetype.fingerprint)}});
+                                          {"fingerprint", string_array(archetype.fingerprint)}});
     }
     out["archetypes"] = std::move(archetypes);
-    out["cp_wrappers"] = strings(manifest.cp_wrappers);
-    out["components"] = strings(manifest.components);
+    out["cp_wrappers"] = string_array(manifest.cp_wrappers);
+    out["components"] = string_array(manifest.components);
     return canonical_json(out);
 }
 

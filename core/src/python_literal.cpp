@@ -32,7 +32,6 @@ std::string float_repr(double value) {
     const int count = static_cast<int>(digits.size());
     std::string out;
     if (point > -4 && point <= 16) {
-        // Built with append(): GCC 12 warns falsely (-Wrestrict) on chained operator+ here.
         if (point <= 0) {
             out.append("0.").append(static_cast<std::size_t>(-point), '0').append(digits);
         } else if (point >= count) {

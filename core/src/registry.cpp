@@ -4,6 +4,7 @@
 #include <array>
 #include <atomic>
 #include <cctype>
+#include <set>
 
 namespace famspec {
 namespace {
@@ -34,6 +35,16 @@ std::string normalize_family_key(std::string_view name) {
         }
     }
     return key;
+}
+
+std::vector<std::string> family_spellings(std::string_view model_type, std::string_view architecture,
+                                          std::span<const std::string> aliases,
+                                          std::span<const std::string> directory_aliases) {
+    std::set<std::string> keys = {normalize_family_key(model_type), normalize_family_key(architecture)};
+    for (const auto& alias : aliases) keys.insert(normalize_family_key(alias));
+    for (const auto& alias : directory_aliases) keys.insert(normalize_family_key(alias));
+    keys.erase("");
+    return {keys.begin(), keys.end()};
 }
 
 Registry::Registry(Contents contents) : contents_(std::move(contents)), generation_(next_generation++) {

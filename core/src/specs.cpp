@@ -14,17 +14,11 @@ json::value optional_text(const std::optional<std::string>& text) {
     return text ? json::value(*text) : json::value(nullptr);
 }
 
-json::array strings(const std::vector<std::string>& items) {
-    json::array out;
-    for (const auto& item : items) out.emplace_back(item);
-    return out;
-}
-
 json::array imports_json(const std::vector<ImportPatch>& imports) {
     json::array out;
     for (const auto& patch : imports) {
-        out.push_back(
-            json::object{{"module", patch.module}, {"names", strings(patch.names)}, {"raw", optional_text(patch.raw)}});
+        out.push_back(json::object{
+            {"module", patch.module}, {"names", string_array(patch.names)}, {"raw", optional_text(patch.raw)}});
     }
     return out;
 }
@@ -53,7 +47,7 @@ json::value to_json(const ReplacementSpec& spec) {
                         {"new_ctor", spec.new_ctor},
                         {"imports", imports_json(spec.imports)},
                         {"mode", spec.mode},
-                        {"keyword_args", strings(spec.keyword_args)},
+                        {"keyword_args", string_array(spec.keyword_args)},
                         {"snippets", snippets_json(spec.snippets)},
                         {"remove_class", spec.remove_class},
                         {"replacement_note", optional_text(spec.replacement_note)}};
@@ -66,7 +60,7 @@ json::value to_json(const StrategySpec& spec) {
                         {"method_name", spec.method_name},
                         {"body_template", optional_text(spec.body_template)},
                         {"snippets", snippets_json(spec.snippets)},
-                        {"strip_boundary_subpatterns", strings(spec.strip_boundary_subpatterns)}};
+                        {"strip_boundary_subpatterns", string_array(spec.strip_boundary_subpatterns)}};
 }
 
 }  // namespace detail

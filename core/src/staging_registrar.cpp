@@ -32,19 +32,16 @@ bool StagingRegistrar::check_family_target(std::string_view what, std::string_vi
     }
     // hyper_parallel.models.<directory>.adapter.<...>.<name>: the directory must name the family,
     // or a target could never be resolved from its path alone.
-    const auto parts = split_dotted(target);
-    const bool convention = parts.size() >= 5 && parts[0] == "hyper_parallel" && parts[1] == "models" &&
-                            parts[3] == "adapter" &&
-                            std::none_of(parts.begin(), parts.end(), [](const auto& p) { return p.empty(); });
-    if (!convention) {
+    const std::optional<std::string> directory = declaration_family_directory(target);
+    if (!directory) {
         fail(std::string(what) + " " + quoted(target) + " (" + std::string(where) +
              "): expected a path hyper_parallel.models.<family>.adapter.<module>.<name>");
         return false;
     }
-    const std::string directory_key = normalize_family_key(parts[2]);
+    const std::string directory_key = normalize_family_key(*directory);
     if (std::find(owner->spellings.begin(), owner->spellings.end(), directory_key) == owner->spellings.end()) {
-        fail(std::string(what) + " " + quoted(target) + " (" + std::string(where) + "): directory " + quoted(parts[2]) +
-             " does not name family " + quoted(family) +
+        fail(std::string(what) + " " + quoted(target) + " (" + std::string(where) + "): directory " +
+             quoted(*directory) + " does not name family " + quoted(family) +
              "; declare it with directory_alias() if the family lives there");
         return false;
     }
@@ -69,13 +66,8 @@ void StagingRegistrar::add_family(std::shared_ptr<const FamilyAdapter> family, s
         return;
     }
     RegisteredFamily staged{stage(std::move(family), where), {}};
-    std::set<std::string> spellings;
-    spellings.insert(normalize_family_key(staged->model_type()));
-    spellings.insert(normalize_family_key(staged->architecture()));
-    for (const auto& alias : staged->aliases()) spellings.insert(normalize_family_key(alias));
-    for (const auto& alias : staged->directory_aliases()) spellings.insert(normalize_family_key(alias));
-    spellings.erase("");
-    staged.spellings.assign(spellings.begin(), spellings.end());
+    staged.spellings =
+        family_spellings(staged->model_type(), staged->architecture(), staged->aliases(), staged->directory_aliases());
     for (const auto& other : families) {
         if (other->model_type() == staged->model_type()) {
             fail("family " + quoted(staged->model_type()) + " registered twice (" + other.where + " and " +

@@ -15,8 +15,10 @@
 namespace fs = std::filesystem;
 namespace json = boost::json;
 using famspec::test::fixture_dir;
+using famspec::test::fixture_file;
 using famspec::test::ProcessOptions;
 using famspec::test::ProcessResult;
+using famspec::test::reach_one_file_four_ways;
 using famspec::test::run_cli;
 using famspec::test::TempDir;
 
@@ -25,10 +27,6 @@ namespace {
 constexpr int kOk = 0;
 constexpr int kFailed = 1;
 constexpr int kUsage = 2;
-
-std::string fixture_file(const std::string& name) {
-    return (fs::path(fixture_dir(name)) / ("famspec_" + name + ".so")).string();
-}
 
 std::string describe(const ProcessResult& result) {
     return "exit " + std::to_string(result.exit_code) + " signal " + std::to_string(result.signal) + "\nstdout:\n" +
@@ -141,7 +139,7 @@ TEST_CASE("plugin-path is repeatable and searched in order") {
     CHECK(directories[1].as_string() == famspec::test::plugin_dir());
     const auto& plugins = plugins_of(report);
     REQUIRE(plugins.size() >= 2);
-    CHECK(text(plugins[0].as_object(), "path") == fixture_file("zoo_good"));
+    CHECK(text(plugins[0].as_object(), "path") == fixture_file("zoo_good").string());
 }
 
 TEST_CASE("FAMSPEC_PLUGIN_PATH is used without a flag and the flag overrides it") {
@@ -150,8 +148,8 @@ TEST_CASE("FAMSPEC_PLUGIN_PATH is used without a flag and the flag overrides it"
     const json::object from_env = run_json({"list", "--json"}, kFailed, environment);
     CHECK(text(from_env.at("search_path").as_object(), "origin") == "FAMSPEC_PLUGIN_PATH");
     REQUIRE(plugins_of(from_env).size() == 2);
-    CHECK(text(plugins_of(from_env)[0].as_object(), "path") == fixture_file("not_elf"));
-    CHECK(text(plugins_of(from_env)[1].as_object(), "path") == fixture_file("zoo_good"));
+    CHECK(text(plugins_of(from_env)[0].as_object(), "path") == fixture_file("not_elf").string());
+    CHECK(text(plugins_of(from_env)[1].as_object(), "path") == fixture_file("zoo_good").string());
 
     const json::object from_flag =
         run_json({"list", "--json", "--plugin-path", fixture_dir("zoo_good")}, kOk, environment);
@@ -229,7 +227,7 @@ TEST_CASE("list reports the stage each fixture fails at without running plugin c
         const json::object report = run_json({"list", "--json", "--plugin-path", fixture_dir(c.fixture)}, c.exit_code);
         CHECK(outcome(report) == c.outcome);
         const auto& entry = plugins_of(report)[0].as_object();
-        CHECK(text(entry, "path") == fixture_file(c.fixture));
+        CHECK(text(entry, "path") == fixture_file(c.fixture).string());
         for (const char* key : {"name", "version", "abi", "paths", "message", "families"}) {
             CHECK_MESSAGE(entry.contains(key), key);
         }
@@ -244,14 +242,14 @@ TEST_CASE("list shows a good plugin's manifest") {
     CHECK(text(entry, "abi") == "1.0");
     CHECK(text(entry, "message").empty());
     CHECK(entry.at("families") == json::array{"zoo_good"});
-    CHECK(entry.at("paths") == json::array{json::value(fixture_file("zoo_good"))});
+    CHECK(entry.at("paths") == json::array{json::value(fixture_file("zoo_good").string())});
 }
 
 TEST_CASE("list names both sides of an ABI mismatch") {
     const json::object report =
         run_json({"list", "--json", "--plugin-path", fixture_dir("abi_major_mismatch")}, kFailed);
     const std::string message = text(plugins_of(report)[0].as_object(), "message");
-    CHECK(message.find(fixture_file("abi_major_mismatch")) == 0);
+    CHECK(message.find(fixture_file("abi_major_mismatch").string()) == 0);
     CHECK(message.find("built for ABI 99.0") != std::string::npos);
     CHECK(message.find("this core is ABI 1.0") != std::string::npos);
     CHECK(message.find("rebuild") != std::string::npos);
@@ -270,10 +268,7 @@ TEST_CASE("list reports the same family in two plugins on the second") {
 
 TEST_CASE("list shows one row for a file reached through several paths") {
     const TempDir dir;
-    fs::copy_file(fixture_file("zoo_good"), dir / "orig.so");
-    fs::create_symlink(dir / "orig.so", dir / "link.so");
-    fs::create_hard_link(dir / "orig.so", dir / "hard.so");
-    fs::copy_file(fixture_file("zoo_good"), dir / "copy.so");
+    reach_one_file_four_ways(dir, fixture_file("zoo_good"));
     const json::object report = run_json({"list", "--json", "--plugin-path", dir.path().string()}, kOk);
     REQUIRE(plugins_of(report).size() == 1);
     const auto& entry = plugins_of(report)[0].as_object();

@@ -20,11 +20,11 @@ using famspec::PluginRecord;
 using famspec::PluginStage;
 using famspec::Registry;
 using famspec::test::fixture_dir;
+using famspec::test::fixture_file;
+using famspec::test::reach_one_file_four_ways;
 using famspec::test::TempDir;
 
 namespace {
-
-fs::path fixture_file(const std::string& name) { return fs::path(fixture_dir(name)) / ("famspec_" + name + ".so"); }
 
 std::shared_ptr<const Registry> load(std::vector<fs::path> directories, std::vector<fs::path> files = {}) {
     famspec::LoadOptions options;
@@ -372,10 +372,7 @@ TEST_CASE("a relative plugin path is never resolved against the working director
 
 TEST_CASE("one file reached through a symlink a hardlink and a copy is loaded once") {
     const TempDir dir;
-    fs::copy_file(fixture_file("zoo_good"), dir / "orig.so");
-    fs::create_hard_link(dir / "orig.so", dir / "hard.so");
-    fs::create_symlink(dir / "orig.so", dir / "link.so");
-    fs::copy_file(fixture_file("zoo_good"), dir / "copy.so");
+    reach_one_file_four_ways(dir, fixture_file("zoo_good"));
     const std::vector<std::string> all = {(dir / "copy.so").string(), (dir / "hard.so").string(),
                                           (dir / "link.so").string(), (dir / "orig.so").string()};
 

@@ -177,7 +177,7 @@ TEST_CASE("a duplicate registration is refused with both declaration sites") {
     const auto registry = docs::load_families({fixture_dir("docs_duplicate")});
     const auto failures = docs::plugin_failures(*registry);
     REQUIRE(failures.size() == 1);
-    const std::string path = fixture_dir("docs_duplicate") + "/famspec_docs_duplicate.so";
+    const std::string path = famspec::test::fixture_file("docs_duplicate").string();
     const std::string source = source_dir() + "/docs/snippets/duplicate_plugin.cpp";
     CHECK(failures[0] == "register: " + path +
                              ": registration rejected: factory "

@@ -112,6 +112,9 @@ ProcessResult run_cli(const std::vector<std::string>& arguments, ProcessOptions 
 std::string cli_path() { return FAMSPEC_TEST_CLI; }
 std::string plugin_dir() { return FAMSPEC_TEST_PLUGIN_DIR; }
 std::string fixture_dir(const std::string& name) { return std::string(FAMSPEC_TEST_FIXTURE_DIR) + "/" + name; }
+std::filesystem::path fixture_file(const std::string& name) {
+    return std::filesystem::path(fixture_dir(name)) / ("famspec_" + name + ".so");
+}
 std::string source_dir() { return FAMSPEC_TEST_SOURCE_DIR; }
 std::string build_dir() { return FAMSPEC_TEST_BUILD_DIR; }
 

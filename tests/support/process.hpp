@@ -1,6 +1,7 @@
 // Runs a program (the famspec CLI, a compiler, cmake) and captures what it printed.
 #pragma once
 
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <string>
@@ -29,8 +30,9 @@ ProcessResult run_cli(const std::vector<std::string>& arguments, ProcessOptions 
 
 // Paths of this build.
 std::string cli_path();
-std::string plugin_dir();                          // build/lib/famspec/plugins
-std::string fixture_dir(const std::string& name);  // build/tests/fixtures/<name>
+std::string plugin_dir();                                     // build/lib/famspec/plugins
+std::string fixture_dir(const std::string& name);             // build/tests/fixtures/<name>
+std::filesystem::path fixture_file(const std::string& name);  // .../<name>/famspec_<name>.so
 std::string source_dir();
 std::string build_dir();
 

@@ -32,4 +32,13 @@ private:
     std::filesystem::path path_;
 };
 
+// One plugin reached four ways in `dir`: orig.so, a symlink link.so, a hardlink hard.so, and a
+// byte-identical copy copy.so (same ELF build-id).
+inline void reach_one_file_four_ways(const TempDir& dir, const std::filesystem::path& plugin) {
+    std::filesystem::copy_file(plugin, dir / "orig.so");
+    std::filesystem::create_symlink(dir / "orig.so", dir / "link.so");
+    std::filesystem::create_hard_link(dir / "orig.so", dir / "hard.so");
+    std::filesystem::copy_file(plugin, dir / "copy.so");
+}
+
 }  // namespace famspec::test

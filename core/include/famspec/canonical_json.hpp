@@ -2,6 +2,7 @@
 // Equal values give equal bytes, which is what the summary digest relies on.
 #pragma once
 
+#include <boost/json/array.hpp>
 #include <boost/json/value.hpp>
 #include <string>
 #include <string_view>
@@ -9,6 +10,14 @@
 #include "famspec/sdk/export.hpp"
 
 namespace famspec {
+
+// A JSON array of strings from any range of string-like values.
+template <class Range>
+boost::json::array string_array(const Range& items) {
+    boost::json::array out;
+    for (const auto& item : items) out.emplace_back(std::string_view(item));
+    return out;
+}
 
 FAMSPEC_API std::string canonical_json(const boost::json::value& value);
 

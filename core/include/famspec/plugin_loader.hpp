@@ -58,6 +58,10 @@ FAMSPEC_API std::shared_ptr<const Registry> load_plugins(const LoadOptions& opti
 // files declare, without running any plugin code.
 FAMSPEC_API std::vector<PluginRecord> inspect_plugins(const LoadOptions& options);
 
+// inspect_plugins without the duplicate checks: for a caller that decides duplicates itself from what
+// actually loads (verify), since a plugin refused at load time claims nothing.
+FAMSPEC_API std::vector<PluginRecord> inspect_candidates(const LoadOptions& options);
+
 // Marks, in order, every ok record whose manifest claims something an earlier ok record already
 // claims (stage validate). `verify` uses it on the manifests its child processes report.
 FAMSPEC_API void mark_conflicts(std::vector<PluginRecord>& records);

@@ -47,6 +47,12 @@ struct FamilyLookup {
 // lower-case, '_' and '-' removed, then the first of the HF task suffixes stripped.
 FAMSPEC_API std::string normalize_family_key(std::string_view name);
 
+// Every normalised key that names a family: its model_type, architecture, aliases and directory
+// aliases; sorted, each once.
+FAMSPEC_API std::vector<std::string> family_spellings(std::string_view model_type, std::string_view architecture,
+                                                      std::span<const std::string> aliases,
+                                                      std::span<const std::string> directory_aliases);
+
 class FAMSPEC_API Registry {
 public:
     struct Contents {

@@ -21,17 +21,29 @@ inline std::vector<std::string> split_dotted(std::string_view path) {
     return parts;
 }
 
-// hyper_parallel.models.<family>.adapter.<...>: the factory-channel convention.
-inline bool is_adapter_path(std::string_view target) {
-    const auto parts = split_dotted(target);
-    return parts.size() >= 4 && parts[0] == "hyper_parallel" && parts[1] == "models" && parts[3] == "adapter";
+// The <family> directory of hyper_parallel.models.<family>... Resolution asks this on every call,
+// so it is read in place, without splitting the path.
+inline constexpr std::string_view kModelsRoot = "hyper_parallel.models.";
+
+inline std::optional<std::string_view> family_directory_view(std::string_view target) {
+    if (!target.starts_with(kModelsRoot)) return std::nullopt;
+    const std::string_view rest = target.substr(kModelsRoot.size());
+    const std::string_view directory = rest.substr(0, rest.find('.'));
+    if (directory.empty()) return std::nullopt;
+    return directory;
 }
 
-// The <family> directory of hyper_parallel.models.<family>...
 inline std::optional<std::string> family_directory(std::string_view target) {
-    const auto parts = split_dotted(target);
-    if (parts.size() >= 3 && parts[0] == "hyper_parallel" && parts[1] == "models" && !parts[2].empty()) return parts[2];
-    return std::nullopt;
+    const auto directory = family_directory_view(target);
+    return directory ? std::optional<std::string>(*directory) : std::nullopt;
+}
+
+// hyper_parallel.models.<family>.adapter[.<...>]: the factory-channel convention.
+inline bool is_adapter_path(std::string_view target) {
+    const auto directory = family_directory_view(target);
+    if (!directory) return false;
+    const std::string_view after = target.substr(kModelsRoot.size() + directory->size());
+    return after == ".adapter" || after.starts_with(".adapter.");
 }
 
 // The <family> directory of a complete declaration target hyper_parallel.models.<family>.adapter.<module>.<name>

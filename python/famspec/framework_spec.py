@@ -117,6 +117,15 @@ def _answer(resolution, target: str):
     return None
 
 
+def _remember(cache: dict, key: tuple, target: str, resolve):
+    """The cached answer for key, else resolve() once; not covered (None) is cached, errors are not."""
+    if key in cache:
+        return cache[key]
+    answer = _answer(resolve(), target)
+    cache[key] = answer
+    return answer
+
+
 def replacement_spec_for(target: Any, model_type: Optional[str] = None, *,
                          module_type: Optional[str] = None) -> Optional[ReplacementSpec]:
     """The ``ReplacementSpec`` a ``replace_module`` target stands for, or ``None``."""
@@ -133,12 +142,8 @@ def _replacement(target, model_type, module_type):
     if path is None:
         return None
     state = _loaded()
-    key = _key(path, options, model_type, module_type)
-    if key in state.replacements:
-        return state.replacements[key]
-    spec = _answer(state.resolver.replacement(path, model_type, module_type=module_type, options=options), path)
-    state.replacements[key] = spec
-    return spec
+    return _remember(state.replacements, _key(path, options, model_type, module_type), path,
+                     lambda: state.resolver.replacement(path, model_type, module_type=module_type, options=options))
 
 
 def strategy_spec_for(target: Any, model_type: Optional[str] = None, *,
@@ -159,13 +164,9 @@ def _strategy(target, model_type, inner_wrapper):
     if path is None:
         return None
     state = _loaded()
-    key = _key(path, options, model_type, inner_wrapper)
-    if key in state.strategies:
-        return state.strategies[key]
     slot = "inner_wrapper" if inner_wrapper else "local_compute_fn"
-    spec = _answer(state.resolver.strategy(path, model_type, slot=slot, options=options), path)
-    state.strategies[key] = spec
-    return spec
+    return _remember(state.strategies, _key(path, options, model_type, inner_wrapper), path,
+                     lambda: state.resolver.strategy(path, model_type, slot=slot, options=options))
 
 
 def interface_component_class(model_type: Optional[str]) -> Optional[str]:
@@ -174,10 +175,8 @@ def interface_component_class(model_type: Optional[str]) -> Optional[str]:
     if not model_type:
         return None
     state = _loaded()
-    if model_type not in state.interfaces:
-        resolution = state.resolver.interface_component_class(model_type)
-        state.interfaces[model_type] = _answer(resolution, model_type)
-    return state.interfaces[model_type]
+    return _remember(state.interfaces, (model_type,), model_type,
+                     lambda: state.resolver.interface_component_class(model_type))
 
 
 def _records(name: str, records: Optional[Iterable[Mapping[str, Any]]]):

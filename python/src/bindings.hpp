@@ -42,7 +42,6 @@ py::tuple to_python(const ReplacementSpec& spec);
 py::tuple to_python(const StrategySpec& spec);
 py::object to_python(const std::shared_ptr<const std::string>& text);
 
-std::string_view status_name(ResolutionStatus status);
 py::object gap_or_none(Gap gap);
 py::tuple to_python(const Explanation& explanation);
 

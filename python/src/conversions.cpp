@@ -98,18 +98,6 @@ py::object to_python(const std::shared_ptr<const std::string>& text) {
     return text ? py::object(py::str(*text)) : py::object(py::none());
 }
 
-std::string_view status_name(ResolutionStatus status) {
-    switch (status) {
-        case ResolutionStatus::resolved:
-            return "resolved";
-        case ResolutionStatus::not_covered:
-            return "not_covered";
-        case ResolutionStatus::error:
-            return "error";
-    }
-    return "error";
-}
-
 py::object gap_or_none(Gap gap) {
     return gap == Gap::none ? py::object(py::none()) : py::object(py::str(std::string(gap_name(gap))));
 }

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "famspec/famspec.hpp"
+#include "famspec/registry_description.hpp"
 
 extern char** environ;
 
@@ -62,6 +63,28 @@ int run_quietly(const std::vector<std::string>& argv) {
     int status = 0;
     waitpid(pid, &status, 0);
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// The source audit of every shipped family on the fixture runtime tree, as an operator runs it:
+// `famspec audit` starts Debian's python3, loads the plugins and reads the tree with ast.
+void print_audit_figures(const std::string& plugin_dir, const famspec::Registry& registry) {
+    const double describe = median_us(30, [&] { (void)famspec::describe_registry_json(registry); });
+    const int status = run_quietly(
+        {FAMSPEC_BENCH_CLI, "--plugin-path", plugin_dir, "audit", "--source-root", FAMSPEC_BENCH_AUDIT_ROOT});
+    std::printf("\naudit (%s)\n", FAMSPEC_BENCH_AUDIT_ROOT);
+    std::printf("%-52s %9.0f us\n", "describe_registry_json (what the audit reads)", describe);
+    if (status != 0) {
+        std::printf("  famspec audit exited %d: whole-process figures skipped\n", status);
+        return;
+    }
+    const double python = median_us(7, [&] { run_quietly({"/usr/bin/python3", "-c", "pass"}); });
+    const double audit = median_us(7, [&] {
+        run_quietly(
+            {FAMSPEC_BENCH_CLI, "--plugin-path", plugin_dir, "audit", "--source-root", FAMSPEC_BENCH_AUDIT_ROOT});
+    });
+    std::printf("%-52s %9.0f us\n", "famspec audit, all shipped families, whole process", audit);
+    std::printf("%-52s %9.0f us\n", "python3 -c pass, whole process (the floor)", python);
+    std::printf("  audit / bare interpreter start:            %6.1fx\n", audit / python);
 }
 
 }  // namespace
@@ -145,5 +168,6 @@ int main(int argc, char** argv) {
     std::printf("  registry reads, 2 threads vs 1 (2x work):  %6.2fx the time of 1 thread\n", two_threads / one_thread);
     std::printf("  plugins loaded: %zu, families: %zu, factories: %zu\n", registry->plugins().size(),
                 registry->families().size(), registry->factories().size());
+    print_audit_figures(plugin_dir, *registry);
     return 0;
 }

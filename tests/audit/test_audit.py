@@ -437,3 +437,16 @@ def test_bad_root_and_bad_arguments(audit, tree, tmp_path):
 def test_family_spellings(audit, tree, spelling):
     code, report, _ = audit(tree.root, "--family", spelling)
     assert (code, report["families"]) == (0, ["qwen3_moe"])
+
+
+def test_runtime_only_factory_returning_a_helper_call_is_ok(audit, tree):
+    rel = "hyper_parallel/models/deepseek_v3/adapter/replacements.py"
+    tree.replace(rel, "return LowPrecisionLinear.from_linear(module)", "return convert_linear(module)")
+    tree.replace(rel, "from hyper_parallel.models.replacement import module_replacement",
+                 "from hyper_parallel.models.replacement import module_replacement\n"
+                 "from hyper_parallel.components.low_precision import convert_linear")
+    low_precision = tree.path("hyper_parallel/components/low_precision.py")
+    low_precision.write_text(low_precision.read_text() + "\n\ndef convert_linear(linear):\n"
+                             "    return LowPrecisionLinear.from_linear(linear)\n")
+    code, report, _ = audit(tree.root)
+    assert (code, not_ok(report)) == (0, [])

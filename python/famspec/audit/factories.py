@@ -90,7 +90,7 @@ def _check_in(tree: SourceTree, provider: str, name: str, factory: dict, ctx: di
             )
         )
     findings += _check_parameters(module, node, factory, subject, ctx)
-    findings += _check_returns(module, node, factory, subject, ctx)
+    findings += _check_returns(tree, module, node, factory, subject, ctx)
     if not findings:
         findings.append(ok("factory", subject, module.rel, node.lineno, _declared_text(factory), **ctx))
     return findings
@@ -145,54 +145,40 @@ def _is_replacement_decorator(decorator: ast.expr, module: ParsedModule) -> bool
 
 
 def _check_parameters(module, function, factory, subject, ctx) -> list:
+    """Declared options are factory parameters with the same default; undeclared ones are drift."""
     declared = {p.name: p for p in sig.declared_parameters(factory.get("parameters", []))}
     source = {p.name: p for p in sig.source_parameters(function, skip_first=False)}
+
+    def say(kind, line, declared_text, found_text, remedy):
+        return drift("factory", subject, module.rel, line, declared_text, found_text, remedy, kind=kind, **ctx)
+
     findings = []
     for name, param in declared.items():
         found = source.get(name)
         if found is None:
             findings.append(
-                drift(
-                    "factory",
-                    subject,
-                    module.rel,
+                say(
+                    "factory_parameter_removed",
                     function.lineno,
                     f"parameter {param.text()}",
                     "(absent)",
                     "drop the option from the factory declaration",
-                    kind="factory_parameter_removed",
-                    **ctx,
                 )
             )
         elif name not in _RUNTIME_PARAMETERS and found.default != param.default:
             findings.append(
-                drift(
-                    "factory",
-                    subject,
-                    module.rel,
+                say(
+                    "factory_parameter_default",
                     found.line,
                     f"option {param.text()}",
                     f"option {found.text()}",
                     "change the option's default in the factory declaration",
-                    kind="factory_parameter_default",
-                    **ctx,
                 )
             )
     for name, found in source.items():
         if name not in declared and found.kind not in (sig.VAR_POSITIONAL, sig.VAR_KEYWORD):
-            findings.append(
-                drift(
-                    "factory",
-                    subject,
-                    module.rel,
-                    found.line,
-                    "(absent)",
-                    f"parameter {found.text()}",
-                    f"declare the option with .option(\"{name}\", ...)",
-                    kind="factory_parameter_added",
-                    **ctx,
-                )
-            )
+            remedy = f'declare the option with .option("{name}", ...)'
+            findings.append(say("factory_parameter_added", found.line, "(absent)", f"parameter {found.text()}", remedy))
     return findings
 
 
@@ -210,7 +196,20 @@ def _declared_text(factory: dict) -> str:
     return f"{construction['component']}({', '.join(args)}) from {construction['import_module']}"
 
 
-def _check_returns(module, function, factory, subject, ctx) -> list:
+def _is_helper(tree: SourceTree, b: Built) -> bool:
+    """A call to a plain function of the runtime (a helper), not a component class."""
+    try:
+        binding = tree.resolve(b.module, b.component) if b.module else None
+    except UnreadableSource:
+        return False
+    return (
+        binding is not None
+        and binding.kind == "definition"
+        and isinstance(binding.node, (ast.FunctionDef, ast.AsyncFunctionDef))
+    )
+
+
+def _check_returns(tree, module, function, factory, subject, ctx) -> list:
     construction = factory.get("construction")
     built = returns_of(function, module)
     if not built:
@@ -229,6 +228,12 @@ def _check_returns(module, function, factory, subject, ctx) -> list:
         ]
     findings = []
     for b in built:
+        if b.kind == "call" and _is_helper(tree, b):
+            if construction is not None:
+                reason = f"returns the result of the function {b.component}(...), not a component"
+                findings.append(unreadable("construction", subject, module.rel, b.node.lineno, _declared_text(factory),
+                                           reason, **ctx))
+            continue
         findings += _check_one(module, function, factory, construction, b, subject, ctx)
     return findings
 

@@ -4,24 +4,21 @@
 rich API: ``load_plugins`` -> ``Registry``; ``Resolver(registry)`` -> ``Resolution``;
 ``parse_plan`` -> ``Plan``; ``Resolver.summary(plan)`` -> ``Summary``.
 
-Importing famspec loads the core library only: no plugin, no torch, nothing of the runtime. The
-names below that are not needed to load plugins are imported on first use, so that a job's start-up
-pays only for what it calls.
+Importing famspec runs no plugin, imports no torch and nothing of the runtime. Every name below is
+imported on first use (the core library with the first one that needs it), so that a job's
+start-up pays only for what it calls, and the pure-Python tools (``famspec.audit``) import without
+the extension.
 """
 
-from . import _native
-from .registry import PluginRecord, Registry, default_plugin_directory, load_plugins
-
-__version__ = _native.version
-#: The plugin ABI (major.minor) this core loads.
-ABI = _native.abi
-
 _LAZY = {
+    "ABI": "_version",
     "Explanation": "resolver",
     "ImportPatch": "specs",
     "ModuleSnippetPatch": "specs",
     "Plan": "plan",
     "PlanError": "errors",
+    "PluginRecord": "registry",
+    "Registry": "registry",
     "ReplacementSpec": "specs",
     "Resolution": "resolver",
     "ResolutionError": "errors",
@@ -29,10 +26,13 @@ _LAZY = {
     "StrategySpec": "specs",
     "Summary": "resolver",
     "SummaryEntry": "resolver",
+    "__version__": "_version",
+    "default_plugin_directory": "registry",
+    "load_plugins": "registry",
     "parse_plan": "plan",
 }
 
-__all__ = sorted(["ABI", "PluginRecord", "Registry", "default_plugin_directory", "load_plugins", *_LAZY])
+__all__ = sorted(name for name in _LAZY if name != "__version__")
 
 
 def __getattr__(name):
@@ -45,4 +45,4 @@ def __getattr__(name):
 
 
 def __dir__():
-    return __all__
+    return sorted([*_LAZY, "framework_spec"])

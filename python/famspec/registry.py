@@ -68,6 +68,11 @@ class Registry:
         """The registered model types, sorted."""
         return tuple(sorted(self._native.families))
 
+    def describe(self) -> str:
+        """Everything the loaded plugins declared, as canonical JSON (the core's describe_registry_json:
+        plugins, families with their factories, wrappers and archetypes, components)."""
+        return self._native.describe()
+
     def __repr__(self):
         ok = sum(1 for plugin in self._plugins if plugin.status == "ok")
         return f"<famspec.Registry {ok}/{len(self._plugins)} plugins ok, {len(self.families)} families>"

@@ -6,6 +6,7 @@
 #include "bindings.hpp"
 #include "famspec/plugin_loader.hpp"
 #include "famspec/registry.hpp"
+#include "famspec/registry_description.hpp"
 
 namespace famspec::python {
 namespace {
@@ -103,6 +104,11 @@ void bind_registry(py::module_& module) {
                                        out.append(record_dict(record));
                                    return out;
                                })
+        .def("describe",
+             [](const RegistryHandle& h) {
+                 py::gil_scoped_release release;
+                 return describe_registry_json(*h.registry);
+             })
         .def_property_readonly("families", [](const RegistryHandle& h) {
             py::list out;
             for (const RegisteredFamily& family : h.registry->families()) out.append(family->model_type());

@@ -19,16 +19,34 @@ def clean_env(**extra):
 
 def test_import_loads_neither_torch_nor_the_runtime_nor_plugins(tmp_path):
     result = run_python(
-        "import sys, famspec, famspec.framework_spec\n"
+        "import sys, famspec\n"
+        "print('famspec._native' in sys.modules)\n"
+        "import famspec.framework_spec\n"
+        "famspec.load_plugins()\n"
         "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('torch', 'hyper_parallel', 'numpy'))\n"
         "print(heavy)\n"
         "print(famspec.__version__, famspec.ABI)\n",
         env=clean_env(PYTHONPATH=BUILD_PYTHON), cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert lines[0] == "[]"
-    version, abi = lines[1].split()
+    assert lines[0] == "False", "the extension is loaded on first use, not by import famspec"
+    assert lines[1] == "[]"
+    version, abi = lines[2].split()
     assert version.count(".") == 2 and abi.count(".") == 1
+
+
+def test_registry_describe_is_the_core_description(registry):
+    import json
+    described = json.loads(registry.describe())
+    assert described["format"] == 1
+    assert sorted(f["model_type"] for f in described["families"]) == list(registry.families)
+    assert registry.describe() == registry.describe()
+
+
+def test_python_m_famspec_without_a_command_is_a_usage_error(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "famspec"], env=clean_env(PYTHONPATH=BUILD_PYTHON),
+                            cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and "usage" in result.stderr
 
 
 def test_default_plugins_are_found_relative_to_the_package_not_the_working_directory(tmp_path):

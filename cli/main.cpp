@@ -5,11 +5,13 @@
 
 #include "audit_command.hpp"
 #include "context.hpp"
+#include "diff_command.hpp"
 #include "famspec/fingerprint.hpp"
 #include "famspec/sdk/abi.hpp"
 #include "new_family.hpp"
 #include "plan_commands.hpp"
 #include "plugin_commands.hpp"
+#include "snapshot_command.hpp"
 
 namespace {
 
@@ -90,6 +92,13 @@ int run(int argc, char** argv) {
     CLI::App* audit = famspec::cli::add_audit_command(app, audit_request);
     add_json(audit);
 
+    famspec::cli::SnapshotRequest snapshot_request;
+    CLI::App* snapshot = famspec::cli::add_snapshot_command(app, snapshot_request);
+    add_json(snapshot);
+
+    famspec::cli::DiffRequest diff_request;
+    CLI::App* diff = famspec::cli::add_diff_command(app, diff_request);
+
     std::string probe_file;
     CLI::App* probe = app.add_subcommand("__probe", "");  // verify's child; hidden
     probe->group("");
@@ -119,6 +128,8 @@ int run(int argc, char** argv) {
     }
     if (*new_family) return famspec::cli::new_family(new_family_options, std::cout, std::cerr);
     if (*audit) return famspec::cli::run_audit(context, audit_request, std::cerr);
+    if (*snapshot) return famspec::cli::run_snapshot(context, snapshot_request, std::cout, std::cerr);
+    if (*diff) return famspec::cli::run_diff(diff_request, std::cout, std::cerr);
     if (*probe) return famspec::cli::probe_plugin(probe_file, 3);
     return famspec::cli::kExitUsage;
 }

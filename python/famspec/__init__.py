@@ -18,6 +18,7 @@ _LAZY = {
     "Plan": "plan",
     "PlanError": "errors",
     "PluginRecord": "registry",
+    "ProvenanceMismatch": "_provenance",
     "Registry": "registry",
     "ReplacementSpec": "specs",
     "Resolution": "resolver",
@@ -27,9 +28,11 @@ _LAZY = {
     "Summary": "resolver",
     "SummaryEntry": "resolver",
     "__version__": "_version",
+    "check_provenance": "_provenance",
     "default_plugin_directory": "registry",
     "load_plugins": "registry",
     "parse_plan": "plan",
+    "provenance": "_provenance",
 }
 
 __all__ = sorted(name for name in _LAZY if name != "__version__")

@@ -47,13 +47,14 @@ class Registry:
     """The frozen set of loaded plugins. Immutable and safe to share between threads; holding it
     keeps the plugin libraries loaded."""
 
-    __slots__ = ("_native", "_plugins")
+    __slots__ = ("_native", "_plugins", "_snapshot")
 
     def __init__(self, native):
         if not isinstance(native, _native.Registry):
             raise TypeError("Registry objects come from famspec.load_plugins()")
         self._native = native
         self._plugins = tuple(PluginRecord(**record) for record in native.plugins)
+        self._snapshot = None
 
     @property
     def plugins(self) -> tuple[PluginRecord, ...]:
@@ -67,6 +68,14 @@ class Registry:
     def families(self) -> tuple[str, ...]:
         """The registered model types, sorted."""
         return tuple(sorted(self._native.families))
+
+    def snapshot(self) -> str:
+        """The loaded plugin set as canonical JSON: famspec's version and ABI; per plugin its name,
+        version, file sha256, GNU build-id, ABI, families and keys, status; and a ``digest`` over all of
+        it except the paths. Computed once (it hashes the plugin files)."""
+        if self._snapshot is None:
+            self._snapshot = self._native.snapshot()
+        return self._snapshot
 
     def describe(self) -> str:
         """Everything the loaded plugins declared, as canonical JSON (the core's describe_registry_json:

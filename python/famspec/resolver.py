@@ -63,19 +63,38 @@ class Summary:
     """A plan's declaration summary; ``canonical_json()`` and ``digest()`` are the bytes
     ``famspec summary`` and ``famspec summary --digest`` print."""
 
-    __slots__ = ("_native",)
+    __slots__ = ("_native", "_canonical", "_digest")
 
     def __init__(self, native):
         self._native = native
+        self._canonical = native.canonical_json()
+        self._digest = native.digest()
+
+    @classmethod
+    def from_canonical_json(cls, text: str) -> "Summary":
+        """A summary received from another process (``famspec.distributed.resolve_once``): its bytes
+        and digest, without the per-entry details, which only the resolving process has."""
+        import hashlib
+
+        if not isinstance(text, str):
+            raise TypeError(f"canonical summary must be str, got {type(text).__name__}")
+        summary = cls.__new__(cls)
+        summary._native = None
+        summary._canonical = text
+        summary._digest = "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+        return summary
 
     def canonical_json(self) -> str:
-        return self._native.canonical_json()
+        return self._canonical
 
     def digest(self) -> str:
-        return self._native.digest()
+        return self._digest
 
     @property
     def entries(self) -> Tuple[SummaryEntry, ...]:
+        if self._native is None:
+            raise ValueError("this summary was received as canonical JSON: its entries' reasons and positions "
+                             "are known only where it was resolved (read canonical_json())")
         return tuple(SummaryEntry(*_entry_values(row)) for row in self._native.entries)
 
     def __repr__(self):

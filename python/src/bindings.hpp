@@ -32,6 +32,9 @@ struct PlanHandle {
     std::shared_ptr<const Plan> plan;
 };
 
+// Adds snapshot() to the registry class bound by bind_registry.
+void bind_snapshot(py::module_& module, py::class_<RegistryHandle>& registry);
+
 // Static options from a Python mapping of str to None/bool/int/float/str; TypeError or ValueError
 // naming the option otherwise.
 Options options_from(const py::handle& mapping);

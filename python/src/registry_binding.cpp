@@ -94,8 +94,8 @@ py::dict record_dict(const PluginRecord& record) {
 }  // namespace
 
 void bind_registry(py::module_& module) {
-    py::class_<RegistryHandle>(module, "Registry")
-        .def_property_readonly("generation", [](const RegistryHandle& h) { return h.registry->generation(); })
+    py::class_<RegistryHandle> registry(module, "Registry");
+    registry.def_property_readonly("generation", [](const RegistryHandle& h) { return h.registry->generation(); })
         .def_property_readonly("all_ok", [](const RegistryHandle& h) { return h.registry->all_ok(); })
         .def_property_readonly("plugins",
                                [](const RegistryHandle& h) {
@@ -115,6 +115,7 @@ void bind_registry(py::module_& module) {
             return out;
         });
 
+    bind_snapshot(module, registry);
     module.def("load_plugins", &load, py::arg("explicit_paths"), py::arg("environment"), py::arg("default_directory"),
                py::arg("log"));
 }

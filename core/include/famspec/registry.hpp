@@ -94,6 +94,10 @@ public:
 
     bool all_ok() const;
 
+    // The loaded plugin set as canonical JSON with its digest (see snapshot.hpp). Reads each plugin file
+    // to hash it, so call it once and keep the result.
+    std::string snapshot() const;
+
 private:
     Contents contents_;
     std::uint64_t generation_;

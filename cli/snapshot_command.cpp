@@ -1,0 +1,76 @@
+#include "snapshot_command.hpp"
+
+#include <CLI/CLI.hpp>
+#include <boost/json.hpp>
+#include <fstream>
+#include <iterator>
+#include <ostream>
+
+#include "famspec/snapshot.hpp"
+
+namespace famspec::cli {
+namespace json = boost::json;
+namespace {
+
+void print_snapshot(std::ostream& out, const std::string& snapshot) {
+    const json::object document = json::parse(snapshot).as_object();
+    const json::object& core = document.at("famspec").as_object();
+    out << "famspec " << std::string_view(core.at("version").as_string()) << " (plugin ABI "
+        << std::string_view(core.at("abi").as_string()) << ")\n";
+    out << "snapshot " << std::string_view(document.at("digest").as_string()) << "\n";
+    std::vector<std::vector<std::string>> rows{{"NAME", "VERSION", "STATUS", "SHA256", "BUILD-ID", "FAMILIES"}};
+    for (const json::value& value : document.at("plugins").as_array()) {
+        const json::object& plugin = value.as_object();
+        std::vector<std::string> families;
+        for (const json::value& family : plugin.at("families").as_array()) families.emplace_back(family.as_string());
+        const std::string sha = std::string(plugin.at("sha256").as_string());
+        rows.push_back({std::string(plugin.at("name").as_string()), std::string(plugin.at("version").as_string()),
+                        std::string(plugin.at("status").as_string()),
+                        sha.substr(0, std::min<std::size_t>(sha.size(), 19)),
+                        std::string(plugin.at("build_id").as_string()), join(families, ",")});
+    }
+    print_table(out, rows);
+}
+
+int compare(const std::string& file, const std::string& live, std::ostream& out, std::ostream& err) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) {
+        err << "famspec: " << file << ": cannot read the snapshot\n";
+        return kExitUsage;
+    }
+    const std::string stored((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const SnapshotComparison comparison = compare_snapshots(stored, live);
+    if (comparison.error) {
+        err << "famspec: " << file << ": " << *comparison.error << "\n";
+        return kExitUsage;
+    }
+    if (comparison.differences.empty()) {
+        out << "same plugin set: " << snapshot_digest(live) << "\n";
+        return kExitOk;
+    }
+    out << file << " -> loaded plugins: " << comparison.differences.size() << " difference(s)\n";
+    for (const std::string& difference : comparison.differences) out << "  " << difference << "\n";
+    return kExitFailed;
+}
+
+}  // namespace
+
+CLI::App* add_snapshot_command(CLI::App& app, SnapshotRequest& request) {
+    CLI::App* snapshot =
+        app.add_subcommand("snapshot", "The loaded plugin set: versions, file hashes, build-ids, families, digest");
+    snapshot->add_option("--compare", request.compare, "Compare with a stored snapshot (0 same, 1 differs, 2 bad file)")
+        ->type_name("FILE");
+    return snapshot;
+}
+
+int run_snapshot(const Context& context, const SnapshotRequest& request, std::ostream& out, std::ostream& err) {
+    const std::string live = context.load(err)->snapshot();
+    if (request.compare) return compare(*request.compare, live, out, err);
+    if (context.json)
+        out << live << "\n";
+    else
+        print_snapshot(out, live);
+    return kExitOk;
+}
+
+}  // namespace famspec::cli

@@ -8,8 +8,8 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 #include <mutex>
+#include <optional>
 #include <shared_mutex>
 #include <string>
 #include <string_view>

@@ -76,6 +76,9 @@ int run(int argc, char** argv) {
     summary->add_option("PLAN", plan, "Plan YAML with plan_overrides")->required();
     summary->add_option("--model-type", plan_model_type, "Overrides the plan's model_type / architecture");
     summary->add_flag("--digest", digest_only, "Print only the sha256 digest of the summary");
+    bool with_snapshot = false;
+    summary->add_flag("--with-snapshot", with_snapshot,
+                      "Record the plugin-set snapshot digest in the summary (key snapshot_digest)");
     summary->fallthrough();
 
     famspec::cli::NewFamilyOptions new_family_options;
@@ -124,7 +127,8 @@ int run(int argc, char** argv) {
     if (*check)
         return famspec::cli::check_plan(context, plan, plan_model_type, allow_runtime_only, std::cout, std::cerr);
     if (*summary) {
-        return famspec::cli::summarize_plan(context, plan, plan_model_type, digest_only, std::cout, std::cerr);
+        return famspec::cli::summarize_plan(context, plan, plan_model_type, digest_only, with_snapshot, std::cout,
+                                            std::cerr);
     }
     if (*new_family) return famspec::cli::new_family(new_family_options, std::cout, std::cerr);
     if (*audit) return famspec::cli::run_audit(context, audit_request, std::cerr);

@@ -3,7 +3,9 @@
 #include <boost/json.hpp>
 #include <ostream>
 
+#include "famspec/canonical_json.hpp"
 #include "famspec/resolver.hpp"
+#include "famspec/snapshot.hpp"
 
 namespace famspec::cli {
 namespace json = boost::json;
@@ -49,6 +51,7 @@ std::optional<Options> parse_options(const std::vector<std::string>& items, std:
 struct ResolvedPlan {
     Plan plan;
     DeclarationSummary summary;
+    std::shared_ptr<const Registry> registry;
 };
 
 // Reads and checks the plan before any plugin is loaded, then resolves every target in it.
@@ -59,9 +62,18 @@ std::optional<ResolvedPlan> resolve_plan(const Context& context, const std::stri
         err << "famspec: " << parsed.error->to_string() << "\n";
         return std::nullopt;
     }
-    const Resolver resolver(context.load(err));
+    auto registry = context.load(err);
+    const Resolver resolver(registry);
     DeclarationSummary summary = resolver.declaration_summary(model_type, *parsed.plan);
-    return ResolvedPlan{std::move(*parsed.plan), std::move(summary)};
+    return ResolvedPlan{std::move(*parsed.plan), std::move(summary), std::move(registry)};
+}
+
+// The summary's canonical bytes; with the snapshot, they also record which plugin set made them.
+std::string summary_bytes(const ResolvedPlan& resolved, bool with_snapshot) {
+    if (!with_snapshot) return resolved.summary.canonical_json();
+    json::object object = json::parse(resolved.summary.canonical_json()).as_object();
+    object["snapshot_digest"] = snapshot_digest(resolved.registry->snapshot());
+    return canonical_json(object);
 }
 
 std::string location_of(const Plan& plan, const SourceLocation& location) {
@@ -153,7 +165,7 @@ int check_plan(const Context& context, const std::string& path, const std::optio
 }
 
 int summarize_plan(const Context& context, const std::string& path, const std::optional<std::string>& model_type,
-                   bool digest_only, std::ostream& out, std::ostream& err) {
+                   bool digest_only, bool with_snapshot, std::ostream& out, std::ostream& err) {
     const std::optional<ResolvedPlan> resolved = resolve_plan(context, path, model_type, err);
     if (!resolved) return kExitUsage;
     const Plan& plan = resolved->plan;
@@ -168,10 +180,8 @@ int summarize_plan(const Context& context, const std::string& path, const std::o
     }
     // A summary with a broken declaration in it would hide the failure behind a plausible digest.
     if (failed) return kExitFailed;
-    if (digest_only)
-        out << summary.digest() << "\n";
-    else
-        out << summary.canonical_json() << "\n";
+    const std::string bytes = summary_bytes(*resolved, with_snapshot);
+    out << (digest_only ? sha256_digest(bytes) : bytes) << "\n";
     return kExitOk;
 }
 

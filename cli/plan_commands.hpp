@@ -24,6 +24,6 @@ int resolve_target(const Context& context, const ResolveRequest& request, std::o
 int check_plan(const Context& context, const std::string& plan, const std::optional<std::string>& model_type,
                bool allow_runtime_only, std::ostream& out, std::ostream& err);
 int summarize_plan(const Context& context, const std::string& plan, const std::optional<std::string>& model_type,
-                   bool digest_only, std::ostream& out, std::ostream& err);
+                   bool digest_only, bool with_snapshot, std::ostream& out, std::ostream& err);
 
 }  // namespace famspec::cli

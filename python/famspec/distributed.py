@@ -59,16 +59,21 @@ def _differences(compare, majority: str, minority: str) -> list:
 def _check(dist, group, records, field, my_text, what, reference=None):
     """Raises RankDisagreement on every rank unless every record holds the same ``field``.
 
-    Only then does a second round carry canonical texts, one per distinct value (from the lowest rank
-    holding it), so that the message can name the first difference against the majority."""
+    Only then does a second round carry canonical texts, one per distinct value (broadcast by the
+    lowest rank holding it), so that the message can name the first difference against the majority."""
     positions = {}
     for position, record in enumerate(records):
         positions.setdefault(record[field], []).append(position)
     if len(positions) == 1 and (reference is None or reference in positions):
         return
     me = dist.get_rank(group) if group is not None else dist.get_rank()
-    mine = records[me][field]
-    texts = _gather(dist, my_text if positions[mine][0] == me else None, group)
+    # One broadcast per distinct value, from the lowest rank holding it: each rank receives as many
+    # texts as there are distinct values (an all-gather would pad every rank's share to the largest).
+    texts = {}
+    for value, ps in sorted(positions.items(), key=lambda item: item[1][0]):
+        box = [my_text if ps[0] == me else None]
+        dist.broadcast_object_list(box, src=records[ps[0]]["rank"], group=group)
+        texts[ps[0]] = box[0]
     groups = {value: sorted(records[p]["rank"] for p in ps) for value, ps in positions.items()}
     majority = reference if reference is not None else max(
         positions, key=lambda value: (len(positions[value]), -positions[value][0]))

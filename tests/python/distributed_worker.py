@@ -1,4 +1,5 @@
-"""One rank of a localhost gloo job for test_distributed.py; prints one JSON line with its outcome.
+"""One rank of a localhost gloo job for test_distributed.py (and, scenario "measure", for the figures in
+docs/scale.md); prints one JSON line with its outcome.
 
 usage: distributed_worker.py SCENARIO PORT RANK WORLD PLUGIN_DIR PLAN [ALT_PLUGIN_DIR ALT_PLAN]
 """
@@ -7,6 +8,29 @@ import json
 import os
 import sys
 from datetime import timedelta
+
+
+def measure(fd, summary, registry, plan, rounds=30):
+    """Median wall time per call and the pickled bytes each rank contributes (docs/scale.md)."""
+    import pickle
+    import socket
+    import statistics
+    import time
+
+    def median_ms(call):
+        times = []
+        for _ in range(rounds):
+            start = time.perf_counter()
+            call()
+            times.append((time.perf_counter() - start) * 1e3)
+        return round(statistics.median(times), 3)
+
+    record = {"rank": 0, "host": socket.gethostname(), "snapshot": "sha256:" + "0" * 64, "summary": summary.digest()}
+    return {"agree_ms": median_ms(lambda: fd.agree(summary, registry)),
+            "resolve_once_ms": median_ms(lambda: fd.resolve_once(plan, registry)),
+            "record_bytes": len(pickle.dumps(record)),
+            "summary_bytes": len(summary.canonical_json()),
+            "snapshot_bytes": len(registry.snapshot())}
 
 
 def main():
@@ -26,7 +50,9 @@ def main():
     if scenario == "dies" and odd:
         os._exit(3)  # gone before the collective
     try:
-        if scenario == "resolve_once":
+        if scenario == "measure":
+            result = measure(fd, famspec.Resolver(registry).summary(plan), registry, plan)
+        elif scenario == "resolve_once":
             summary = fd.resolve_once(plan, registry)
             result = {"digest": summary.digest(), "bytes": len(summary.canonical_json())}
         else:

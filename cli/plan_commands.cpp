@@ -88,13 +88,13 @@ int resolve_target(const Context& context, const ResolveRequest& request, std::o
         const auto r = resolver.replacement_spec_for(request.target, request.model_type, request.module_type, *options);
         status = r.status;
         reason = r.reason;
-        explanation = r.explanation;
+        explanation = *r.explanation;
         if (r.resolved()) text = to_canonical_json(*r.value);
     } else {
         const auto r = resolver.strategy_spec_for(request.target, request.model_type, *slot, *options);
         status = r.status;
         reason = r.reason;
-        explanation = r.explanation;
+        explanation = *r.explanation;
         if (r.resolved()) text = to_canonical_json(*r.value);
     }
     out << text << "\n";

@@ -25,13 +25,15 @@ const CLI::Validator kNonEmpty([](const std::string& value) { return value.empty
                                "NONEMPTY");
 
 // Options every command takes; --plugin-path is the app's and may follow the command name.
-CLI::App* command(CLI::App& app, Invocation& invocation, const std::string& name, const std::string& description,
-                  bool json = true) {
-    CLI::App* sub = app.add_subcommand(name, description);
-    if (json) sub->add_flag("--json", invocation.context.json, "Sorted, stable JSON output; errors as JSON too");
+CLI::App* with_common_flags(CLI::App* sub, Invocation& invocation) {
+    sub->add_flag("--json", invocation.context.json, "Sorted, stable JSON output; errors as JSON too");
     sub->add_flag("-q,--quiet", invocation.context.quiet, "No notes or warnings on stderr (errors still)");
     sub->fallthrough();
     return sub;
+}
+
+CLI::App* command(CLI::App& app, Invocation& invocation, const std::string& name, const std::string& description) {
+    return with_common_flags(app.add_subcommand(name, description), invocation);
 }
 
 void add_plan(CLI::App* sub, Invocation& invocation) {
@@ -139,6 +141,8 @@ std::unique_ptr<CLI::App> make_app(Invocation& invocation) {
     add_resolve(*app, invocation);
     add_plan_commands(*app, invocation);
 
+    with_common_flags(add_audit_command(*app, invocation.audit), invocation);
+
     CLI::App* probe = app->add_subcommand("__probe", "");  // verify's child; hidden
     probe->group("");
     probe->add_option("FILE", invocation.file)->required()->check(kNonEmpty);
@@ -205,6 +209,7 @@ int dispatch(const CLI::App& app, Invocation& invocation) {
     if (name == "summary")
         return summarize_plan(context, invocation.plan, invocation.plan_model_type, invocation.digest_only, out, err);
     if (name == "new-family") return new_family(invocation.new_family, out, err, context.json);
+    if (name == "audit") return run_audit(context, invocation.audit, err);
     if (name == "__probe") return probe_plugin(invocation.file, 3);
     if (name == "__bash-completion" || name == "__man") {
         std::ofstream file(invocation.file, std::ios::binary | std::ios::trunc);

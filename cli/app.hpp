@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "audit_command.hpp"
 #include "context.hpp"
 #include "new_family.hpp"
 #include "plan_commands.hpp"
@@ -27,6 +28,7 @@ struct Invocation {
     bool digest_only = false;
     NewFamilyOptions new_family;
     std::string file;
+    AuditRequest audit;
 };
 
 std::unique_ptr<CLI::App> make_app(Invocation& invocation);

@@ -78,9 +78,7 @@ int resolve_batch(const Context& context, std::istream& in, std::ostream& out, s
         const ResolveAnswer answer = resolve_request(resolver, *request, *slot, *options);
         const bool resolved = answer.status == ResolutionStatus::resolved;
         json::object reply{
-            {"status", resolved                                   ? "resolved"
-                       : answer.status == ResolutionStatus::error ? "error"
-                                                                  : "not_covered"},
+            {"status", std::string(status_name(answer.status))},
             {"spec", json::parse(answer.spec)},
             {"reason", answer.reason},
             {"gap", answer.gap == Gap::none ? json::value(nullptr) : json::value(std::string(gap_name(answer.gap)))}};

@@ -231,8 +231,12 @@ std::string write_project(const fs::path& directory, const std::vector<File>& fi
 int refuse(bool json, int code, const std::string& message, std::ostream& out, std::ostream& err) {
     err << "famspec new-family: " << message << "\n";
     if (json) {
-        const boost::json::object error{
-            {"column", nullptr}, {"file", nullptr}, {"kind", "usage"}, {"line", nullptr}, {"message", message}};
+        // A refused name is a usage error (2); a directory that exists or cannot be written is not (1).
+        const boost::json::object error{{"column", nullptr},
+                                        {"file", nullptr},
+                                        {"kind", code == 2 ? "usage" : "io"},
+                                        {"line", nullptr},
+                                        {"message", message}};
         out << boost::json::serialize(boost::json::object{{"error", error}}) << "\n";
     }
     return code;

@@ -255,3 +255,33 @@ TEST_CASE("the bash completion and the man page are generated from the command d
     CHECK(man.find(".SS external\\-state\n") != std::string::npos);
     CHECK(man.find("\\fB\\-\\-timeout\\fR \\fISECONDS\\fR") != std::string::npos);
 }
+
+TEST_CASE("empty option values are refused by name") {
+    const ProcessResult target = run_cli({"resolve", "--target", ""});
+    CHECK(target.exit_code == kUsage);
+    CHECK(target.out.empty());
+    CHECK(target.err == "famspec: --target: must not be empty (famspec resolve --help shows the usage)\n");
+    const ProcessResult model_type = run_cli({"check", qwen_plan(), "--model-type", "", "--json"});
+    CHECK(model_type.exit_code == kUsage);
+    CHECK(model_type.out ==
+          json_error("usage", "--model-type: must not be empty (famspec check --help shows the usage)"));
+}
+
+TEST_CASE("summary --digest --json and new-family --json answer in JSON") {
+    const ProcessResult digest = run_cli({"summary", "--digest", qwen_plan()});
+    const json::object as_json = run_json({"summary", "--digest", "--json", qwen_plan()}, kOk);
+    CHECK(text(as_json, "digest") + "\n" == digest.out);
+
+    const TempDir dir;
+    const std::string project = (dir / "acme").string();
+    const json::object written =
+        run_json({"new-family", "acme_moe", "--architecture", "AcmeMoeForCausalLM", "--dir", project, "--json"}, kOk);
+    CHECK(json::serialize(written) ==
+          R"({"architecture":"AcmeMoeForCausalLM","directory":")" + project +
+              R"(","files":["CMakeLists.txt","plugin.cpp","README.md"],"name":"acme_moe"})");
+    const ProcessResult again =
+        run_cli({"new-family", "acme_moe", "--architecture", "AcmeMoeForCausalLM", "--dir", project, "--json"});
+    CHECK(again.exit_code == kFailed);
+    CHECK(again.out == json_error("io", project + " already exists; choose another --dir or remove it"));
+    CHECK(again.err == "famspec new-family: " + project + " already exists; choose another --dir or remove it\n");
+}

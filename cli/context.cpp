@@ -31,19 +31,41 @@ std::string_view origin_name(SearchPath::Origin origin) {
 
 SearchPath Context::search_path() const {
     std::optional<std::string> environment;
-    if (const char* value = std::getenv(kPluginPathVariable)) environment = std::string(value);
-    return plugin_search_path(plugin_paths, environment, default_plugin_directory(executable_path()));
+    if (const char* value = ::secure_getenv(kPluginPathVariable)) environment = std::string(value);
+    return plugin_search_path(plugin_paths, environment, default_plugin_directory());
+}
+
+LoadOptions Context::load_options(std::ostream& err) const {
+    LoadOptions options = load_options_from_environment(plugin_paths, [&err](LogLevel level, std::string_view text) {
+        if (level == LogLevel::warning) err << "famspec: warning: " << text << "\n";
+    });
+    if (allow_insecure) options.allow_insecure = true;
+    if (!required_digests.empty()) {
+        options.search_errors.erase(std::remove_if(options.search_errors.begin(), options.search_errors.end(),
+                                                   [](const PluginError& e) { return e.stage == PluginStage::trust; }),
+                                    options.search_errors.end());
+        require_digests(options, required_digests);
+    }
+    return options;
 }
 
 std::shared_ptr<const Registry> Context::load(std::ostream& err) const {
-    auto registry = load_plugins(load_options_for(search_path()));
+    auto registry = load_plugins(load_options(err));
     for (const PluginRecord& record : registry->plugins()) {
         if (!record.ok()) {
-            err << "famspec: warning: plugin not loaded (" << stage_name(record.error->stage)
-                << "): " << record.error->message << "\n";
+            err << "famspec: " << (allow_partial ? "warning" : "error") << ": plugin not loaded ("
+                << stage_name(record.error->stage) << "): " << record.error->message << "\n";
         }
     }
     return registry;
+}
+
+std::shared_ptr<const Registry> Context::load_complete(std::ostream& err) const {
+    auto registry = load(err);
+    if (registry->all_ok() || allow_partial) return registry;
+    err << "famspec: error: not every plugin loaded, so no answer is given; fix the plugins above, or pass "
+           "--allow-partial to answer from the plugins that did load\n";
+    return nullptr;
 }
 
 void print_json(std::ostream& out, const boost::json::value& value) { out << canonical_json(value) << "\n"; }

@@ -21,10 +21,18 @@ inline constexpr int kExitUsage = 2;   // bad flags or bad input
 struct Context {
     std::vector<std::string> plugin_paths;  // --plugin-path, in order
     bool json = false;
+    bool allow_partial = false;    // --allow-partial: answer from the plugins that did load
+    bool allow_insecure = false;   // --allow-insecure-plugins (or FAMSPEC_ALLOW_INSECURE=1)
+    std::string required_digests;  // --require-digests FILE (or FAMSPEC_REQUIRE_DIGESTS)
 
     SearchPath search_path() const;
+    // The search path and the trust settings of the flags and the environment; warnings go to err.
+    LoadOptions load_options(std::ostream& err) const;
     // Loads every plugin in-process, as an embedding runtime would, and reports failures on stderr.
     std::shared_ptr<const Registry> load(std::ostream& err) const;
+    // load(), or nullptr when a plugin or directory failed and --allow-partial was not given: an
+    // answer from a broken set-up must never look valid (the caller exits 1).
+    std::shared_ptr<const Registry> load_complete(std::ostream& err) const;
 };
 
 std::string executable_path();

@@ -26,6 +26,15 @@ int run(int argc, char** argv) {
         ->type_name("DIR")
         ->expected(1)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    app.add_flag("--allow-partial", context.allow_partial,
+                 "Answer from the plugins that loaded even when others failed (exit 0 instead of 1)");
+    app.add_flag("--allow-insecure-plugins", context.allow_insecure,
+                 "Load plugins whose file or directory others can write, with a warning (also "
+                 "FAMSPEC_ALLOW_INSECURE=1)");
+    app.add_option("--require-digests", context.required_digests,
+                   "Load only plugin files whose SHA-256 this file lists: a snapshot's JSON or 'sha256 name' lines "
+                   "(also FAMSPEC_REQUIRE_DIGESTS)")
+        ->type_name("FILE");
     app.footer(std::string("Plugins are searched in --plugin-path, else in ") + famspec::kPluginPathVariable +
                " (colon-separated), else in <directory of famspec>/../lib/famspec/plugins.");
 

@@ -64,14 +64,22 @@ struct ResolvedPlan {
 };
 
 // Reads and checks the plan before any plugin is loaded, then resolves every target in it.
+// On failure, `failure` is the exit code: bad input, or a plugin set-up that did not fully load.
 std::optional<ResolvedPlan> resolve_plan(const Context& context, const std::string& path,
-                                         const std::optional<std::string>& model_type, std::ostream& err) {
+                                         const std::optional<std::string>& model_type, std::ostream& err,
+                                         int& failure) {
     PlanParse parsed = parse_plan_file(path);
     if (!parsed.plan) {
         err << "famspec: " << parsed.error->to_string() << "\n";
+        failure = kExitUsage;
         return std::nullopt;
     }
-    const Resolver resolver(context.load(err));
+    auto registry = context.load_complete(err);
+    if (!registry) {
+        failure = kExitFailed;
+        return std::nullopt;
+    }
+    const Resolver resolver(std::move(registry));
     DeclarationSummary summary = resolver.declaration_summary(model_type, *parsed.plan);
     return ResolvedPlan{std::move(*parsed.plan), std::move(summary)};
 }
@@ -91,7 +99,9 @@ int resolve_target(const Context& context, const ResolveRequest& request, std::o
     }
     const std::optional<Options> options = parse_options(request.options, err);
     if (!options) return kExitUsage;
-    const Resolver resolver(context.load(err));
+    auto registry = context.load_complete(err);
+    if (!registry) return kExitFailed;
+    const Resolver resolver(std::move(registry));
     ResolutionStatus status = ResolutionStatus::not_covered;
     std::string reason;
     Explanation explanation;
@@ -118,8 +128,9 @@ int resolve_target(const Context& context, const ResolveRequest& request, std::o
 
 int check_plan(const Context& context, const std::string& path, const std::optional<std::string>& model_type,
                bool allow_runtime_only, std::ostream& out, std::ostream& err) {
-    const std::optional<ResolvedPlan> resolved = resolve_plan(context, path, model_type, err);
-    if (!resolved) return kExitUsage;
+    int failure = kExitUsage;
+    const std::optional<ResolvedPlan> resolved = resolve_plan(context, path, model_type, err, failure);
+    if (!resolved) return failure;
     const Plan& plan = resolved->plan;
     const DeclarationSummary& summary = resolved->summary;
     std::size_t gaps = 0;
@@ -166,8 +177,9 @@ int check_plan(const Context& context, const std::string& path, const std::optio
 
 int summarize_plan(const Context& context, const std::string& path, const std::optional<std::string>& model_type,
                    bool digest_only, std::ostream& out, std::ostream& err) {
-    const std::optional<ResolvedPlan> resolved = resolve_plan(context, path, model_type, err);
-    if (!resolved) return kExitUsage;
+    int failure = kExitUsage;
+    const std::optional<ResolvedPlan> resolved = resolve_plan(context, path, model_type, err, failure);
+    if (!resolved) return failure;
     const Plan& plan = resolved->plan;
     const DeclarationSummary& summary = resolved->summary;
     bool failed = false;

@@ -89,9 +89,9 @@ void print_records(std::ostream& out, const std::vector<PluginRecord>& records,
 
 }  // namespace
 
-int list_plugins(const Context& context, std::ostream& out, std::ostream&) {
+int list_plugins(const Context& context, std::ostream& out, std::ostream& err) {
     const SearchPath search = context.search_path();
-    const std::vector<PluginRecord> records = inspect_plugins(load_options_for(search));
+    const std::vector<PluginRecord> records = inspect_plugins(context.load_options(err));
     const bool ok = std::all_of(records.begin(), records.end(), [](const auto& r) { return r.ok(); });
     if (context.json) {
         json::array plugins;
@@ -411,6 +411,7 @@ int probe_plugin(const std::string& file, int result_fd) {
     };
     LoadOptions options;
     options.files.emplace_back(file);
+    options.allow_insecure = true;  // the parent decided trust before it started this child
     options.on_stage = [&](const std::string&, PluginStage stage) {
         report("stage " + std::string(stage_name(stage)));
     };
@@ -429,11 +430,11 @@ int probe_plugin(const std::string& file, int result_fd) {
     return kExitOk;
 }
 
-int verify_plugins(const Context& context, double timeout_seconds, std::ostream& out, std::ostream&) {
+int verify_plugins(const Context& context, double timeout_seconds, std::ostream& out, std::ostream& err) {
     const SearchPath search = context.search_path();
     // Duplicates are decided after probing, from what actually loads: a plugin refused at load time
     // claims nothing, exactly as in an in-process load.
-    std::vector<PluginRecord> records = inspect_candidates(load_options_for(search));
+    std::vector<PluginRecord> records = inspect_candidates(context.load_options(err));
     std::vector<json::object> extras(records.size());
     std::vector<std::string> statuses(records.size(), "ok");
     for (std::size_t i = 0; i < records.size(); ++i) {

@@ -9,18 +9,6 @@ namespace famspec::cli {
 namespace json = boost::json;
 namespace {
 
-std::string status_name(ResolutionStatus status) {
-    switch (status) {
-        case ResolutionStatus::resolved:
-            return "resolved";
-        case ResolutionStatus::not_covered:
-            return "not_covered";
-        case ResolutionStatus::error:
-            return "error";
-    }
-    return "error";
-}
-
 void print_explanation(std::ostream& err, const Explanation& e, ResolutionStatus status, const std::string& reason) {
     err << "explain: spellings tried: " << (e.spellings_tried.empty() ? "(none)" : join(e.spellings_tried, ", "))
         << "\n";

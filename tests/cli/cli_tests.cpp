@@ -239,7 +239,7 @@ TEST_CASE("list shows a good plugin's manifest") {
     const auto& entry = plugins_of(report)[0].as_object();
     CHECK(text(entry, "name") == "zoo_good");
     CHECK(text(entry, "version") == "1.2.3");
-    CHECK(text(entry, "abi") == "1.0");
+    CHECK(text(entry, "abi") == "2.0");
     CHECK(text(entry, "message").empty());
     CHECK(entry.at("families") == json::array{"zoo_good"});
     CHECK(entry.at("paths") == json::array{json::value(fixture_file("zoo_good").string())});

@@ -10,6 +10,7 @@
 //   plan-famspec FILE           famspec::parse_plan_file
 //   plan-yaml FILE              YAML::LoadFile, nothing checked: the parsing floor
 #include <dlfcn.h>
+#include <sys/resource.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -68,7 +69,14 @@ long status_kib(const char* field) {
     return -1;
 }
 
-// The median over `batches` timed batches of `calls` calls, in ns per call.
+long minor_faults() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return usage.ru_minflt;
+}
+
+// The median over `batches` timed batches of `calls` calls, in ns per call. Batches are short (well
+// under a scheduler time slice), so that the median is a batch that ran without being preempted.
 template <class F>
 double ns_per_call(int batches, int calls, F&& f) {
     std::vector<double> samples;
@@ -83,6 +91,7 @@ double ns_per_call(int batches, int calls, F&& f) {
 
 int load_raw(int argc, char** argv) {
     const long before = status_kib("VmHWM:");
+    const long faults = minor_faults();
     const auto start = Clock::now();
     for (int i = 0; i < argc; ++i) {
         void* handle = dlopen(argv[i], RTLD_NOW | RTLD_LOCAL);
@@ -92,7 +101,9 @@ int load_raw(int argc, char** argv) {
         }
     }
     const double ns = ns_since(start);
-    std::printf("ns=%.0f\nplugins=%d\nhwm_before_kib=%ld\nhwm_after_kib=%ld\n", ns, argc, before, status_kib("VmHWM:"));
+    const long faulted = minor_faults() - faults;
+    std::printf("ns=%.0f\nfaults=%ld\nplugins=%d\nhwm_before_kib=%ld\nhwm_after_kib=%ld\n", ns, faulted, argc, before,
+                status_kib("VmHWM:"));
     return 0;
 }
 
@@ -100,9 +111,11 @@ int load_famspec(const char* directory) {
     famspec::LoadOptions options;
     options.directories.emplace_back(directory);
     const long before = status_kib("VmHWM:");
+    const long faults = minor_faults();
     const auto start = Clock::now();
     const auto registry = famspec::load_plugins(options);
     const double ns = ns_since(start);
+    const long faulted = minor_faults() - faults;
     const long after = status_kib("VmHWM:");
     for (const auto& record : registry->plugins()) {
         if (!record.ok()) {
@@ -110,8 +123,8 @@ int load_famspec(const char* directory) {
             return 1;
         }
     }
-    std::printf("ns=%.0f\nplugins=%zu\nhwm_before_kib=%ld\nhwm_after_kib=%ld\n", ns, registry->plugins().size(), before,
-                after);
+    std::printf("ns=%.0f\nfaults=%ld\nplugins=%zu\nhwm_before_kib=%ld\nhwm_after_kib=%ld\n", ns, faulted,
+                registry->plugins().size(), before, after);
     return 0;
 }
 
@@ -134,13 +147,13 @@ int resolve(char** argv) {
     for (int i = 0; i < kHits; ++i) keep(resolver.replacement_spec_for(target, model_type, module_type));
     const double allocations = static_cast<double>(g_allocations.load() - before) / kHits;
     const double hit_ns =
-        ns_per_call(7, 20000, [&] { keep(resolver.replacement_spec_for(target, model_type, module_type)); });
+        ns_per_call(101, 1000, [&] { keep(resolver.replacement_spec_for(target, model_type, module_type)); });
     const famspec::Registry& registry = resolver.registry();
     if (registry.find_family(spelling).family == nullptr) {
         std::fprintf(stderr, "famspec-bench-probe: no family %s\n", spelling.c_str());
         return 1;
     }
-    const double family_ns = ns_per_call(7, 20000, [&] { keep(registry.find_family(spelling)); });
+    const double family_ns = ns_per_call(101, 1000, [&] { keep(registry.find_family(spelling)); });
     std::printf("ns=%.1f\nallocations=%.2f\nfamily_ns=%.1f\nfamilies=%zu\n", hit_ns, allocations, family_ns,
                 registry.families().size());
     return 0;
@@ -150,7 +163,7 @@ int hashmap(int keys, const std::string& target) {
     std::unordered_map<std::string, std::shared_ptr<const int>> map;
     for (int i = 0; i < keys; ++i) map.emplace(target + std::to_string(i), std::make_shared<const int>(i));
     map.emplace(target, std::make_shared<const int>(-1));
-    const double ns = ns_per_call(7, 20000, [&] {
+    const double ns = ns_per_call(101, 1000, [&] {
         const auto it = map.find(target);
         keep(it == map.end() ? nullptr : it->second);
     });

@@ -1,13 +1,12 @@
 #include "plugin_file.hpp"
 
 #include <fcntl.h>
-#include <openssl/evp.h>
+#include <nettle/sha2.h>
 #include <unistd.h>
 
 #include <array>
 #include <cerrno>
 #include <cstring>
-#include <memory>
 #include <utility>
 
 namespace famspec::detail {
@@ -81,8 +80,8 @@ std::string PluginFile::changes_since_open() const {
 }
 
 std::string PluginFile::sha256() const {
-    const std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> context(EVP_MD_CTX_new(), &EVP_MD_CTX_free);
-    if (!context || EVP_DigestInit_ex(context.get(), EVP_sha256(), nullptr) != 1) return {};
+    sha256_ctx context{};
+    sha256_init(&context);
     std::array<unsigned char, 1 << 16> buffer{};
     off_t offset = 0;
     for (;;) {
@@ -90,13 +89,12 @@ std::string PluginFile::sha256() const {
         if (got < 0 && errno == EINTR) continue;
         if (got < 0) return {};
         if (got == 0) break;
-        if (EVP_DigestUpdate(context.get(), buffer.data(), static_cast<std::size_t>(got)) != 1) return {};
+        sha256_update(&context, static_cast<std::size_t>(got), buffer.data());
         offset += got;
     }
-    std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
-    unsigned int size = 0;
-    if (EVP_DigestFinal_ex(context.get(), digest.data(), &size) != 1) return {};
-    return hex(digest.data(), size);
+    std::array<unsigned char, SHA256_DIGEST_SIZE> digest{};
+    nettle_sha256_digest(&context, digest.size(), digest.data());
+    return hex(digest.data(), digest.size());
 }
 
 }  // namespace famspec::detail

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "answer_cache.hpp"
 #include "dotted_path.hpp"
 #include "famspec/canonical_json.hpp"
 #include "inline_channels.hpp"
@@ -61,13 +62,15 @@ Resolution<T> answer(const detail::Outcome<T>& outcome, Explanation explanation,
     explanation.cache_hit = cache_hit;
     if (!outcome.plugin.empty()) explanation.plugin = outcome.plugin;
     if (!outcome.rule.empty()) explanation.rule = outcome.rule;
-    return Resolution<T>{outcome.status, outcome.value, outcome.reason, outcome.gap, std::move(explanation)};
+    return Resolution<T>{outcome.status, outcome.value, outcome.reason, outcome.gap,
+                         std::make_shared<const Explanation>(std::move(explanation))};
 }
 
 template <class T>
 Resolution<T> not_covered(Gap gap, std::string reason, Explanation explanation, std::string rule) {
     explanation.rule = std::move(rule);
-    return Resolution<T>{ResolutionStatus::not_covered, nullptr, std::move(reason), gap, std::move(explanation)};
+    return Resolution<T>{ResolutionStatus::not_covered, nullptr, std::move(reason), gap,
+                         std::make_shared<const Explanation>(std::move(explanation))};
 }
 
 // Without the rule's module_type there is no call site to rewrite, and guessing one would rewrite
@@ -134,7 +137,9 @@ struct Resolver::State {
           options(std::move(o)),
           renderer(options.renderer != nullptr ? options.renderer : &block_renderer()),
           replacements(options.cache_capacity),
-          strategies(options.cache_capacity) {}
+          strategies(options.cache_capacity),
+          replacement_answers(options.cache_capacity),
+          strategy_answers(options.cache_capacity) {}
 
     // Every key starts with the registry generation, so nothing computed from one snapshot of the
     // declarations is ever served for another.
@@ -157,7 +162,22 @@ struct Resolver::State {
     const ComponentRenderer* renderer;
     mutable detail::ResolutionCache<ReplacementSpec> replacements;
     mutable detail::ResolutionCache<StrategySpec> strategies;
+    // In front of both: the same question asked again is answered before anything is looked up.
+    mutable detail::AnswerCache<ReplacementSpec> replacement_answers;
+    mutable detail::AnswerCache<StrategySpec> strategy_answers;
 };
+
+namespace {
+
+template <class T, class Resolve>
+Resolution<T> answered(detail::AnswerCache<T>& answers, const detail::Question& question, Resolve resolve) {
+    if (auto hit = answers.find(question)) return *std::move(hit);
+    Resolution<T> answer = resolve();
+    answers.remember(question, answer);
+    return answer;
+}
+
+}  // namespace
 
 Resolver::Resolver(std::shared_ptr<const Registry> registry, ResolverOptions options)
     : state_(std::make_unique<State>(std::move(registry), std::move(options))) {}
@@ -167,6 +187,8 @@ Resolver::~Resolver() = default;
 const Registry& Resolver::registry() const { return *state_->registry; }
 
 void Resolver::clear_cache() const {
+    state_->replacement_answers.clear();
+    state_->strategy_answers.clear();
     state_->replacements.clear();
     state_->strategies.clear();
 }
@@ -175,6 +197,14 @@ Resolution<ReplacementSpec> Resolver::replacement_spec_for(std::string_view targ
                                                            const std::optional<std::string>& model_type,
                                                            const std::optional<std::string>& module_type,
                                                            const Options& options) const {
+    return answered(state_->replacement_answers, detail::Question('R', target, model_type, module_type, options),
+                    [&] { return resolve_replacement(target, model_type, module_type, options); });
+}
+
+Resolution<ReplacementSpec> Resolver::resolve_replacement(std::string_view target,
+                                                          const std::optional<std::string>& model_type,
+                                                          const std::optional<std::string>& module_type,
+                                                          const Options& options) const {
     const Registry& registry = *state_->registry;
     Explanation explanation;
     if (target.empty())
@@ -273,6 +303,15 @@ std::optional<std::string> check_strategy_options(std::span<const Parameter> dec
 Resolution<StrategySpec> Resolver::strategy_spec_for(std::string_view target,
                                                      const std::optional<std::string>& model_type, Slot slot,
                                                      const Options& options) const {
+    static const std::optional<std::string> kNoModuleType;
+    const char tag = slot == Slot::local_compute_fn ? 'L' : slot == Slot::inner_wrapper ? 'W' : 'S';
+    return answered(state_->strategy_answers, detail::Question(tag, target, model_type, kNoModuleType, options),
+                    [&] { return resolve_strategy(target, model_type, slot, options); });
+}
+
+Resolution<StrategySpec> Resolver::resolve_strategy(std::string_view target,
+                                                    const std::optional<std::string>& model_type, Slot slot,
+                                                    const Options& options) const {
     const Registry& registry = *state_->registry;
     Explanation explanation;
     if (target.empty()) return not_covered<StrategySpec>(Gap::no_target, "no target path", explanation, "empty target");
@@ -375,7 +414,7 @@ Resolution<std::string> Resolver::interface_component_class(std::string_view mod
     if (lookup.family == nullptr) {
         return {ResolutionStatus::not_covered, nullptr,
                 "unknown family '" + std::string(model_type) + "': no loaded plugin registers it", Gap::unknown_family,
-                explanation};
+                std::make_shared<const Explanation>(std::move(explanation))};
     }
     explanation.family = std::string((*lookup.family)->model_type());
     std::vector<const ReplacementFactory*> factories;
@@ -395,12 +434,12 @@ Resolution<std::string> Resolver::interface_component_class(std::string_view mod
                     std::make_shared<const std::string>(construction->component),
                     {},
                     Gap::none,
-                    explanation};
+                    std::make_shared<const Explanation>(std::move(explanation))};
         }
     }
     return {ResolutionStatus::not_covered, nullptr,
             "family '" + explanation.family + "' hands no interface to any component", Gap::not_registered,
-            explanation};
+            std::make_shared<const Explanation>(std::move(explanation))};
 }
 
 std::vector<std::string> Resolver::external_state_classes_for(const std::optional<std::string>& model_type,

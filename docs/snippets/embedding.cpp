@@ -43,7 +43,7 @@ std::optional<famspec::ReplacementSpec> replacement_for(const famspec::Resolver&
         case famspec::ResolutionStatus::resolved:
             return *result.value;  // shared and immutable; copying it is optional
         case famspec::ResolutionStatus::not_covered:
-            std::cerr << "not covered: " << result.reason << " (channel " << result.explanation.channel << ")\n";
+            std::cerr << "not covered: " << result.reason << " (channel " << result.explanation->channel << ")\n";
             return std::nullopt;
         case famspec::ResolutionStatus::error:
             std::cerr << "error: " << result.reason << "\n";

@@ -1,6 +1,7 @@
 // Answers, for each target of a plan, what source-level declaration it stands for, by asking the
 // frozen registry. Thread-safe; results are cached (bounded) and shared, so every spelling of the
-// same identity returns the same object while it is cached.
+// same identity returns the same object while it is cached. A question asked before is answered from
+// a cache of questions without allocating.
 #pragma once
 
 #include <cstddef>
@@ -81,6 +82,14 @@ public:
     void clear_cache() const;
 
 private:
+    // The public functions answer from the front cache and call these on a miss.
+    Resolution<ReplacementSpec> resolve_replacement(std::string_view target,
+                                                    const std::optional<std::string>& model_type,
+                                                    const std::optional<std::string>& module_type,
+                                                    const Options& options) const;
+    Resolution<StrategySpec> resolve_strategy(std::string_view target, const std::optional<std::string>& model_type,
+                                              Slot slot, const Options& options) const;
+
     struct State;
     std::unique_ptr<State> state_;
 };

@@ -55,24 +55,26 @@ int run(int argc, char** argv) {
     resolve->add_option("--slot", request.slot, "replace_module (default), local_compute_fn or inner_wrapper")
         ->check(CLI::IsMember({"replace_module", "local_compute_fn", "inner_wrapper"}));
     resolve->add_option("--option", request.options, "Static option k=v (repeatable), as written in a plan");
+    resolve->add_option("--plan", request.plan, "Take the family from this plan or training config")->type_name("PLAN");
     resolve->add_flag("--explain", request.explain, "Print the decision trace on stderr");
+    resolve->add_flag("--strict", request.strict, "Every diagnostic makes the target not covered");
     add_json(resolve);
 
-    std::string plan;
-    std::optional<std::string> plan_model_type;
+    famspec::cli::PlanRequest plan;
+    auto add_plan = [&plan](CLI::App* command) {
+        command->add_option("PLAN", plan.path, "Training config or plan YAML with plan_overrides")->required();
+        command->add_option("--model-type", plan.model_type, "Overrides the plan's model_type / architecture");
+        command->add_flag("--strict", plan.strict, "Unread entry keys and every diagnostic are failures");
+    };
     CLI::App* check = app.add_subcommand("check", "List every plan target that is not covered, with the reason");
-    check->add_option("PLAN", plan, "Plan YAML with plan_overrides")->required();
-    check->add_option("--model-type", plan_model_type, "Overrides the plan's model_type / architecture");
-    bool allow_runtime_only = false;
-    check->add_flag("--allow-runtime-only", allow_runtime_only,
-                    "Targets their family declares runtime-only are reported, not failures");
+    add_plan(check);
+    check->add_flag("--allow-runtime-only", plan.allow_runtime_only,
+                    "Under --strict, runtime-only targets are reported, not failures");
     add_json(check);
 
-    bool digest_only = false;
     CLI::App* summary = app.add_subcommand("summary", "Print the canonical declaration summary of a plan");
-    summary->add_option("PLAN", plan, "Plan YAML with plan_overrides")->required();
-    summary->add_option("--model-type", plan_model_type, "Overrides the plan's model_type / architecture");
-    summary->add_flag("--digest", digest_only, "Print only the sha256 digest of the summary");
+    add_plan(summary);
+    summary->add_flag("--digest", plan.digest_only, "Print only the sha256 digest of the summary");
     summary->fallthrough();
 
     famspec::cli::NewFamilyOptions new_family_options;
@@ -107,11 +109,8 @@ int run(int argc, char** argv) {
     if (*show) return famspec::cli::show_family(context, family, std::cout, std::cerr);
     if (*verify) return famspec::cli::verify_plugins(context, timeout, std::cout, std::cerr);
     if (*resolve) return famspec::cli::resolve_target(context, request, std::cout, std::cerr);
-    if (*check)
-        return famspec::cli::check_plan(context, plan, plan_model_type, allow_runtime_only, std::cout, std::cerr);
-    if (*summary) {
-        return famspec::cli::summarize_plan(context, plan, plan_model_type, digest_only, std::cout, std::cerr);
-    }
+    if (*check) return famspec::cli::check_plan(context, plan, std::cout, std::cerr);
+    if (*summary) return famspec::cli::summarize_plan(context, plan, std::cout, std::cerr);
     if (*new_family) return famspec::cli::new_family(new_family_options, std::cout, std::cerr);
     if (*probe) return famspec::cli::probe_plugin(probe_file, 3);
     return famspec::cli::kExitUsage;

@@ -1,149 +1,268 @@
-// famspec-bench [PLUGIN_DIR] [PLAN]
+// famspec-bench [--runs R] [--counts 1,10,100] [--plan-entries 100,1000,10000] [--no-pin]
+//               [--generated DIR] [--plugins DIR] [--plan FILE]
 //
-// Prints what an operator and an embedding runtime pay: a cold CLI run (process start, plugin
-// load, resolution of a whole plan), an in-process load, one resolution uncached and cached, a whole
-// declaration summary, the memory the plugins add, and the read throughput of 1 vs 2 threads.
-#include <spawn.h>
-#include <sys/wait.h>
-
+// famspec side by side with floors measured in the same run: loading N generated family plugins
+// against a raw dlopen+dlsym of the same files, a cached resolve against a hash-map lookup, whole
+// CLI processes against `python3 -c pass` and a full load, plan parsing against a bare yaml-cpp
+// parse, peak RSS per plugin against the floor's. Every sample is a fresh process; the measures are
+// interleaved (the order rotates each run) and the process is pinned to one CPU when it can be.
+// Figures and ratios are printed; nothing is asserted.
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
-#include <fstream>
+#include <cstdlib>
+#include <functional>
 #include <string>
-#include <thread>
 #include <vector>
 
-#include "famspec/famspec.hpp"
+#include "process.hpp"
+#include "workspace.hpp"
 
-extern char** environ;
+namespace fs = std::filesystem;
+using famspec::bench::Report;
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+struct Settings {
+    int runs = 21;
+    std::vector<int> counts{1, 10, 100};
+    std::vector<int> plan_entries{100, 1000, 10000};
+    bool pin = true;
+    fs::path generated = FAMSPEC_BENCH_GENERATED_DIR;
+    fs::path plugins = FAMSPEC_BENCH_PLUGIN_DIR;
+    std::string plan = FAMSPEC_BENCH_PLAN;
+};
 
-double median(std::vector<double> values) {
+std::vector<int> numbers(const std::string& list) {
+    std::vector<int> out;
+    for (std::size_t start = 0; start <= list.size();) {
+        const std::size_t comma = std::min(list.find(',', start), list.size());
+        out.push_back(std::atoi(list.substr(start, comma - start).c_str()));
+        start = comma + 1;
+    }
+    return out;
+}
+
+// One fresh-process measurement: its samples, one Report per successful run.
+struct Probe {
+    std::function<std::optional<Report>()> run;
+    std::vector<Report> samples;
+    int failures = 0;
+};
+
+Probe probe(std::vector<std::string> argv) {
+    return {[argv] { return famspec::bench::run_probe(argv); }, {}, 0};
+}
+
+Probe whole_process(std::vector<std::string> argv) {
+    return {[argv]() -> std::optional<Report> {
+                if (auto ns = famspec::bench::time_process(argv)) return Report{{"ns", *ns}};
+                return std::nullopt;
+            },
+            {},
+            0};
+}
+
+// A figure of every sample of a probe: a key of its report, optionally turned into another number.
+using Figure = std::function<double(const Report&)>;
+Figure key(std::string name, double divisor = 1.0) {
+    return [name, divisor](const Report& r) { return r.at(name) / divisor; };
+}
+Figure rss_per_plugin(double plugins) {
+    return [plugins](const Report& r) { return (r.at("hwm_after_kib") - r.at("hwm_before_kib")) / plugins; };
+}
+
+struct Stats {
+    double median = 0;
+    double best = 0;
+    bool ok = false;
+};
+
+Stats stats(const Probe& p, const Figure& figure) {
+    std::vector<double> values;
+    for (const Report& r : p.samples) values.push_back(figure(r));
+    if (values.empty() || p.failures > 0) return {};
     std::sort(values.begin(), values.end());
-    return values[values.size() / 2];
+    return {values[values.size() / 2], values.front(), true};
 }
 
-template <class F>
-double median_us(int runs, F&& f) {
-    std::vector<double> samples;
-    for (int i = 0; i < runs; ++i) {
-        const auto start = Clock::now();
-        f();
-        samples.push_back(std::chrono::duration<double, std::micro>(Clock::now() - start).count());
+struct Row {
+    std::string measure;
+    std::string unit;  // "us", "ns", "ms", "kB", "" (a count)
+    double scale;      // ns -> unit
+    std::size_t ours, floor;
+    Figure ours_figure, floor_figure;
+    std::string goal;  // printed next to the ratio
+    std::function<bool(double ratio, double ours, double floor)> met;
+};
+
+std::string value_text(const Stats& s, const Row& row) {
+    if (!s.ok) return "failed";
+    const double value = s.median * row.scale;
+    char text[64];
+    std::snprintf(text, sizeof text,
+                  value >= 100  ? "%.0f %s"
+                  : value >= 10 ? "%.1f %s"
+                                : "%.2f %s",
+                  value, row.unit.c_str());
+    return text;
+}
+
+void print_row(const Row& row, const std::vector<Probe>& probes) {
+    const Stats ours = stats(probes[row.ours], row.ours_figure);
+    const Stats floor = row.floor == row.ours ? Stats{} : stats(probes[row.floor], row.floor_figure);
+    std::string ratio = "-", best = "-", verdict;
+    if (ours.ok && floor.ok && floor.median > 0 && floor.best > 0) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%.2f", ours.median / floor.median);
+        ratio = text;
+        std::snprintf(text, sizeof text, "%.2f", ours.best / floor.best);
+        best = text;
     }
-    return median(samples);
-}
-
-long resident_kib() {
-    std::ifstream status("/proc/self/status");
-    std::string line;
-    while (std::getline(status, line)) {
-        if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
+    if (ours.ok && (floor.ok || row.floor == row.ours)) {
+        verdict = row.met(floor.ok ? ours.median / floor.median : 0, ours.median, floor.median) ? "met" : "not met";
     }
-    return -1;
+    std::printf("%-54s %12s %12s %8s %8s   %-22s %s\n", row.measure.c_str(), value_text(ours, row).c_str(),
+                row.floor == row.ours ? "" : value_text(floor, row).c_str(), ratio.c_str(), best.c_str(),
+                row.goal.c_str(), verdict.c_str());
 }
 
-int run_quietly(const std::vector<std::string>& argv) {
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", 01, 0);
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", 01, 0);
-    std::vector<char*> args;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    pid_t pid = 0;
-    const int spawned = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    if (spawned != 0) return -1;
-    int status = 0;
-    waitpid(pid, &status, 0);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+auto at_most(double limit) {
+    return [limit](double ratio, double, double) { return ratio <= limit; };
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    const std::string plugin_dir = argc > 1 ? argv[1] : FAMSPEC_BENCH_PLUGIN_DIR;
-    const std::string plan_path = argc > 2 ? argv[2] : FAMSPEC_BENCH_PLAN;
-    const auto parsed = famspec::parse_plan_file(plan_path);
-    if (!parsed.plan) {
-        std::fprintf(stderr, "famspec-bench: %s\n", parsed.error->to_string().c_str());
-        return 2;
-    }
-    const famspec::Plan& plan = *parsed.plan;
-    std::printf("famspec-bench: plugins %s, plan %s (%zu entries)\n", plugin_dir.c_str(), plan_path.c_str(),
-                plan.entries.size());
-
-    // 1. What an operator waits for: a whole CLI run, from exec to digest.
-    const double cold_cli = median_us(15, [&] {
-        run_quietly({FAMSPEC_BENCH_CLI, "--plugin-path", plugin_dir, "summary", "--digest", plan_path});
-    });
-    const double cold_list = median_us(15, [&] {
-        run_quietly({FAMSPEC_BENCH_CLI, "--plugin-path", plugin_dir, "list"});
-    });
-
-    // 2. In-process: the first load maps the libraries; later loads find them resident.
-    const long rss_before = resident_kib();
-    famspec::LoadOptions options;
-    options.directories.emplace_back(plugin_dir);
-    auto start = Clock::now();
-    auto registry = famspec::load_plugins(options);
-    const double first_load = std::chrono::duration<double, std::micro>(Clock::now() - start).count();
-    const long rss_after = resident_kib();
-    const double reload = median_us(30, [&] { registry = famspec::load_plugins(options); });
-    const double inspect = median_us(30, [&] { (void)famspec::inspect_plugins(options); });
-
-    // 3. Resolution: a whole summary uncached, then cached; and one target of each kind.
-    const famspec::Resolver resolver(registry);
-    const double summary_cold = median_us(30, [&] {
-        resolver.clear_cache();
-        (void)resolver.declaration_summary(std::nullopt, plan).digest();
-    });
-    (void)resolver.declaration_summary(std::nullopt, plan);
-    const double summary_warm = median_us(30, [&] { (void)resolver.declaration_summary(std::nullopt, plan).digest(); });
-    const double resolve_warm = median_us(30,
-                                          [&] {
-                                              for (int i = 0; i < 1000; ++i)
-                                                  (void)resolver.declaration_summary(std::nullopt, plan);
-                                          }) /
-                                (1000.0 * static_cast<double>(std::max<std::size_t>(plan.entries.size(), 1)));
-
-    // 4. Lock-free reads of the frozen registry: throughput with 1 and 2 threads.
-    auto lookups = [&](int n) {
-        std::size_t found = 0;
-        for (int i = 0; i < n; ++i) {
-            found += registry->find_family(i % 2 == 0 ? "Qwen3MoeForCausalLM" : "deepseek_v2").family != nullptr;
+    Settings settings;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        const bool has_value = i + 1 < argc;
+        if (arg == "--runs" && has_value)
+            settings.runs = std::max(1, std::atoi(argv[++i]));
+        else if (arg == "--counts" && has_value)
+            settings.counts = numbers(argv[++i]);
+        else if (arg == "--plan-entries" && has_value)
+            settings.plan_entries = numbers(argv[++i]);
+        else if (arg == "--generated" && has_value)
+            settings.generated = argv[++i];
+        else if (arg == "--plugins" && has_value)
+            settings.plugins = argv[++i];
+        else if (arg == "--plan" && has_value)
+            settings.plan = argv[++i];
+        else if (arg == "--no-pin")
+            settings.pin = false;
+        else {
+            std::fprintf(stderr,
+                         "usage: famspec-bench [--runs R] [--counts 1,10,100] [--plan-entries 100,1000,10000] "
+                         "[--no-pin] [--generated DIR] [--plugins DIR] [--plan FILE]\n");
+            return 2;
         }
-        return found;
-    };
-    constexpr int kLookups = 200000;
-    const double one_thread = median_us(5, [&] { (void)lookups(kLookups); });
-    const double two_threads = median_us(5, [&] {
-        std::thread other([&] { (void)lookups(kLookups); });
-        (void)lookups(kLookups);
-        other.join();
-    });
+    }
+    const int cpu = settings.pin ? famspec::bench::pin_to_one_cpu() : -1;
+    const famspec::bench::Workspace workspace(settings.generated, settings.counts, settings.plan_entries);
+    const std::string probe_exe = FAMSPEC_BENCH_PROBE;
+    const std::string cli = FAMSPEC_BENCH_CLI;
+    const std::string plugins = settings.plugins.string();
 
-    std::printf("\n%-52s %12s\n", "measure", "median");
-    std::printf("%-52s %9.0f us\n", "CLI summary --digest, whole process (cold)", cold_cli);
-    std::printf("%-52s %9.0f us\n", "CLI list, whole process (manifests only)", cold_list);
-    std::printf("%-52s %9.0f us\n", "load_plugins, first in this process", first_load);
-    std::printf("%-52s %9.0f us\n", "load_plugins, libraries already resident", reload);
-    std::printf("%-52s %9.0f us\n", "inspect_plugins (manifests only)", inspect);
-    std::printf("%-52s %9.0f us\n", "declaration_summary + digest, cache cleared", summary_cold);
-    std::printf("%-52s %9.0f us\n", "declaration_summary + digest, cache warm", summary_warm);
-    std::printf("%-52s %9.2f us\n", "one target, cache warm (per entry)", resolve_warm);
-    std::printf("%-52s %9ld KiB\n", "resident memory added by loading the plugins", rss_after - rss_before);
-    std::printf("\nratios\n");
-    std::printf("  summary cold / warm:                       %6.1fx\n", summary_cold / summary_warm);
-    std::printf("  first load / resident reload:              %6.1fx\n", first_load / reload);
-    std::printf("  load_plugins / inspect_plugins (resident): %6.1fx\n", reload / inspect);
-    std::printf("  registry reads, 2 threads vs 1 (2x work):  %6.2fx the time of 1 thread\n", two_threads / one_thread);
-    std::printf("  plugins loaded: %zu, families: %zu, factories: %zu\n", registry->plugins().size(),
-                registry->families().size(), registry->factories().size());
-    return 0;
+    std::printf("famspec-bench: %s; %s build\n", famspec::bench::machine_description().c_str(),
+                FAMSPEC_BENCH_BUILD_TYPE);
+    std::printf("%d runs of each measure, each a fresh process, interleaved; %s\n", settings.runs,
+                cpu >= 0 ? ("pinned to CPU " + std::to_string(cpu)).c_str() : "not pinned");
+    std::printf(
+        "figures are medians; \"x median\" is famspec's median over the floor's, \"x best\" the same for the "
+        "fastest run\n");
+
+    std::vector<Probe> probes;
+    std::vector<Row> rows;
+    auto add = [&](Probe p) {
+        probes.push_back(std::move(p));
+        return probes.size() - 1;
+    };
+
+    std::vector<int> counts;
+    for (const int n : settings.counts) {
+        if (n > 0 && static_cast<std::size_t>(n) <= workspace.available()) {
+            counts.push_back(n);
+        } else {
+            std::printf(
+                "note: %d generated plugins asked for, %zu built in %s (cmake --build build --target "
+                "famspec-bench-plugins)\n",
+                n, workspace.available(), settings.generated.c_str());
+        }
+    }
+    for (const int n : counts) {
+        std::vector<std::string> raw{probe_exe, "load-raw"};
+        for (auto& file : workspace.plugin_files(n)) raw.push_back(file);
+        const std::size_t famspec = add(probe({probe_exe, "load-famspec", workspace.plugin_dir(n).string()}));
+        const std::size_t floor = add(probe(raw));
+        const double per = n;
+        rows.push_back({n == 1 ? "load, N=1 (the first plugin)" : "load per plugin, N=" + std::to_string(n), "us", 1e-3,
+                        famspec, floor, key("ns", per), key("ns", per),
+                        n == 1 ? "<= 1.5x the floor" : "<= 1.15x at N=100", at_most(n == 1 ? 1.5 : 1.15)});
+        if (n == counts.back()) {
+            rows.push_back({"peak RSS per plugin, N=" + std::to_string(n), "kB", 1.0, famspec, floor,
+                            rss_per_plugin(per), rss_per_plugin(per), "<= floor + 25 kB",
+                            [](double, double ours, double floor) { return ours <= floor + 25; }});
+        }
+    }
+    if (!counts.empty()) {
+        const int n = counts.back();
+        const std::string index = "000";
+        const std::string target =
+            "hyper_parallel.models.bench_" + index + ".adapter.replacements.replace_bench_" + index + "_rms_norm";
+        const std::size_t resolve =
+            add(probe({probe_exe, "resolve", workspace.plugin_dir(n).string(), plugins + "/famspec_components.so",
+                       target, "bench_" + index, "transformers.models.bench.modeling_bench.BenchRMSNorm",
+                       "Bench" + index + "ForCausalLM"}));
+        const std::size_t map = add(probe({probe_exe, "hashmap", std::to_string(n), target}));
+        const std::string loaded = " (" + std::to_string(n) + " loaded)";
+        rows.push_back({"cached replacement_spec_for vs hash map" + loaded, "ns", 1.0, resolve, map, key("ns"),
+                        key("ns"), "<= 150 ns", [](double, double ours, double) { return ours <= 150; }});
+        rows.push_back({"allocations per cached hit",
+                        "",
+                        1.0,
+                        resolve,
+                        resolve,
+                        key("allocations"),
+                        {},
+                        "0",
+                        [](double, double ours, double) { return ours == 0; }});
+        rows.push_back({"registry find_family vs hash map" + loaded, "ns", 1.0, resolve, map, key("family_ns"),
+                        key("ns"), "at the floor", at_most(1.15)});
+    }
+    const std::size_t summary =
+        add(whole_process({cli, "--plugin-path", plugins, "summary", "--digest", settings.plan}));
+    const std::size_t python = add(whole_process({"/usr/bin/python3", "-c", "pass"}));
+    const std::size_t list = add(whole_process({cli, "--plugin-path", plugins, "list"}));
+    const std::size_t show = add(whole_process({cli, "--plugin-path", plugins, "show", "qwen3_moe"}));
+    rows.push_back({"summary --digest process vs python3 -c pass", "ms", 1e-6, summary, python, key("ns"), key("ns"),
+                    "<= 0.3x", at_most(0.3)});
+    rows.push_back({"list process vs full load (show) process", "ms", 1e-6, list, show, key("ns"), key("ns"), "<= 0.5x",
+                    at_most(0.5)});
+    for (const int entries : settings.plan_entries) {
+        const std::string file = workspace.plan(entries).string();
+        const std::size_t ours = add(probe({probe_exe, "plan-famspec", file}));
+        const std::size_t floor = add(probe({probe_exe, "plan-yaml", file}));
+        rows.push_back({"plan parse, " + std::to_string(entries) + " entries, vs yaml-cpp", "ms", 1e-6, ours, floor,
+                        key("ns"), key("ns"), entries >= 10000 ? "<= 1.3x" : "",
+                        at_most(entries >= 10000 ? 1.3 : 1e9)});
+    }
+
+    for (int run = 0; run < settings.runs; ++run) {
+        for (std::size_t k = 0; k < probes.size(); ++k) {
+            Probe& p = probes[(k + static_cast<std::size_t>(run)) % probes.size()];
+            if (auto report = p.run())
+                p.samples.push_back(std::move(*report));
+            else
+                ++p.failures;
+        }
+    }
+
+    std::printf("\n%-54s %12s %12s %8s %8s   %-22s %s\n", "measure", "famspec", "floor", "x median", "x best", "goal",
+                "");
+    for (const Row& row : rows) print_row(row, probes);
+    int failures = 0;
+    for (const Probe& p : probes) failures += p.failures;
+    if (failures > 0) std::printf("\n%d probe runs failed (their messages are above)\n", failures);
+    return failures > 0 ? 1 : 0;
 }

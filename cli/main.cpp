@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "audit_command.hpp"
 #include "context.hpp"
 #include "famspec/fingerprint.hpp"
 #include "famspec/sdk/abi.hpp"
@@ -87,6 +88,10 @@ int run(int argc, char** argv) {
     new_family->add_option("--dir", new_family_options.directory, "Output directory (default ./NAME)")
         ->type_name("DIR");
 
+    famspec::cli::AuditRequest audit_request;
+    CLI::App* audit = famspec::cli::add_audit_command(app, audit_request);
+    add_json(audit);
+
     std::string probe_file;
     CLI::App* probe = app.add_subcommand("__probe", "");  // verify's child; hidden
     probe->group("");
@@ -112,6 +117,7 @@ int run(int argc, char** argv) {
     if (*check) return famspec::cli::check_plan(context, plan, std::cout, std::cerr);
     if (*summary) return famspec::cli::summarize_plan(context, plan, std::cout, std::cerr);
     if (*new_family) return famspec::cli::new_family(new_family_options, std::cout, std::cerr);
+    if (*audit) return famspec::cli::run_audit(context, audit_request, std::cerr);
     if (*probe) return famspec::cli::probe_plugin(probe_file, 3);
     return famspec::cli::kExitUsage;
 }

@@ -1,0 +1,199 @@
+// famspec-bench-probe MODE ARGS...: one measurement in a fresh process, printed as `key=value` lines
+// for famspec-bench to collect. Every famspec measurement has a floor mode that does the least work
+// the same answer needs, in the same binary, so both start from the same process state.
+//
+//   load-raw FILE...            dlopen(RTLD_NOW|RTLD_LOCAL) + dlsym of each file: the loading floor
+//   load-famspec DIR            famspec::load_plugins on DIR
+//   resolve DIR PLUGIN TARGET MODEL_TYPE MODULE_TYPE FAMILY_SPELLING
+//                               cached replacement_spec_for and find_family with DIR and PLUGIN loaded
+//   hashmap KEYS TARGET         an unordered_map lookup among KEYS keys: the lookup floor
+//   plan-famspec FILE           famspec::parse_plan_file
+//   plan-yaml FILE              YAML::LoadFile, nothing checked: the parsing floor
+#include <dlfcn.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <new>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "famspec/famspec.hpp"
+#include "famspec/sdk/abi.hpp"
+
+namespace {
+
+// Every allocation in the process, the core's and the plugins' included (the executable's
+// operator new interposes on theirs).
+std::atomic<std::size_t> g_allocations{0};
+
+}  // namespace
+
+void* operator new(std::size_t size) {
+    g_allocations.fetch_add(1, std::memory_order_relaxed);
+    if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+    throw std::bad_alloc();
+}
+void* operator new[](std::size_t size) { return ::operator new(size); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ns_since(Clock::time_point start) {
+    return std::chrono::duration<double, std::nano>(Clock::now() - start).count();
+}
+
+// Keeps a value the compiler would otherwise prove unused.
+template <class T>
+void keep(const T& value) {
+    asm volatile("" : : "g"(&value) : "memory");
+}
+
+long status_kib(const char* field) {
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line)) {
+        if (line.rfind(field, 0) == 0) return std::stol(line.substr(std::string(field).size()));
+    }
+    return -1;
+}
+
+// The median over `batches` timed batches of `calls` calls, in ns per call.
+template <class F>
+double ns_per_call(int batches, int calls, F&& f) {
+    std::vector<double> samples;
+    for (int b = 0; b < batches; ++b) {
+        const auto start = Clock::now();
+        for (int i = 0; i < calls; ++i) f();
+        samples.push_back(ns_since(start) / calls);
+    }
+    std::sort(samples.begin(), samples.end());
+    return samples[samples.size() / 2];
+}
+
+int load_raw(int argc, char** argv) {
+    const long before = status_kib("VmHWM:");
+    const auto start = Clock::now();
+    for (int i = 0; i < argc; ++i) {
+        void* handle = dlopen(argv[i], RTLD_NOW | RTLD_LOCAL);
+        if (handle == nullptr || dlsym(handle, famspec::kEntrySymbol) == nullptr) {
+            std::fprintf(stderr, "famspec-bench-probe: %s: %s\n", argv[i], dlerror());
+            return 1;
+        }
+    }
+    const double ns = ns_since(start);
+    std::printf("ns=%.0f\nplugins=%d\nhwm_before_kib=%ld\nhwm_after_kib=%ld\n", ns, argc, before, status_kib("VmHWM:"));
+    return 0;
+}
+
+int load_famspec(const char* directory) {
+    famspec::LoadOptions options;
+    options.directories.emplace_back(directory);
+    const long before = status_kib("VmHWM:");
+    const auto start = Clock::now();
+    const auto registry = famspec::load_plugins(options);
+    const double ns = ns_since(start);
+    const long after = status_kib("VmHWM:");
+    for (const auto& record : registry->plugins()) {
+        if (!record.ok()) {
+            std::fprintf(stderr, "famspec-bench-probe: %s\n", record.error->message.c_str());
+            return 1;
+        }
+    }
+    std::printf("ns=%.0f\nplugins=%zu\nhwm_before_kib=%ld\nhwm_after_kib=%ld\n", ns, registry->plugins().size(), before,
+                after);
+    return 0;
+}
+
+int resolve(char** argv) {
+    famspec::LoadOptions options;
+    options.directories.emplace_back(argv[0]);
+    options.files.emplace_back(argv[1]);
+    const std::string target = argv[2];
+    const std::optional<std::string> model_type = std::string(argv[3]);
+    const std::optional<std::string> module_type = std::string(argv[4]);
+    const std::string spelling = argv[5];
+    const famspec::Resolver resolver(famspec::load_plugins(options));
+    const auto warm = resolver.replacement_spec_for(target, model_type, module_type);
+    if (!warm.resolved()) {
+        std::fprintf(stderr, "famspec-bench-probe: %s not resolved: %s\n", target.c_str(), warm.reason.c_str());
+        return 1;
+    }
+    constexpr int kHits = 1000;
+    const std::size_t before = g_allocations.load();
+    for (int i = 0; i < kHits; ++i) keep(resolver.replacement_spec_for(target, model_type, module_type));
+    const double allocations = static_cast<double>(g_allocations.load() - before) / kHits;
+    const double hit_ns =
+        ns_per_call(7, 20000, [&] { keep(resolver.replacement_spec_for(target, model_type, module_type)); });
+    const famspec::Registry& registry = resolver.registry();
+    if (registry.find_family(spelling).family == nullptr) {
+        std::fprintf(stderr, "famspec-bench-probe: no family %s\n", spelling.c_str());
+        return 1;
+    }
+    const double family_ns = ns_per_call(7, 20000, [&] { keep(registry.find_family(spelling)); });
+    std::printf("ns=%.1f\nallocations=%.2f\nfamily_ns=%.1f\nfamilies=%zu\n", hit_ns, allocations, family_ns,
+                registry.families().size());
+    return 0;
+}
+
+int hashmap(int keys, const std::string& target) {
+    std::unordered_map<std::string, std::shared_ptr<const int>> map;
+    for (int i = 0; i < keys; ++i) map.emplace(target + std::to_string(i), std::make_shared<const int>(i));
+    map.emplace(target, std::make_shared<const int>(-1));
+    const double ns = ns_per_call(7, 20000, [&] {
+        const auto it = map.find(target);
+        keep(it == map.end() ? nullptr : it->second);
+    });
+    std::printf("ns=%.1f\n", ns);
+    return 0;
+}
+
+int plan_famspec(const char* file) {
+    const auto start = Clock::now();
+    const auto parsed = famspec::parse_plan_file(file);
+    const double ns = ns_since(start);
+    if (!parsed.plan) {
+        std::fprintf(stderr, "famspec-bench-probe: %s\n", parsed.error->to_string().c_str());
+        return 1;
+    }
+    std::printf("ns=%.0f\nentries=%zu\n", ns, parsed.plan->entries.size());
+    return 0;
+}
+
+int plan_yaml(const char* file) {
+    const auto start = Clock::now();
+    const YAML::Node document = YAML::LoadFile(file);
+    const double ns = ns_since(start);
+    std::printf("ns=%.0f\nentries=%zu\n", ns, document["plan_overrides"].size());
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const std::string mode = argc > 1 ? argv[1] : "";
+    try {
+        if (mode == "load-raw") return load_raw(argc - 2, argv + 2);
+        if (mode == "load-famspec" && argc == 3) return load_famspec(argv[2]);
+        if (mode == "resolve" && argc == 8) return resolve(argv + 2);
+        if (mode == "hashmap" && argc == 4) return hashmap(std::atoi(argv[2]), argv[3]);
+        if (mode == "plan-famspec" && argc == 3) return plan_famspec(argv[2]);
+        if (mode == "plan-yaml" && argc == 3) return plan_yaml(argv[2]);
+    } catch (const std::exception& error) {
+        std::fprintf(stderr, "famspec-bench-probe: %s\n", error.what());
+        return 1;
+    }
+    std::fprintf(stderr,
+                 "usage: famspec-bench-probe load-raw|load-famspec|resolve|hashmap|plan-famspec|plan-yaml ...\n");
+    return 2;
+}

@@ -1,0 +1,182 @@
+#include "famspec/registry_description.hpp"
+
+#include <algorithm>
+#include <boost/json.hpp>
+
+#include "famspec/canonical_json.hpp"
+#include "famspec/resolver.hpp"
+
+namespace famspec {
+namespace json = boost::json;
+namespace {
+
+std::string_view kind_name(ParameterKind kind) {
+    switch (kind) {
+        case ParameterKind::positional_only:
+            return "positional_only";
+        case ParameterKind::positional_or_keyword:
+            return "positional";
+        case ParameterKind::keyword_only:
+            return "keyword_only";
+    }
+    return "positional";
+}
+
+json::array parameters_json(std::span<const Parameter> parameters) {
+    json::array out;
+    for (const Parameter& p : parameters) {
+        json::object entry{{"name", p.name}, {"kind", kind_name(p.kind)}};
+        if (p.default_value.kind() == Default::Kind::literal) {
+            entry["default"] = to_python(p.default_value.literal_value());
+        } else if (p.default_value.kind() == Default::Kind::expression) {
+            entry["default_expression"] = p.default_value.expression_source();
+        }
+        out.push_back(std::move(entry));
+    }
+    return out;
+}
+
+std::string_view binding_name(ArgumentBinding binding) {
+    switch (binding) {
+        case ArgumentBinding::parameter:
+            return "parameter";
+        case ArgumentBinding::literal:
+            return "literal";
+        case ArgumentBinding::interface:
+            return "interface";
+    }
+    return "parameter";
+}
+
+json::value construction_json(const Construction* c) {
+    if (c == nullptr) return nullptr;
+    json::array arguments;
+    for (const Argument& a : c->arguments) {
+        arguments.push_back(json::object{{"name", a.name}, {"binding", binding_name(a.binding)}, {"value", a.value}});
+    }
+    const bool wraps = c->mode == ConstructionMode::wrap_source;
+    return json::object{{"component", c->component},
+                        {"import_module", c->import_module},
+                        {"mode", wraps ? "wrap_source" : "name"},
+                        {"module_passed", !wraps ? "none" : (c->module_positional ? "positional" : "keyword")},
+                        {"arguments", std::move(arguments)}};
+}
+
+template <class T>
+json::object sited(const Registered<T>& registered, json::object entry) {
+    entry["plugin"] = registered.plugin;
+    entry["where"] = registered.where;
+    return entry;
+}
+
+template <class T, class Key>
+std::vector<const Registered<T>*> of_family(std::span<const Registered<T>> items, std::string_view model_type,
+                                            Key key) {
+    std::vector<const Registered<T>*> out;
+    for (const auto& item : items) {
+        if (item->family() == model_type) out.push_back(&item);
+    }
+    std::sort(out.begin(), out.end(), [&](auto* a, auto* b) { return key(**a) < key(**b); });
+    return out;
+}
+
+json::object factory_json(const Registered<ReplacementFactory>& f) {
+    json::object entry{{"target", f->target()},
+                       {"parameters", parameters_json(f->parameters())},
+                       {"runtime_only", f->construction() == nullptr},
+                       {"construction", construction_json(f->construction())}};
+    if (f->construction() == nullptr) entry["runtime_only_reason"] = f->runtime_only_reason();
+    return sited(f, std::move(entry));
+}
+
+json::object archetype_json(const Registered<MoeArchetype>& a) {
+    const MoeFingerprint& fp = a->fingerprint();
+    return sited(a, {{"compute_factory", a->compute_factory()},
+                     {"fingerprint", json::array{json::value(fp.router), json::value(fp.shared_experts),
+                                                 json::value(fp.expert_storage)}},
+                     {"kind", a->kind()},
+                     {"target_class", a->target_class()},
+                     {"router_kind", a->router_kind()},
+                     {"shared", a->shared()},
+                     {"strip_boundary_subpatterns", string_array(a->strip_boundary_subpatterns())},
+                     {"options", parameters_json(a->options())}});
+}
+
+json::object family_json(const Registry& registry, const RegisteredFamily& family) {
+    const std::string_view model_type = family->model_type();
+    json::array factories;
+    for (const auto* f : of_family(registry.factories(), model_type, [](const auto& x) { return x.target(); })) {
+        factories.push_back(factory_json(*f));
+    }
+    json::array wrappers;
+    for (const auto* w : of_family(registry.cp_wrappers(), model_type, [](const auto& x) { return x.target(); })) {
+        wrappers.push_back(sited(*w, {{"target", (*w)->target()}, {"options", parameters_json((*w)->options())}}));
+    }
+    json::array archetypes;
+    for (const auto* a :
+         of_family(registry.archetypes(), model_type, [](const auto& x) { return x.compute_factory(); })) {
+        archetypes.push_back(archetype_json(*a));
+    }
+    std::vector<std::string> computes(family->compute_functions().begin(), family->compute_functions().end());
+    std::sort(computes.begin(), computes.end());
+    return json::object{{"model_type", model_type},
+                        {"architecture", family->architecture()},
+                        {"aliases", string_array(family->aliases())},
+                        {"directory_aliases", string_array(family->directory_aliases())},
+                        {"plugin", family.plugin},
+                        {"where", family.where},
+                        {"factories", std::move(factories)},
+                        {"cp_wrappers", std::move(wrappers)},
+                        {"compute_functions", string_array(computes)},
+                        {"archetypes", std::move(archetypes)}};
+}
+
+json::object component_json(const Registered<Component>& c) {
+    const auto parameters = c->parameters();
+    const bool takes_module =
+        std::any_of(parameters.begin(), parameters.end(), [](const Parameter& p) { return p.name == "module"; });
+    return sited(c, {{"name", c->name()},
+                     {"import_module", c->import_module()},
+                     {"defining_module", c->defining_module()},
+                     {"parameters", parameters_json(parameters)},
+                     {"takes_module", takes_module}});
+}
+
+json::object plugin_json(const PluginRecord& record) {
+    json::object entry{{"name", record.manifest ? record.manifest->name : ""},
+                       {"version", record.manifest ? record.manifest->version : ""},
+                       {"path", record.path},
+                       {"status", record.ok() ? "ok" : "error"}};
+    if (record.error) {
+        entry["stage"] = stage_name(record.error->stage);
+        entry["message"] = record.error->message;
+    }
+    return entry;
+}
+
+}  // namespace
+
+std::string describe_registry_json(const Registry& registry) {
+    std::vector<const RegisteredFamily*> families;
+    for (const auto& family : registry.families()) families.push_back(&family);
+    std::sort(families.begin(), families.end(),
+              [](auto* a, auto* b) { return (*a)->model_type() < (*b)->model_type(); });
+    std::vector<const Registered<Component>*> components;
+    for (const auto& component : registry.components()) components.push_back(&component);
+    std::sort(components.begin(), components.end(), [](auto* a, auto* b) {
+        return std::pair((*a)->defining_module(), (*a)->name()) < std::pair((*b)->defining_module(), (*b)->name());
+    });
+
+    json::array plugin_list;
+    for (const PluginRecord& record : registry.plugins()) plugin_list.push_back(plugin_json(record));
+    json::array family_list;
+    for (const auto* family : families) family_list.push_back(family_json(registry, *family));
+    json::array component_list;
+    for (const auto* component : components) component_list.push_back(component_json(*component));
+    return canonical_json(json::object{{"format", 1},
+                                       {"plugins", std::move(plugin_list)},
+                                       {"families", std::move(family_list)},
+                                       {"components", std::move(component_list)}});
+}
+
+}  // namespace famspec

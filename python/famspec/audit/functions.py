@@ -1,0 +1,53 @@
+"""Functions named by a dotted path: archetype compute factories, CP wrappers, compute functions."""
+
+from __future__ import annotations
+
+import ast
+import difflib
+
+from .findings import drift, ok, unreadable
+from .source_tree import SourceTree, UnreadableSource
+
+
+def check_function(tree: SourceTree, check: str, dotted: str, ctx: dict) -> list:
+    declared = f"def {dotted.rsplit('.', 1)[-1]} in {dotted.rsplit('.', 1)[0]}"
+    module_name, rest = tree.split_dotted(dotted)
+    if module_name is None or len(rest) != 1:
+        if module_name is not None and tree.exists(dotted):
+            found = f"{dotted} is a module, not a function"
+        else:
+            found = f"no module {dotted.rsplit('.', 1)[0]}"
+        return [
+            drift(
+                check,
+                dotted,
+                tree.display(dotted.rsplit(".", 1)[0]),
+                None,
+                declared,
+                found,
+                "declare the path this runtime version uses, or remove the declaration",
+                kind=f"{check}_missing",
+                **ctx,
+            )
+        ]
+    name = rest[0]
+    try:
+        binding = tree.resolve(module_name, name)
+    except UnreadableSource as error:
+        return [unreadable(check, dotted, error.rel, error.line, declared, error.reason, **ctx)]
+    module = tree.module(module_name)
+    if binding.kind == "missing":
+        functions = sorted(n for n, d in module.definitions.items() if isinstance(d, ast.FunctionDef))
+        close = difflib.get_close_matches(name, functions, n=1, cutoff=0.6)
+        found = f"{module.rel} defines no {name}" + (f"; the closest function is {close[0]}" if close else "")
+        line = module.definitions[close[0]].lineno if close else None
+        remedy = f"if it was renamed, declare {module_name}.{close[0]}" if close else "remove the declaration"
+        return [drift(check, dotted, module.rel, line, declared, found, remedy, kind=f"{check}_missing", **ctx)]
+    if binding.kind in ("computed", "external"):
+        reason = binding.reason or f"{name} is defined outside the source root ({binding.external})"
+        return [unreadable(check, dotted, binding.module.rel, binding.node.lineno, declared, reason, **ctx)]
+    node = binding.node
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        what = "a class" if isinstance(node, ast.ClassDef) else f"bound by `{ast.unparse(node).splitlines()[0]}`"
+        return [unreadable(check, dotted, binding.module.rel, node.lineno, declared, f"{name} is {what}", **ctx)]
+    return [ok(check, dotted, binding.module.rel, node.lineno, declared, **ctx)]

@@ -1,0 +1,16 @@
+"""``python3 -m famspec COMMAND``: the package's own commands (today: ``audit``)."""
+
+import sys
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] == "audit":
+        from .audit import main as audit
+        return audit(argv[1:])
+    sys.stderr.write("usage: python3 -m famspec audit [--help]\n")
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

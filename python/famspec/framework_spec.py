@@ -1,0 +1,226 @@
+"""Drop-in for the runtime's ``framework_spec`` module, answered by famspec's family plugins.
+
+Same public names, signatures and results: swap the import and nothing else changes::
+
+    from famspec.framework_spec import replacement_spec_for, strategy_spec_for
+
+Targets may be a dotted path, ``None``, or a mapping with ``_target_`` (or ``target``); the other keys
+of a mapping are the target's static options. Results are frozen, hashable ``famspec`` specs, or
+``None`` when the target is not covered; a declaration that exists but is broken raises
+``famspec.ResolutionError`` (a ``RuntimeError``). Repeated lookups return the same object, whatever
+spelling of the family is used.
+
+The module answers from a process-wide registry, loaded on first use from the default plugin search
+(``FAMSPEC_PLUGIN_PATH``, else the plugins installed with this package); ``use_registry`` replaces it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from typing import Any, Iterable, Mapping, Optional, Tuple
+
+from .errors import ResolutionError
+from .registry import Registry, load_plugins
+from .resolver import Resolver
+from .specs import ReplacementSpec, StrategySpec
+
+#: The framework CP attention strategy kind.
+CP_ATTENTION_KIND = "cp_attention"
+
+__all__ = [
+    "CP_ATTENTION_KIND",
+    "declaration_summary",
+    "external_state_classes_for",
+    "interface_component_class",
+    "replacement_spec_for",
+    "strategy_spec_for",
+]
+
+_OPTION_TYPES = (type(None), bool, int, float, str)
+
+
+class _State:
+    """One resolver and the answers it gave. Replaced as a whole, so a lookup racing with
+    ``use_registry`` stores into the state it read from, never into the new one."""
+
+    __slots__ = ("resolver", "replacements", "strategies", "interfaces")
+
+    def __init__(self, resolver: Optional[Resolver]):
+        self.resolver = resolver
+        self.replacements = {}
+        self.strategies = {}
+        self.interfaces = {}
+
+
+_state = _State(None)
+_state_lock = threading.Lock()
+
+
+def use_registry(registry: Registry, *, strict: bool = False) -> None:
+    """Answer every later call from ``registry`` (``famspec.load_plugins(...)``); clears the caches."""
+    global _state
+    resolver = Resolver(registry, strict=strict)
+    with _state_lock:
+        _state = _State(resolver)
+
+
+def _loaded() -> _State:
+    global _state
+    state = _state
+    if state.resolver is None:
+        with _state_lock:
+            if _state.resolver is None:
+                _state = _State(Resolver(load_plugins()))
+            state = _state
+    return state
+
+
+def _check_optional_str(name: str, value: Any) -> None:
+    if value is not None and not isinstance(value, str):
+        raise TypeError(f"{name} must be str or None, got {type(value).__name__}")
+
+
+def _target(value: Any) -> Tuple[Optional[str], Optional[dict]]:
+    """(path, static options) of a target: a str, None, or a mapping with ``_target_`` or ``target``."""
+    if value is None or isinstance(value, str):
+        return value, None
+    if not isinstance(value, Mapping):
+        raise TypeError(f"target must be str, None or a mapping with '_target_', got {type(value).__name__}")
+    path = value.get("_target_") or value.get("target")
+    if not path:
+        return None, None
+    if not isinstance(path, str):
+        raise TypeError(f"target '_target_' must be str, got {type(path).__name__}")
+    options = {}
+    for name, option in value.items():
+        if name in ("_target_", "target"):
+            continue
+        if not isinstance(name, str):
+            raise TypeError(f"target {path!r}: option names must be str, got {type(name).__name__}")
+        if not isinstance(option, _OPTION_TYPES):
+            raise TypeError(f"target {path!r}: option {name!r} must be None, bool, int, float or str, "
+                            f"got {type(option).__name__}")
+        options[name] = option
+    return path, options
+
+
+def _key(path: str, options: Optional[dict], *rest) -> tuple:
+    return (path, *rest) if options is None else (path, tuple(sorted(options.items())), *rest)
+
+
+def _answer(resolution, target: str):
+    if resolution.status == "resolved":
+        return resolution.value
+    if resolution.status == "error":
+        raise ResolutionError(f"{target}: {resolution.reason}", target)
+    return None
+
+
+def _remember(cache: dict, key: tuple, target: str, resolve):
+    """The cached answer for key, else resolve() once; not covered (None) is cached, errors are not."""
+    if key in cache:
+        return cache[key]
+    answer = _answer(resolve(), target)
+    cache[key] = answer
+    return answer
+
+
+def replacement_spec_for(target: Any, model_type: Optional[str] = None, *,
+                         module_type: Optional[str] = None) -> Optional[ReplacementSpec]:
+    """The ``ReplacementSpec`` a ``replace_module`` target stands for, or ``None``."""
+    try:
+        return _state.replacements[(target, model_type, module_type)]
+    except (KeyError, TypeError):  # not cached yet, or a target mapping (unhashable)
+        return _replacement(target, model_type, module_type)
+
+
+def _replacement(target, model_type, module_type):
+    path, options = _target(target)
+    _check_optional_str("model_type", model_type)
+    _check_optional_str("module_type", module_type)
+    if path is None:
+        return None
+    state = _loaded()
+    return _remember(state.replacements, _key(path, options, model_type, module_type), path,
+                     lambda: state.resolver.replacement(path, model_type, module_type=module_type, options=options))
+
+
+def strategy_spec_for(target: Any, model_type: Optional[str] = None, *,
+                      inner_wrapper: bool = False) -> Optional[StrategySpec]:
+    """The ``StrategySpec`` a ``local_compute_fn`` (or, with ``inner_wrapper=True``, an ``inner_wrapper``)
+    target stands for, or ``None``."""
+    try:
+        return _state.strategies[(target, model_type, inner_wrapper)]
+    except (KeyError, TypeError):
+        return _strategy(target, model_type, inner_wrapper)
+
+
+def _strategy(target, model_type, inner_wrapper):
+    path, options = _target(target)
+    _check_optional_str("model_type", model_type)
+    if not isinstance(inner_wrapper, bool):
+        raise TypeError(f"inner_wrapper must be a bool, got {type(inner_wrapper).__name__}")
+    if path is None:
+        return None
+    state = _loaded()
+    slot = "inner_wrapper" if inner_wrapper else "local_compute_fn"
+    return _remember(state.strategies, _key(path, options, model_type, inner_wrapper), path,
+                     lambda: state.resolver.strategy(path, model_type, slot=slot, options=options))
+
+
+def interface_component_class(model_type: Optional[str]) -> Optional[str]:
+    """The component class a family's factories render (one hands over an interface), or ``None``."""
+    _check_optional_str("model_type", model_type)
+    if not model_type:
+        return None
+    state = _loaded()
+    return _remember(state.interfaces, (model_type,), model_type,
+                     lambda: state.resolver.interface_component_class(model_type))
+
+
+def _records(name: str, records: Optional[Iterable[Mapping[str, Any]]]):
+    if records is None:
+        return ()
+    if isinstance(records, (str, bytes, Mapping)):
+        raise TypeError(f"{name} must be an iterable of mappings, got {type(records).__name__}")
+    try:
+        records = tuple(records)
+    except TypeError:
+        raise TypeError(f"{name} must be an iterable of mappings, got {type(records).__name__}") from None
+    for record in records:
+        if not isinstance(record, Mapping):
+            raise TypeError(f"{name}: every record must be a mapping, got {type(record).__name__}")
+    return records
+
+
+def external_state_classes_for(model_type: Optional[str],
+                               injections: Optional[Iterable[Mapping[str, Any]]] = None) -> Tuple[str, ...]:
+    """Classes whose ``forward`` an inline strategy body replaces, sorted, each once."""
+    _check_optional_str("model_type", model_type)
+    pairs = [_target(record.get("local_compute_fn")) for record in _records("injections", injections)]
+    if not pairs:
+        return ()
+    return _loaded().resolver.external_state_classes(model_type, pairs)
+
+
+def declaration_summary(model_type: Optional[str],
+                        overrides: Optional[Iterable[Mapping[str, Any]]] = None) -> dict:
+    """``{"replacement_specs": {target: asdict(spec) or None}, "strategy_specs": {...}}`` for the
+    targets of an override set; a later entry with the same target overwrites an earlier one."""
+    _check_optional_str("model_type", model_type)
+    replacement_specs = {}
+    strategy_specs = {}
+    for entry in _records("overrides", overrides):
+        replace = entry.get("replace_module")
+        path, _ = _target(replace)
+        if path is not None:
+            spec = replacement_spec_for(replace, model_type, module_type=entry.get("module_type"))
+            replacement_specs[path] = dataclasses.asdict(spec) if spec is not None else None
+        for slot, inner in (("local_compute_fn", False), ("inner_wrapper", True)):
+            value = entry.get(slot)
+            path, _ = _target(value)
+            if path is not None:
+                spec = strategy_spec_for(value, model_type, inner_wrapper=inner)
+                strategy_specs[path] = dataclasses.asdict(spec) if spec is not None else None
+    return {"replacement_specs": replacement_specs, "strategy_specs": strategy_specs}

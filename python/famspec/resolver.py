@@ -1,0 +1,187 @@
+"""Resolving targets against a registry: the tri-state ``Resolution`` and plan summaries."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping, Optional, Tuple
+
+from . import _native
+from .errors import ResolutionError
+from .plan import Plan, parse_plan
+from .registry import Registry
+from .specs import replacement_from_native, strategy_from_native
+
+__all__ = ["Explanation", "Resolution", "Resolver", "Summary", "SummaryEntry"]
+
+SLOTS = ("replace_module", "local_compute_fn", "inner_wrapper")
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """The decision trace of one answer (what ``famspec resolve --explain`` prints)."""
+
+    spellings_tried: Tuple[str, ...]
+    family: str
+    plugin: str
+    channel: str
+    cache_hit: bool
+    rule: str
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """One answer: ``status`` is "resolved" (``value`` set), "not_covered" (``reason`` and ``gap`` set)
+    or "error" (a declaration exists but is broken; ``reason`` says why)."""
+
+    status: str
+    value: Any
+    reason: str
+    gap: Optional[str]
+    diagnostics: Tuple[Any, ...]
+    explanation: Explanation
+
+    @property
+    def resolved(self) -> bool:
+        return self.status == "resolved"
+
+
+@dataclass(frozen=True)
+class SummaryEntry:
+    slot: str
+    target: str
+    module_type: Optional[str]
+    status: str
+    value: Any
+    reason: str
+    gap: Optional[str]
+    line: int
+    column: int
+
+
+class Summary:
+    """A plan's declaration summary; ``canonical_json()`` and ``digest()`` are the bytes
+    ``famspec summary`` and ``famspec summary --digest`` print."""
+
+    __slots__ = ("_native",)
+
+    def __init__(self, native):
+        self._native = native
+
+    def canonical_json(self) -> str:
+        return self._native.canonical_json()
+
+    def digest(self) -> str:
+        return self._native.digest()
+
+    @property
+    def entries(self) -> Tuple[SummaryEntry, ...]:
+        return tuple(SummaryEntry(*_entry_values(row)) for row in self._native.entries)
+
+    def __repr__(self):
+        return f"<famspec.Summary {self.digest()}>"
+
+
+def _entry_values(row):
+    slot, target, module_type, status, value, reason, gap, line, column = row
+    if value is not None:
+        value = replacement_from_native(value) if slot == "replace_module" else strategy_from_native(value)
+    return slot, target, module_type, status, value, reason, gap, line, column
+
+
+def _optional_str(name, value):
+    if value is not None and not isinstance(value, str):
+        raise TypeError(f"{name} must be str or None, got {type(value).__name__}")
+    return value
+
+
+def _options(options):
+    if options is None:
+        return None
+    if not isinstance(options, Mapping):
+        raise TypeError(f"options must be a mapping, got {type(options).__name__}")
+    return dict(options)
+
+
+class Resolver:
+    """Answers what each target stands for, from a registry. Safe to use from many threads; every
+    spelling of the same identity returns the same spec object."""
+
+    __slots__ = ("_registry", "_native", "_strict", "_interned", "_lock")
+
+    def __init__(self, registry: Registry, *, strict: bool = False):
+        if not isinstance(registry, Registry):
+            raise TypeError(f"Resolver expects a famspec.Registry, got {type(registry).__name__}")
+        if not isinstance(strict, bool):
+            raise TypeError("strict must be a bool")
+        self._registry = registry
+        self._native = _native.Resolver(registry._native)
+        self._strict = strict
+        self._interned = {}
+        self._lock = threading.Lock()
+
+    @property
+    def registry(self) -> Registry:
+        return self._registry
+
+    @property
+    def strict(self) -> bool:
+        return self._strict
+
+    def _intern(self, spec):
+        # Equal specs are one object, whatever spelling or cache entry produced them.
+        with self._lock:
+            return self._interned.setdefault(spec, spec)
+
+    def _resolution(self, row, convert) -> Resolution:
+        status, value, reason, gap, explanation = row
+        if value is not None and convert is not None:
+            value = self._intern(convert(value))
+        return Resolution(status, value, reason, gap, (), Explanation(*explanation))
+
+    def replacement(self, target: str, model_type: Optional[str] = None, *, module_type: Optional[str] = None,
+                    options: Optional[Mapping[str, Any]] = None) -> Resolution:
+        if not isinstance(target, str):
+            raise TypeError(f"target must be str, got {type(target).__name__}")
+        row = self._native.replacement(target, _optional_str("model_type", model_type),
+                                       _optional_str("module_type", module_type), _options(options))
+        return self._resolution(row, replacement_from_native)
+
+    def strategy(self, target: str, model_type: Optional[str] = None, *, slot: str = "local_compute_fn",
+                 options: Optional[Mapping[str, Any]] = None) -> Resolution:
+        if not isinstance(target, str):
+            raise TypeError(f"target must be str, got {type(target).__name__}")
+        if slot not in SLOTS[1:]:
+            raise ValueError(f"slot must be 'local_compute_fn' or 'inner_wrapper', got {slot!r}")
+        row = self._native.strategy(target, _optional_str("model_type", model_type), slot, _options(options))
+        return self._resolution(row, strategy_from_native)
+
+    def interface_component_class(self, model_type: str) -> Resolution:
+        if not isinstance(model_type, str):
+            raise TypeError(f"model_type must be str, got {type(model_type).__name__}")
+        return self._resolution(self._native.interface_component_class(model_type), None)
+
+    def external_state_classes(self, model_type: Optional[str],
+                               injections: Iterable[Tuple[Optional[str], Optional[Mapping[str, Any]]]] = ()
+                               ) -> Tuple[str, ...]:
+        """Classes whose forward an inline strategy body replaces; ``injections`` are
+        ``(local_compute_fn target or None, options)`` pairs."""
+        rows = []
+        for target, options in injections:
+            rows.append((_optional_str("target", target), _options(options)))
+        return tuple(sorted(set(self._native.external_state_classes(_optional_str("model_type", model_type), rows))))
+
+    def summary(self, plan, model_type: Optional[str] = None) -> Summary:
+        """The declaration summary of a plan (a ``Plan``, a path or YAML text). Raises ``ResolutionError``
+        when a declaration in it is broken, as ``famspec summary`` fails then."""
+        if not isinstance(plan, Plan):
+            plan = parse_plan(plan)
+        summary = Summary(self._native.summary(plan, _optional_str("model_type", model_type)))
+        errors = [e for e in summary.entries if e.status == "error"]
+        if errors:
+            lines = "; ".join(f"{plan.file}:{e.line}:{e.column}: {e.target}: {e.reason}" for e in errors)
+            raise ResolutionError(f"broken declarations in the plan: {lines}", errors[0].target)
+        return summary
+
+    def clear_cache(self) -> None:
+        self._native.clear_cache()

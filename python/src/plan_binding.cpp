@@ -1,0 +1,66 @@
+// famspec._native.Plan and the plan readers. A bad plan comes back as (file, line, column, message),
+// which the package raises as famspec.PlanError.
+#include <pybind11/stl.h>
+
+#include "bindings.hpp"
+
+namespace famspec::python {
+namespace {
+
+py::tuple parse_result(PlanParse parsed) {
+    if (!parsed.plan) {
+        const PlanError& error = *parsed.error;
+        return py::make_tuple(py::none(),
+                              py::make_tuple(error.file, error.location.line, error.location.column, error.message));
+    }
+    auto handle = PlanHandle{std::make_shared<const Plan>(std::move(*parsed.plan))};
+    return py::make_tuple(py::cast(std::move(handle)), py::none());
+}
+
+py::tuple target_of(std::string_view slot, const Target& target, const std::optional<std::string>& module_type) {
+    py::dict options;
+    for (const auto& [name, value] : target.options) options[py::str(name)] = to_python(value);
+    return py::make_tuple(slot, target.path, std::move(options), module_type, target.location.line,
+                          target.location.column);
+}
+
+// (slot, target, options, module_type, line, column) per target, in plan order.
+py::list targets_of(const PlanHandle& handle) {
+    py::list out;
+    for (const PlanEntry& entry : handle.plan->entries) {
+        if (entry.replace_module) out.append(target_of("replace_module", *entry.replace_module, entry.module_type));
+        if (entry.local_compute_fn)
+            out.append(target_of("local_compute_fn", *entry.local_compute_fn, entry.module_type));
+        if (entry.inner_wrapper) out.append(target_of("inner_wrapper", *entry.inner_wrapper, entry.module_type));
+    }
+    return out;
+}
+
+}  // namespace
+
+void bind_plan(py::module_& module) {
+    py::class_<PlanHandle>(module, "Plan")
+        .def_property_readonly("file", [](const PlanHandle& h) { return h.plan->file; })
+        .def_property_readonly("model_type", [](const PlanHandle& h) { return h.plan->model_type; })
+        .def_property_readonly("architecture", [](const PlanHandle& h) { return h.plan->architecture; })
+        .def_property_readonly("targets", &targets_of);
+
+    module.def("parse_plan_file", [](const std::string& path) {
+        PlanParse parsed;
+        {
+            py::gil_scoped_release release;
+            parsed = parse_plan_file(path);
+        }
+        return parse_result(std::move(parsed));
+    });
+    module.def("parse_plan_text", [](const std::string& text, const std::string& file_name) {
+        PlanParse parsed;
+        {
+            py::gil_scoped_release release;
+            parsed = parse_plan_text(text, file_name);
+        }
+        return parse_result(std::move(parsed));
+    });
+}
+
+}  // namespace famspec::python

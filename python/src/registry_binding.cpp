@@ -1,0 +1,122 @@
+// famspec._native.load_plugins and famspec._native.Registry: the frozen registry and its plugin records.
+#include <pybind11/stl.h>
+
+#include <optional>
+
+#include "bindings.hpp"
+#include "famspec/plugin_loader.hpp"
+#include "famspec/registry.hpp"
+#include "famspec/registry_description.hpp"
+
+namespace famspec::python {
+namespace {
+
+std::string_view level_name(LogLevel level) {
+    switch (level) {
+        case LogLevel::debug:
+            return "debug";
+        case LogLevel::info:
+            return "info";
+        case LogLevel::warning:
+            return "warning";
+        case LogLevel::error:
+            return "error";
+    }
+    return "info";
+}
+
+// Forwards core log lines to a Python callable. The core calls it without the GIL; the first exception
+// the callable raises is kept and re-raised once loading is over, so the core never sees it.
+class PythonLog {
+public:
+    explicit PythonLog(py::handle callable) : callable_(callable.ptr()) {}
+
+    LogCallback callback() {
+        if (callable_ == Py_None) return {};
+        return [this](LogLevel level, std::string_view message) {
+            py::gil_scoped_acquire acquire;
+            if (failure_) return;
+            try {
+                const py::handle callable(callable_);
+                callable(level_name(level), py::str(message.data(), message.size()));
+            } catch (py::error_already_set& error) {
+                failure_ = std::move(error);
+            }
+        };
+    }
+
+    void rethrow() {
+        if (failure_) throw std::move(*failure_);
+    }
+
+private:
+    PyObject* callable_;  // borrowed: the caller's argument outlives the load
+    std::optional<py::error_already_set> failure_;
+};
+
+RegistryHandle load(const std::vector<std::string>& explicit_paths, const std::optional<std::string>& environment,
+                    const std::string& default_directory, const py::object& log) {
+    PythonLog python_log(log);
+    std::shared_ptr<const Registry> registry;
+    {
+        py::gil_scoped_release release;
+        const SearchPath search = plugin_search_path(explicit_paths, environment, default_directory);
+        registry = load_plugins(load_options_for(search, python_log.callback()));
+    }
+    python_log.rethrow();
+    return RegistryHandle{std::move(registry)};
+}
+
+py::list family_names(const PluginRecord& record) {
+    py::list out;
+    if (record.manifest)
+        for (const ManifestFamily& family : record.manifest->families) out.append(family.model_type);
+    return out;
+}
+
+// The fields `famspec list --json` writes for a record, with the same status and stage names.
+py::dict record_dict(const PluginRecord& record) {
+    const PluginManifest* manifest = record.manifest ? &*record.manifest : nullptr;
+    py::dict out;
+    out["name"] = manifest ? manifest->name : "";
+    out["version"] = manifest ? manifest->version : "";
+    out["abi"] = manifest ? std::to_string(manifest->abi_major) + "." + std::to_string(manifest->abi_minor) : "";
+    out["path"] = record.path;
+    out["paths"] = py::tuple(py::cast(record.paths));
+    out["build_id"] = record.build_id;
+    out["families"] = py::tuple(family_names(record));
+    out["status"] = record.ok() ? "ok" : "error";
+    out["stage"] = record.error ? py::object(py::str(std::string(stage_name(record.error->stage)))) : py::none();
+    out["message"] = record.error ? record.error->message : "";
+    return out;
+}
+
+}  // namespace
+
+void bind_registry(py::module_& module) {
+    py::class_<RegistryHandle>(module, "Registry")
+        .def_property_readonly("generation", [](const RegistryHandle& h) { return h.registry->generation(); })
+        .def_property_readonly("all_ok", [](const RegistryHandle& h) { return h.registry->all_ok(); })
+        .def_property_readonly("plugins",
+                               [](const RegistryHandle& h) {
+                                   py::list out;
+                                   for (const PluginRecord& record : h.registry->plugins())
+                                       out.append(record_dict(record));
+                                   return out;
+                               })
+        .def("describe",
+             [](const RegistryHandle& h) {
+                 py::gil_scoped_release release;
+                 return describe_registry_json(*h.registry);
+             })
+        .def_property_readonly("families", [](const RegistryHandle& h) {
+            py::list out;
+            for (const RegisteredFamily& family : h.registry->families()) out.append(family->model_type());
+            return out;
+        });
+
+    module.def("load_plugins", &load, py::arg("explicit_paths"), py::arg("environment"), py::arg("default_directory"),
+               py::arg("log"));
+}
+
+}  // namespace famspec::python

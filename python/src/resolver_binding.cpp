@@ -1,0 +1,81 @@
+// famspec._native.Resolver: the four queries, each answered with the GIL released and returned as
+// the (status, value, reason, gap, explanation) tuple famspec.Resolution is built from.
+#include <pybind11/stl.h>
+
+#include <stdexcept>
+
+#include "bindings.hpp"
+#include "famspec/resolver.hpp"
+
+namespace famspec::python {
+namespace {
+
+struct ResolverHandle {
+    std::shared_ptr<const Registry> registry;  // declared first: outlives the resolver
+    std::shared_ptr<const Resolver> resolver;
+};
+
+Slot slot_from(const std::string& name) {
+    for (const Slot slot : {Slot::replace_module, Slot::local_compute_fn, Slot::inner_wrapper})
+        if (slot_name(slot) == name) return slot;
+    throw py::value_error("slot must be 'replace_module', 'local_compute_fn' or 'inner_wrapper', got '" + name + "'");
+}
+
+// The core call runs without the GIL; only the conversion to Python needs it.
+template <class Call>
+auto released(Call&& call) {
+    py::gil_scoped_release release;
+    return call();
+}
+
+py::tuple replacement(const ResolverHandle& h, const std::string& target, const std::optional<std::string>& model_type,
+                      const std::optional<std::string>& module_type, const py::handle& options) {
+    const Options parsed = options_from(options);
+    return to_python(
+        released([&] { return h.resolver->replacement_spec_for(target, model_type, module_type, parsed); }));
+}
+
+py::tuple strategy(const ResolverHandle& h, const std::string& target, const std::optional<std::string>& model_type,
+                   const std::string& slot, const py::handle& options) {
+    const Slot parsed_slot = slot_from(slot);
+    const Options parsed = options_from(options);
+    return to_python(released([&] { return h.resolver->strategy_spec_for(target, model_type, parsed_slot, parsed); }));
+}
+
+py::tuple interface_component_class(const ResolverHandle& h, const std::string& model_type) {
+    return to_python(released([&] { return h.resolver->interface_component_class(model_type); }));
+}
+
+// injections: (local_compute_fn target or None, options) pairs.
+std::vector<std::string> external_state_classes(const ResolverHandle& h, const std::optional<std::string>& model_type,
+                                                const py::list& injections) {
+    std::vector<Injection> parsed;
+    for (const py::handle item : injections) {
+        const auto pair = item.cast<py::tuple>();
+        parsed.push_back(Injection{pair[0].cast<std::optional<std::string>>(), options_from(pair[1])});
+    }
+    return released([&] { return h.resolver->external_state_classes_for(model_type, parsed); });
+}
+
+}  // namespace
+
+// Declared in summary_binding.cpp: the summary object returned by Resolver.summary.
+py::object make_summary(DeclarationSummary summary);
+
+void bind_resolver(py::module_& module) {
+    py::class_<ResolverHandle>(module, "Resolver")
+        .def(py::init([](const RegistryHandle& registry) {
+            return ResolverHandle{registry.registry, std::make_shared<const Resolver>(registry.registry)};
+        }))
+        .def("replacement", &replacement)
+        .def("strategy", &strategy)
+        .def("interface_component_class", &interface_component_class)
+        .def("external_state_classes", &external_state_classes)
+        .def("summary",
+             [](const ResolverHandle& h, const PlanHandle& plan, const std::optional<std::string>& model_type) {
+                 return make_summary(released([&] { return h.resolver->declaration_summary(model_type, *plan.plan); }));
+             })
+        .def("clear_cache", [](const ResolverHandle& h) { released([&] { h.resolver->clear_cache(); }); });
+}
+
+}  // namespace famspec::python

@@ -1,0 +1,152 @@
+"""The package as a runtime sees it: import, default plugin search, install layout."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import BUILD_DIR, PLUGIN_DIR, run_python
+
+BUILD_PYTHON = os.path.join(BUILD_DIR, "python")
+
+
+def clean_env(**extra):
+    env = {k: v for k, v in os.environ.items() if k not in ("FAMSPEC_PLUGIN_PATH", "PYTHONPATH")}
+    env.update(extra)
+    return env
+
+
+def test_import_loads_neither_torch_nor_the_runtime_nor_plugins(tmp_path):
+    result = run_python(
+        "import sys, famspec\n"
+        "print('famspec._native' in sys.modules)\n"
+        "import famspec.framework_spec\n"
+        "famspec.load_plugins()\n"
+        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('torch', 'hyper_parallel', 'numpy'))\n"
+        "print(heavy)\n"
+        "print(famspec.__version__, famspec.ABI)\n",
+        env=clean_env(PYTHONPATH=BUILD_PYTHON), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "False", "the extension is loaded on first use, not by import famspec"
+    assert lines[1] == "[]"
+    version, abi = lines[2].split()
+    assert version.count(".") == 2 and abi.count(".") == 1
+
+
+def test_registry_describe_is_the_core_description(registry):
+    import json
+    described = json.loads(registry.describe())
+    assert described["format"] == 1
+    assert sorted(f["model_type"] for f in described["families"]) == list(registry.families)
+    assert registry.describe() == registry.describe()
+
+
+def test_python_m_famspec_without_a_command_is_a_usage_error(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "famspec"], env=clean_env(PYTHONPATH=BUILD_PYTHON),
+                            cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and "usage" in result.stderr
+
+
+def test_default_plugins_are_found_relative_to_the_package_not_the_working_directory(tmp_path):
+    result = run_python(
+        "import famspec\n"
+        "r = famspec.load_plugins()\n"
+        "print(famspec.default_plugin_directory())\n"
+        "print(r.all_ok, len(r.plugins), ' '.join(r.families))\n"
+        "print(sorted({__import__('os').path.dirname(p.path) for p in r.plugins}))\n",
+        env=clean_env(PYTHONPATH=BUILD_PYTHON), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    directory, summary, parents = result.stdout.splitlines()
+    assert os.path.realpath(directory) == os.path.realpath(PLUGIN_DIR)
+    ok, count, families = summary.split(" ", 2)
+    assert ok == "True" and int(count) >= 1
+    assert "qwen3_moe" in families.split()
+    assert parents == repr([directory])
+
+
+def test_famspec_plugin_path_overrides_the_default(tmp_path):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    result = run_python("import famspec\nr = famspec.load_plugins()\nprint(len(r.plugins), r.families)\n",
+                        env=clean_env(PYTHONPATH=BUILD_PYTHON, FAMSPEC_PLUGIN_PATH=str(empty)), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "0 ()"
+
+
+def test_explicit_paths_win_and_relative_paths_are_refused(registry):
+    import famspec
+    loaded = famspec.load_plugins(PLUGIN_DIR)
+    assert loaded.families == registry.families
+    with pytest.raises(ValueError, match="absolute"):
+        famspec.load_plugins(["lib/famspec/plugins"])
+    with pytest.raises(TypeError):
+        famspec.load_plugins([3])
+    with pytest.raises(TypeError):
+        famspec.load_plugins(42)
+    with pytest.raises(TypeError):
+        famspec.load_plugins(log="not callable")
+
+
+def test_log_receives_level_and_message_and_its_exceptions_surface():
+    import famspec
+    lines = []
+    famspec.load_plugins([PLUGIN_DIR], log=lambda level, message: lines.append((level, message)))
+    assert lines, "the loader reports what it loads"
+    assert all(level in ("debug", "info", "warning", "error") and isinstance(text, str) for level, text in lines)
+
+    def broken(level, message):
+        raise KeyError("from the log callback")
+
+    with pytest.raises(KeyError, match="from the log callback"):
+        famspec.load_plugins([PLUGIN_DIR], log=broken)
+
+
+def test_plugin_records_have_the_list_json_fields(registry):
+    record = registry.plugins[0]
+    assert record.status == "ok" and record.stage is None and record.message == ""
+    assert os.path.isabs(record.path) and record.name and record.version
+    assert isinstance(record.families, tuple)
+    assert sorted(f for p in registry.plugins for f in p.families) == sorted(registry.families)
+
+
+def test_a_broken_plugin_is_a_record_not_a_crash(tmp_path):
+    import famspec
+    (tmp_path / "famspec_broken.so").write_bytes(b"\x7fELF not really")
+    loaded = famspec.load_plugins([str(tmp_path), PLUGIN_DIR])
+    assert not loaded.all_ok
+    broken = [p for p in loaded.plugins if p.status == "error"]
+    assert len(broken) == 1
+    assert broken[0].path == str(tmp_path / "famspec_broken.so")
+    assert broken[0].stage == "manifest" and broken[0].message
+    assert "qwen3_moe" in loaded.families
+
+
+@pytest.fixture(scope="module")
+def installed_prefix(tmp_path_factory):
+    prefix = tmp_path_factory.mktemp("prefix")
+    subprocess.run(["cmake", "--install", BUILD_DIR, "--prefix", str(prefix)], check=True, capture_output=True,
+                   timeout=300)
+    return prefix
+
+
+def test_installed_package_imports_from_the_prefix_and_finds_the_installed_plugins(installed_prefix, tmp_path):
+    version = f"python{sys.version_info.major}.{sys.version_info.minor}"
+    site = installed_prefix / "lib" / version / "dist-packages"
+    assert (site / "famspec" / "framework_spec.py").is_file()
+    result = run_python(
+        "import famspec, famspec.framework_spec as fs\n"
+        "print(famspec.__file__)\n"
+        "r = famspec.load_plugins()\n"
+        "print(famspec.default_plugin_directory())\n"
+        "print(r.all_ok, ' '.join(sorted({p.path.rsplit('/', 1)[0] for p in r.plugins})))\n"
+        "print(fs.strategy_spec_for('" + "hyper_parallel.distributed.expert_parallel.recipes.deepseekv3_ep_compute_fn"
+        "').target_class)\n",
+        env=clean_env(PYTHONPATH=str(site)), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    package, directory, loaded, target_class = result.stdout.splitlines()
+    assert package.startswith(str(site))
+    assert directory == str(installed_prefix / "lib" / "famspec" / "plugins")
+    assert loaded == "True " + directory
+    assert target_class == "DeepseekV3MoE"

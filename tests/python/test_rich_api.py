@@ -1,0 +1,99 @@
+"""The rich API: Resolver and Resolution, plans and their errors, summaries equal to the CLI's bytes."""
+
+import os
+
+import pytest
+
+import famspec
+from conftest import ATTENTION, PLANS, PLUGIN_DIR, QWEN_CP, QWEN_EP, QWEN_MODELING, RMS_NORM, run_cli
+
+
+def test_resolution_is_tri_state_with_reason_gap_and_explanation(resolver):
+    hit = resolver.replacement(RMS_NORM, "Qwen3MoeForCausalLM", module_type=QWEN_MODELING + "Qwen3MoeRMSNorm")
+    assert hit.status == "resolved" and hit.resolved
+    assert hit.value.new_ctor == "RMSNorm" and hit.gap is None and hit.diagnostics == ()
+    assert hit.explanation.family == "qwen3_moe" and hit.explanation.channel == "factory"
+    assert hit.explanation.plugin
+
+    miss = resolver.replacement(RMS_NORM, "qwen3_moe")
+    assert miss.status == "not_covered" and miss.value is None
+    assert miss.gap == "missing_module_type" and "module_type" in miss.reason
+
+    unknown = resolver.replacement(ATTENTION, "unregistered_model", module_type="m.X")
+    assert unknown.gap == "unknown_family" and "unregistered_model" in unknown.reason
+
+    slot = resolver.strategy(QWEN_CP, slot="local_compute_fn")
+    assert slot.status == "not_covered" and slot.gap == "wrong_slot"
+    assert resolver.strategy(QWEN_CP, slot="inner_wrapper").value.kind == "cp_attention"
+    with pytest.raises(ValueError):
+        resolver.strategy(QWEN_EP, slot="replace_module")
+
+    interface = resolver.interface_component_class("qwen3_moe")
+    assert interface.status == "resolved" and interface.value == "GQAAttention"
+    assert resolver.external_state_classes("qwen3_moe", [(QWEN_EP, None), (None, None)]) == ("Qwen3MoeSparseMoeBlock",)
+
+
+def test_the_same_spec_object_from_the_rich_api_and_from_equal_answers(resolver):
+    module_type = QWEN_MODELING + "Qwen3MoeRMSNorm"
+    first = resolver.replacement(RMS_NORM, module_type=module_type).value
+    resolver.clear_cache()
+    assert resolver.replacement(RMS_NORM, "qwen3moe", module_type=module_type).value is first
+
+
+def test_bad_options_are_a_gap_not_a_crash(resolver):
+    bad = resolver.strategy(QWEN_EP, options={"use_grouped_gemm": "yes"})
+    assert bad.status == "not_covered" and bad.gap == "bad_option"
+    with pytest.raises(TypeError):
+        resolver.strategy(QWEN_EP, options=[("use_grouped_gemm", True)])
+    with pytest.raises(TypeError):
+        famspec.Resolver("registry")
+
+
+def test_parse_plan_from_a_path_a_pathlike_and_text(tmp_path):
+    path = os.path.join(PLANS, "qwen3_moe.yaml")
+    plan = famspec.parse_plan(path)
+    assert plan.file == path and plan.model_type == "qwen3_moe"
+    slots = [t[0] for t in plan.targets]
+    assert slots.count("replace_module") == 3 and "inner_wrapper" in slots and "local_compute_fn" in slots
+    ep = [t for t in plan.targets if t[0] == "local_compute_fn"][0]
+    assert ep[1] == QWEN_EP and ep[2] == {"use_grouped_gemm": True}
+    import pathlib
+    assert famspec.parse_plan(pathlib.Path(path)).targets == plan.targets
+    text = famspec.parse_plan("plan_overrides:\n- match: x\n  local_compute_fn: " + QWEN_EP + "\n")
+    assert text.file == "<text>" and text.targets[0][:2] == ("local_compute_fn", QWEN_EP)
+
+
+def test_plan_errors_name_file_line_and_column(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("plan_overrides:\n  - match: x\n    replace_module:\n      _target_: [1, 2]\n")
+    with pytest.raises(famspec.PlanError) as caught:
+        famspec.parse_plan(str(bad))
+    error = caught.value
+    assert error.file == str(bad) and error.line == 4 and error.column > 0 and error.message
+    assert str(error).startswith(f"{bad}:4:{error.column}: ")
+    assert isinstance(error, ValueError)
+    with pytest.raises(famspec.PlanError) as missing:
+        famspec.parse_plan(str(tmp_path / "missing.yaml"))
+    assert missing.value.file.endswith("missing.yaml")
+    with pytest.raises(TypeError):
+        famspec.parse_plan(3)
+
+
+@pytest.mark.parametrize("plan", sorted(p for p in os.listdir(PLANS) if p.endswith(".yaml")))
+def test_summary_bytes_and_digest_equal_the_cli(resolver, plan):
+    path = os.path.join(PLANS, plan)
+    summary = resolver.summary(famspec.parse_plan(path))
+    cli_json = run_cli("--plugin-path", PLUGIN_DIR, "summary", path)
+    cli_digest = run_cli("--plugin-path", PLUGIN_DIR, "summary", "--digest", path)
+    assert cli_json.returncode == 0 and cli_digest.returncode == 0, cli_json.stderr
+    assert summary.canonical_json() + "\n" == cli_json.stdout
+    assert summary.digest() + "\n" == cli_digest.stdout
+    assert summary.digest().startswith("sha256:") and len(summary.digest()) == 71
+    assert resolver.summary(path).digest() == summary.digest()  # a path is parsed first
+    assert len(summary.entries) == len(famspec.parse_plan(path).targets)
+
+
+def test_summary_with_an_explicit_model_type_equals_the_cli(resolver):
+    path = os.path.join(PLANS, "qwen3_moe.yaml")
+    cli = run_cli("--plugin-path", PLUGIN_DIR, "summary", "--digest", "--model-type", "Qwen3MoeForCausalLM", path)
+    assert resolver.summary(path, "Qwen3MoeForCausalLM").digest() + "\n" == cli.stdout

@@ -94,6 +94,7 @@ template FAMSPEC_API std::optional<DiagnosticKind> from_name(std::string_view);
 template FAMSPEC_API std::optional<FamilySource> from_name(std::string_view);
 
 std::string_view gap_name(Gap gap) { return name_of(gap); }
+std::string_view status_name(ResolutionStatus status) { return name_of(status); }
 std::string_view slot_name(Slot slot) { return name_of(slot); }
 std::string_view diagnostic_kind_name(DiagnosticKind kind) { return name_of(kind); }
 std::string_view family_source_name(FamilySource source) { return name_of(source); }

@@ -18,18 +18,8 @@ enum class ResolutionStatus {
     native,  // the family builds it at runtime; nothing is sunk, as the reference's native path
 };
 
-// "resolved", "not_covered" or "error", as every JSON output and the Python package spell it.
-constexpr std::string_view status_name(ResolutionStatus status) {
-    switch (status) {
-        case ResolutionStatus::resolved:
-            return "resolved";
-        case ResolutionStatus::not_covered:
-            return "not_covered";
-        case ResolutionStatus::error:
-            return "error";
-    }
-    return "error";
-}
+// "resolved", "not_covered", "error" or "native", as every JSON output and the Python package spell it.
+FAMSPEC_API std::string_view status_name(ResolutionStatus status);
 
 // Why a target is not covered, for callers that act on the kind rather than read the sentence.
 enum class Gap {

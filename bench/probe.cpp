@@ -68,7 +68,8 @@ long status_kib(const char* field) {
     return -1;
 }
 
-// The median over `batches` timed batches of `calls` calls, in ns per call.
+// The median over `batches` timed batches of `calls` calls, in ns per call. Batches are short (well
+// under a scheduler time slice), so that the median is a batch that ran without being preempted.
 template <class F>
 double ns_per_call(int batches, int calls, F&& f) {
     std::vector<double> samples;
@@ -134,13 +135,13 @@ int resolve(char** argv) {
     for (int i = 0; i < kHits; ++i) keep(resolver.replacement_spec_for(target, model_type, module_type));
     const double allocations = static_cast<double>(g_allocations.load() - before) / kHits;
     const double hit_ns =
-        ns_per_call(7, 20000, [&] { keep(resolver.replacement_spec_for(target, model_type, module_type)); });
+        ns_per_call(101, 1000, [&] { keep(resolver.replacement_spec_for(target, model_type, module_type)); });
     const famspec::Registry& registry = resolver.registry();
     if (registry.find_family(spelling).family == nullptr) {
         std::fprintf(stderr, "famspec-bench-probe: no family %s\n", spelling.c_str());
         return 1;
     }
-    const double family_ns = ns_per_call(7, 20000, [&] { keep(registry.find_family(spelling)); });
+    const double family_ns = ns_per_call(101, 1000, [&] { keep(registry.find_family(spelling)); });
     std::printf("ns=%.1f\nallocations=%.2f\nfamily_ns=%.1f\nfamilies=%zu\n", hit_ns, allocations, family_ns,
                 registry.families().size());
     return 0;
@@ -150,7 +151,7 @@ int hashmap(int keys, const std::string& target) {
     std::unordered_map<std::string, std::shared_ptr<const int>> map;
     for (int i = 0; i < keys; ++i) map.emplace(target + std::to_string(i), std::make_shared<const int>(i));
     map.emplace(target, std::make_shared<const int>(-1));
-    const double ns = ns_per_call(7, 20000, [&] {
+    const double ns = ns_per_call(101, 1000, [&] {
         const auto it = map.find(target);
         keep(it == map.end() ? nullptr : it->second);
     });

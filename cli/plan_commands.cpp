@@ -113,7 +113,7 @@ int resolve_target(const Context& context, const ResolveRequest& request, std::o
         out << (r.resolved() ? to_canonical_json(*r.value) : "null") << "\n";
         if (request.explain) {
             err << "explain: family source: " << (family.name ? name_of(family.source) : "target path") << "\n";
-            print_explanation(err, r.explanation, r.status, r.reason);
+            print_explanation(err, *r.explanation, r.status, r.reason);
         }
         for (const Diagnostic& d : r.diagnostics) err << "famspec: diagnostic: " << diagnostic_line(d) << "\n";
         if (r.resolved()) return kExitOk;

@@ -68,7 +68,42 @@ ResolverState::ResolverState(std::shared_ptr<const Registry> r, ResolverOptions 
       options(std::move(o)),
       renderer(options.renderer != nullptr ? options.renderer : &block_renderer()),
       replacements(options.cache_capacity),
-      strategies(options.cache_capacity) {}
+      strategies(options.cache_capacity),
+      replacement_answers(options.cache_capacity),
+      strategy_answers(options.cache_capacity) {}
+
+namespace {
+
+template <class T, class Resolve>
+Resolution<T> answered(AnswerCache<T>& answers, const Question& question, Resolve resolve) {
+    if (auto hit = answers.find(question)) return *std::move(hit);
+    Resolution<T> answer = resolve();
+    answers.remember(question, answer);
+    return answer;
+}
+
+// The question's tag: the slot, in lower case when strict (a strict question has its own answer).
+char question_tag(Slot slot, bool strict) {
+    const char tag = slot == Slot::replace_module ? 'R' : slot == Slot::local_compute_fn ? 'L' : 'W';
+    return strict ? static_cast<char>(tag - 'A' + 'a') : tag;
+}
+
+}  // namespace
+
+Resolution<ReplacementSpec> ResolverState::answer_replacement(const ResolveRequest& request) const {
+    return answered(replacement_answers,
+                    Question(question_tag(request.slot, request.strict), request.target, request.model_type,
+                             request.module_type, request.options),
+                    [&] { return replacement(request); });
+}
+
+Resolution<StrategySpec> ResolverState::answer_strategy(const ResolveRequest& request) const {
+    static const std::optional<std::string> kNoModuleType;
+    return answered(strategy_answers,
+                    Question(question_tag(request.slot, request.strict), request.target, request.model_type,
+                             kNoModuleType, request.options),
+                    [&] { return strategy(request); });
+}
 
 }  // namespace detail
 
@@ -80,33 +115,35 @@ Resolver::~Resolver() = default;
 const Registry& Resolver::registry() const { return *state_->registry; }
 
 void Resolver::clear_cache() const {
+    state_->replacement_answers.clear();
+    state_->strategy_answers.clear();
     state_->replacements.clear();
     state_->strategies.clear();
 }
 
 Resolution<ReplacementSpec> Resolver::replacement_spec_for(const ResolveRequest& request) const {
-    return state_->replacement(request);
+    return state_->answer_replacement(request);
 }
 
 Resolution<StrategySpec> Resolver::strategy_spec_for(const ResolveRequest& request) const {
-    return state_->strategy(request);
+    return state_->answer_strategy(request);
 }
 
 Resolution<ReplacementSpec> Resolver::replacement_spec_for(std::string_view target,
                                                            const std::optional<std::string>& model_type,
                                                            const std::optional<std::string>& module_type,
                                                            const Options& options) const {
-    return state_->replacement({.target = std::string(target),
-                                .model_type = model_type,
-                                .slot = Slot::replace_module,
-                                .module_type = module_type,
-                                .options = options});
+    return state_->answer_replacement({.target = std::string(target),
+                                       .model_type = model_type,
+                                       .slot = Slot::replace_module,
+                                       .module_type = module_type,
+                                       .options = options});
 }
 
 Resolution<StrategySpec> Resolver::strategy_spec_for(std::string_view target,
                                                      const std::optional<std::string>& model_type, Slot slot,
                                                      const Options& options) const {
-    return state_->strategy(
+    return state_->answer_strategy(
         {.target = std::string(target), .model_type = model_type, .slot = slot, .module_type = {}, .options = options});
 }
 
@@ -120,7 +157,7 @@ Resolution<std::string> Resolver::interface_component_class(std::string_view mod
                 nullptr,
                 "unknown family '" + std::string(model_type) + "': no loaded plugin registers it",
                 Gap::unknown_family,
-                explanation,
+                std::make_shared<const Explanation>(std::move(explanation)),
                 {}};
     }
     explanation.family = std::string((*lookup.family)->model_type());
@@ -141,7 +178,7 @@ Resolution<std::string> Resolver::interface_component_class(std::string_view mod
                     std::make_shared<const std::string>(construction->component),
                     {},
                     Gap::none,
-                    explanation,
+                    std::make_shared<const Explanation>(std::move(explanation)),
                     {}};
         }
     }
@@ -149,7 +186,7 @@ Resolution<std::string> Resolver::interface_component_class(std::string_view mod
             nullptr,
             "family '" + explanation.family + "' hands no interface to any component",
             Gap::not_registered,
-            explanation,
+            std::make_shared<const Explanation>(std::move(explanation)),
             {}};
 }
 
@@ -198,23 +235,23 @@ DeclarationSummary Resolver::declaration_summary(const std::optional<std::string
     for (const PlanEntry& entry : plan.entries) {
         if (entry.replace_module) {
             const Target& target = *entry.replace_module;
-            const auto r = state_->replacement({.target = target.path,
-                                                .model_type = family,
-                                                .slot = Slot::replace_module,
-                                                .module_type = entry.module_type,
-                                                .options = target.options,
-                                                .strict = strict});
+            const auto r = state_->answer_replacement({.target = target.path,
+                                                       .model_type = family,
+                                                       .slot = Slot::replace_module,
+                                                       .module_type = entry.module_type,
+                                                       .options = target.options,
+                                                       .strict = strict});
             summary.entries.push_back(summary_entry(Slot::replace_module, target, entry.module_type, r));
         }
         for (const auto& [slot, target] : {std::pair{Slot::local_compute_fn, &entry.local_compute_fn},
                                            std::pair{Slot::inner_wrapper, &entry.inner_wrapper}}) {
             if (!*target) continue;
-            const auto s = state_->strategy({.target = (*target)->path,
-                                             .model_type = family,
-                                             .slot = slot,
-                                             .module_type = {},
-                                             .options = (*target)->options,
-                                             .strict = strict});
+            const auto s = state_->answer_strategy({.target = (*target)->path,
+                                                    .model_type = family,
+                                                    .slot = slot,
+                                                    .module_type = {},
+                                                    .options = (*target)->options,
+                                                    .strict = strict});
             summary.entries.push_back(summary_entry(slot, **target, entry.module_type, s));
         }
     }

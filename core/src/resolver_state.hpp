@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "answer_cache.hpp"
 #include "famspec/log.hpp"
 #include "famspec/resolver.hpp"
 #include "resolution_cache.hpp"
@@ -43,7 +44,12 @@ private:
 template <class T>
 Resolution<T> not_covered(Gap gap, std::string reason, Explanation explanation, std::string rule) {
     explanation.rule = std::move(rule);
-    return Resolution<T>{ResolutionStatus::not_covered, nullptr, std::move(reason), gap, std::move(explanation), {}};
+    return Resolution<T>{ResolutionStatus::not_covered,
+                         nullptr,
+                         std::move(reason),
+                         gap,
+                         std::make_shared<const Explanation>(std::move(explanation)),
+                         {}};
 }
 
 // An answer from an outcome and the request's diagnostics. A native outcome carries its own
@@ -54,8 +60,7 @@ Resolution<T> finish(const Outcome<T>& outcome, Explanation explanation, bool ca
     explanation.cache_hit = cache_hit;
     if (!outcome.plugin.empty()) explanation.plugin = outcome.plugin;
     if (!outcome.rule.empty()) explanation.rule = outcome.rule;
-    Resolution<T> out{outcome.status, outcome.value,          outcome.reason,
-                      outcome.gap,    std::move(explanation), std::move(diagnostics)};
+    Resolution<T> out{outcome.status, outcome.value, outcome.reason, outcome.gap, nullptr, std::move(diagnostics)};
     if (out.status == ResolutionStatus::native) {
         out.diagnostics.push_back({DiagnosticKind::runtime_only, out.reason, {}});
     }
@@ -66,8 +71,9 @@ Resolution<T> finish(const Outcome<T>& outcome, Explanation explanation, bool ca
         out.value = nullptr;
         out.gap = strict_gap(first.kind);
         out.reason = first.message;
-        out.explanation.rule = "strict: " + std::string(diagnostic_kind_name(first.kind));
+        explanation.rule = "strict: " + std::string(diagnostic_kind_name(first.kind));
     }
+    out.explanation = std::make_shared<const Explanation>(std::move(explanation));
     return out;
 }
 
@@ -90,6 +96,10 @@ struct ResolverState {
                       std::move(diagnostics), strict);
     }
 
+    // The public entry points: the question cache first, then the channels on a miss.
+    Resolution<ReplacementSpec> answer_replacement(const ResolveRequest& request) const;
+    Resolution<StrategySpec> answer_strategy(const ResolveRequest& request) const;
+    // The channels.
     Resolution<ReplacementSpec> replacement(const ResolveRequest& request) const;
     Resolution<StrategySpec> strategy(const ResolveRequest& request) const;
 
@@ -98,6 +108,9 @@ struct ResolverState {
     const ComponentRenderer* renderer;
     mutable ResolutionCache<ReplacementSpec> replacements;
     mutable ResolutionCache<StrategySpec> strategies;
+    // In front of both: the same question asked again is answered before anything is looked up.
+    mutable AnswerCache<ReplacementSpec> replacement_answers;
+    mutable AnswerCache<StrategySpec> strategy_answers;
 };
 
 }  // namespace famspec::detail

@@ -57,7 +57,7 @@ py::tuple to_python(const Resolution<T>& resolution) {
         }
     }
     return py::make_tuple(status_name(resolution.status), value, resolution.reason, gap_or_none(resolution.gap),
-                          to_python(resolution.explanation));
+                          to_python(*resolution.explanation));
 }
 
 }  // namespace famspec::python

@@ -145,7 +145,7 @@ TEST_CASE("the plugin-authors walkthrough resolves through every channel") {
     const auto direct =
         resolver.replacement_spec_for("hyper_parallel.components.docs.DocsRMSNorm", std::nullopt, "m.DocsNorm");
     REQUIRE(direct.resolved());
-    CHECK(direct.explanation.channel == "direct-component");
+    CHECK(direct.explanation->channel == "direct-component");
     CHECK(direct.value->new_ctor == "DocsRMSNorm");
 
     const auto wrapper =

@@ -47,9 +47,9 @@ TEST_CASE("a wrapping factory gives the reference's wrap spec") {
     CHECK_FALSE(spec.imports[0].raw.has_value());
     CHECK(spec.snippets.empty());
     CHECK(spec.replacement_note == "ToyNorm wraps ToyRMSNorm; the original class is kept as the wrapper input.");
-    CHECK(r.explanation.channel == "factory");
-    CHECK(r.explanation.family == "toy");
-    CHECK(r.explanation.plugin == "toy");
+    CHECK(r.explanation->channel == "factory");
+    CHECK(r.explanation->family == "toy");
+    CHECK(r.explanation->plugin == "toy");
 }
 
 TEST_CASE("a name-swap factory removes the class and says so") {
@@ -67,19 +67,19 @@ TEST_CASE("every spelling of the family and the inferred family give the same ob
     const Resolver resolver(toy_registry());
     const auto inferred = resolver.replacement_spec_for(kToyNorm, std::nullopt, kToyModuleType);
     REQUIRE(inferred.resolved());
-    CHECK_FALSE(inferred.explanation.cache_hit);
+    CHECK_FALSE(inferred.explanation->cache_hit);
     for (const char* spelling : {"toy", "ToyForCausalLM", "TOY", "toy_text", "toydir"}) {
         INFO(spelling);
         const auto r = resolver.replacement_spec_for(kToyNorm, std::string(spelling), kToyModuleType);
         REQUIRE(r.resolved());
         CHECK(r.value.get() == inferred.value.get());
-        CHECK(r.explanation.cache_hit);
+        CHECK(r.explanation->cache_hit);
     }
     // A directory alias in the path infers the same family.
     const auto by_dir = resolver.replacement_spec_for(
         "hyper_parallel.models.toydir.adapter.replacements.replace_toy_dir_norm", std::nullopt, kToyModuleType);
     REQUIRE(by_dir.resolved());
-    CHECK(by_dir.explanation.family == "toy");
+    CHECK(by_dir.explanation->family == "toy");
 }
 
 TEST_CASE("an explicit unknown family fails closed instead of falling back to the path") {
@@ -201,7 +201,7 @@ TEST_CASE("a component named directly wraps with its own defaults, whatever the 
     REQUIRE(spec.imports.size() == 1);
     CHECK(spec.imports[0].module == "hyper_parallel.components.toy.norms");
     CHECK(spec.imports[0].names == std::vector<std::string>{"ToyNorm"});
-    CHECK(r.explanation.channel == "direct-component");
+    CHECK(r.explanation->channel == "direct-component");
     // The reference keys this channel on the raw model_type; here every spelling is one object,
     // and so is the package path of the same class.
     for (const auto& model_type : {std::optional<std::string>("toy"), std::optional<std::string>("ToyForCausalLM"),
@@ -250,7 +250,7 @@ TEST_CASE("the cache is bounded, and concurrent callers share one object") {
     const auto b = tiny.replacement_spec_for(kDirect, "toy", kToyModuleType);  // evicts a
     const auto a_again = tiny.replacement_spec_for(kToyNorm, "toy", kToyModuleType);
     REQUIRE(a_again.resolved());
-    CHECK_FALSE(a_again.explanation.cache_hit);
+    CHECK_FALSE(a_again.explanation->cache_hit);
     CHECK(*a_again.value == *a.value);
 
     const Resolver shared(toy_registry());

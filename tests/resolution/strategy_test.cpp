@@ -24,7 +24,7 @@ TEST_CASE("an archetype's compute factory gives the inline EP spec") {
     CHECK(spec.imports[0].names == std::vector<std::string>{"moe_ep_forward"});
     REQUIRE(spec.body_template.has_value());
     CHECK(*spec.body_template == famspec::moe_ep_forward_body("softmax_topk", "gated"));
-    CHECK(r.explanation.channel == "archetype");
+    CHECK(r.explanation->channel == "archetype");
     // One object, whatever family spelling is given; a known option does not change it.
     for (const char* spelling : {"toy", "ToyForCausalLM", "other_toy"}) {
         CHECK(resolver.strategy_spec_for(kToyEp, std::string(spelling), Slot::local_compute_fn).value.get() ==

@@ -76,7 +76,9 @@ struct Resolution {
     std::shared_ptr<const T> value;  // set exactly when resolved
     std::string reason;              // why not covered, or the error message
     Gap gap = Gap::none;             // set exactly when not covered
-    Explanation explanation;
+    // Never null. Shared and immutable, so that an answer served from the cache is a copy of two
+    // pointers: the explanation is made once, when the answer is first computed.
+    std::shared_ptr<const Explanation> explanation;
     std::vector<Diagnostic> diagnostics;  // what famspec's checks found; under strict, any makes it not covered
 
     bool resolved() const { return status == ResolutionStatus::resolved; }

@@ -1,6 +1,7 @@
 // Answers, for each target of a plan, what source-level declaration it stands for, by asking the
 // frozen registry. Thread-safe; results are cached (bounded) and shared, so every spelling of the
-// same identity returns the same object while it is cached.
+// same identity returns the same object while it is cached. A question asked before is answered from
+// a cache of questions without allocating.
 #pragma once
 
 #include <cstddef>

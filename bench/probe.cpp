@@ -10,6 +10,7 @@
 //   plan-famspec FILE           famspec::parse_plan_file
 //   plan-yaml FILE              YAML::LoadFile, nothing checked: the parsing floor
 #include <dlfcn.h>
+#include <sys/resource.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -68,6 +69,12 @@ long status_kib(const char* field) {
     return -1;
 }
 
+long minor_faults() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return usage.ru_minflt;
+}
+
 // The median over `batches` timed batches of `calls` calls, in ns per call. Batches are short (well
 // under a scheduler time slice), so that the median is a batch that ran without being preempted.
 template <class F>
@@ -84,6 +91,7 @@ double ns_per_call(int batches, int calls, F&& f) {
 
 int load_raw(int argc, char** argv) {
     const long before = status_kib("VmHWM:");
+    const long faults = minor_faults();
     const auto start = Clock::now();
     for (int i = 0; i < argc; ++i) {
         void* handle = dlopen(argv[i], RTLD_NOW | RTLD_LOCAL);
@@ -93,7 +101,9 @@ int load_raw(int argc, char** argv) {
         }
     }
     const double ns = ns_since(start);
-    std::printf("ns=%.0f\nplugins=%d\nhwm_before_kib=%ld\nhwm_after_kib=%ld\n", ns, argc, before, status_kib("VmHWM:"));
+    const long faulted = minor_faults() - faults;
+    std::printf("ns=%.0f\nfaults=%ld\nplugins=%d\nhwm_before_kib=%ld\nhwm_after_kib=%ld\n", ns, faulted, argc, before,
+                status_kib("VmHWM:"));
     return 0;
 }
 
@@ -101,9 +111,11 @@ int load_famspec(const char* directory) {
     famspec::LoadOptions options;
     options.directories.emplace_back(directory);
     const long before = status_kib("VmHWM:");
+    const long faults = minor_faults();
     const auto start = Clock::now();
     const auto registry = famspec::load_plugins(options);
     const double ns = ns_since(start);
+    const long faulted = minor_faults() - faults;
     const long after = status_kib("VmHWM:");
     for (const auto& record : registry->plugins()) {
         if (!record.ok()) {
@@ -111,8 +123,8 @@ int load_famspec(const char* directory) {
             return 1;
         }
     }
-    std::printf("ns=%.0f\nplugins=%zu\nhwm_before_kib=%ld\nhwm_after_kib=%ld\n", ns, registry->plugins().size(), before,
-                after);
+    std::printf("ns=%.0f\nfaults=%ld\nplugins=%zu\nhwm_before_kib=%ld\nhwm_after_kib=%ld\n", ns, faulted,
+                registry->plugins().size(), before, after);
     return 0;
 }
 

@@ -1,10 +1,13 @@
 #include "famspec/canonical_json.hpp"
 
-#include <openssl/evp.h>
+#include <nettle/sha2.h>
+// Nettle names its functions through macros, and sha256_digest is also famspec's own name.
+#undef sha256_digest
 
 #include <algorithm>
 #include <array>
 #include <boost/json/serialize.hpp>
+#include <cstdint>
 #include <stdexcept>
 #include <vector>
 
@@ -71,17 +74,20 @@ std::string canonical_json(const boost::json::value& value) {
     return out;
 }
 
+// Nettle: a hashing library with nothing to initialise, so the first digest of a process costs
+// only the hashing (libcrypto loads its configuration and a provider first).
 std::string sha256_digest(std::string_view bytes) {
-    std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
-    unsigned int size = 0;
-    if (EVP_Digest(bytes.data(), bytes.size(), digest.data(), &size, EVP_sha256(), nullptr) != 1) {
-        throw std::runtime_error("SHA-256 is unavailable in libcrypto");
-    }
+    std::array<std::uint8_t, SHA256_DIGEST_SIZE> digest{};
+    sha256_ctx context{};
+    sha256_init(&context);
+    sha256_update(&context, bytes.size(), reinterpret_cast<const std::uint8_t*>(bytes.data()));
+    nettle_sha256_digest(&context, digest.size(), digest.data());
     static constexpr char kDigits[] = "0123456789abcdef";
     std::string out = "sha256:";
-    for (unsigned int i = 0; i < size; ++i) {
-        out += kDigits[digest[i] >> 4U];
-        out += kDigits[digest[i] & 0xFU];
+    out.reserve(out.size() + 2 * digest.size());
+    for (const std::uint8_t byte : digest) {
+        out += kDigits[byte >> 4U];
+        out += kDigits[byte & 0xFU];
     }
     return out;
 }

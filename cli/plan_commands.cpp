@@ -6,6 +6,7 @@
 
 #include "famspec/names.hpp"
 #include "famspec/resolver.hpp"
+#include "plan_input.hpp"
 
 namespace famspec::cli {
 namespace json = boost::json;
@@ -19,21 +20,65 @@ void print_explanation(std::ostream& err, const Explanation& e, ResolutionStatus
     err << "explain: channel: " << (e.channel.empty() ? "(none)" : e.channel) << "\n";
     err << "explain: cache: " << (e.cache_hit ? "hit" : "miss") << "\n";
     err << "explain: rule: " << (e.rule.empty() ? "(none)" : e.rule) << "\n";
-    err << "explain: outcome: " << name_of(status) << (reason.empty() ? "" : ": " + reason) << "\n";
+    err << "explain: outcome: " << status_name(status) << (reason.empty() ? "" : ": " + reason) << "\n";
 }
 
-// --option k=v, each read as a YAML scalar exactly as it would be in a plan.
-std::optional<Options> parse_options(const std::vector<std::string>& items, std::ostream& err) {
+}  // namespace
+
+std::optional<Slot> slot_from(const std::string& name) { return from_name<Slot>(name); }
+
+std::optional<Options> parse_options(const std::vector<std::string>& items, std::string& problem) {
     Options options;
     for (const std::string& item : items) {
+        const std::size_t eq = item.find('=');
+        if (eq == std::string::npos || eq == 0) {
+            problem = "--option expects k=v, got '" + item + "'";
+            return std::nullopt;
+        }
         auto option = parse_option(item);
         if (!option) {
-            err << "famspec: bad --option '" << item << "': " << option.error().message << "\n";
+            problem = "bad --option '" + item + "': " + option.error().message;
             return std::nullopt;
         }
         options.insert_or_assign(std::move(option->first), std::move(option->second));
     }
     return options;
+}
+
+namespace {
+
+struct ResolvedPlan {
+    Plan plan;
+    PlanFamily family;
+    DeclarationSummary summary;
+};
+
+// Reads a plan and notes on stderr what in it famspec does not read; nullopt after reporting an error.
+std::optional<Plan> read_checked_plan(const Context& context, const std::string& path, bool strict, std::ostream& out,
+                                      std::ostream& err) {
+    PlanParse parsed = read_plan(path, strict);
+    if (!parsed.plan) {
+        context.fail(kExitUsage, plan_error(*parsed.error), out, err);
+        return std::nullopt;
+    }
+    for (const PlanWarning& warning : parsed.plan->warnings) context.note(err, "famspec: " + warning.to_string());
+    return std::move(parsed.plan);
+}
+
+// Reads and checks the plan before any plugin is loaded, then resolves every target in it.
+std::optional<ResolvedPlan> resolve_plan(const Context& context, const PlanRequest& request, std::ostream& out,
+                                         std::ostream& err) {
+    std::optional<Plan> plan = read_checked_plan(context, request.path, request.strict, out, err);
+    if (!plan) return std::nullopt;
+    const Resolver resolver(context.load(err));
+    PlanFamily family = plan_family(*plan, request.model_type);
+    DeclarationSummary summary = resolver.declaration_summary(request.model_type, *plan, request.strict);
+    return ResolvedPlan{std::move(*plan), std::move(family), std::move(summary)};
+}
+
+std::string describe(const PlanFamily& family) {
+    if (!family.name) return "inferred from each target";
+    return *family.name + " from " + std::string(name_of(family.source));
 }
 
 std::string diagnostic_line(const Diagnostic& d) { return std::string(name_of(d.kind)) + ": " + d.message; }
@@ -49,38 +94,6 @@ json::array diagnostics_json(const std::vector<Diagnostic>& diagnostics) {
     return out;
 }
 
-// Reads and checks a plan, and says on stderr what in it famspec does not read.
-std::optional<Plan> read_plan(const std::string& path, bool strict, std::ostream& err) {
-    PlanParse parsed = parse_plan_file(path, {}, strict);
-    if (!parsed.plan) {
-        err << "famspec: " << parsed.error->to_string() << "\n";
-        return std::nullopt;
-    }
-    for (const PlanWarning& warning : parsed.plan->warnings) err << "famspec: " << warning.to_string() << "\n";
-    return std::move(parsed.plan);
-}
-
-struct ResolvedPlan {
-    Plan plan;
-    PlanFamily family;
-    DeclarationSummary summary;
-};
-
-// Reads and checks the plan before any plugin is loaded, then resolves every target in it.
-std::optional<ResolvedPlan> resolve_plan(const Context& context, const PlanRequest& request, std::ostream& err) {
-    std::optional<Plan> plan = read_plan(request.path, request.strict, err);
-    if (!plan) return std::nullopt;
-    const Resolver resolver(context.load(err));
-    PlanFamily family = plan_family(*plan, request.model_type);
-    DeclarationSummary summary = resolver.declaration_summary(request.model_type, *plan, request.strict);
-    return ResolvedPlan{std::move(*plan), std::move(family), std::move(summary)};
-}
-
-std::string describe(const PlanFamily& family) {
-    if (!family.name) return "inferred from each target";
-    return *family.name + " from " + std::string(family_source_name(family.source));
-}
-
 std::string location_of(const Plan& plan, const SourceLocation& location) {
     return plan.file + ":" + std::to_string(location.line) + ":" + std::to_string(location.column);
 }
@@ -88,41 +101,68 @@ std::string location_of(const Plan& plan, const SourceLocation& location) {
 }  // namespace
 
 int resolve_target(const Context& context, const ResolveRequest& request, std::ostream& out, std::ostream& err) {
-    const std::optional<Slot> slot = from_name<Slot>(request.slot);
+    const std::optional<Slot> slot = slot_from(request.slot);
     if (!slot) {
-        err << "famspec: --slot must be replace_module, local_compute_fn or inner_wrapper, got '" << request.slot
-            << "'\n";
-        return kExitUsage;
+        return context.fail(
+            kExitUsage,
+            {"usage",
+             "--slot must be replace_module, local_compute_fn or inner_wrapper, got '" + request.slot + "'",
+             {},
+             {},
+             {}},
+            out, err);
     }
-    std::optional<Options> options = parse_options(request.options, err);
-    if (!options) return kExitUsage;
+    std::string problem;
+    const std::optional<Options> options = parse_options(request.options, problem);
+    if (!options) return context.fail(kExitUsage, {"usage", problem, {}, {}, {}}, out, err);
+    ResolveRequest asked = request;
     PlanFamily family{request.model_type, request.model_type ? FamilySource::caller : FamilySource::per_target};
     if (request.plan) {
-        const std::optional<Plan> plan = read_plan(*request.plan, request.strict, err);
+        const std::optional<Plan> plan = read_checked_plan(context, *request.plan, request.strict, out, err);
         if (!plan) return kExitUsage;
         family = plan_family(*plan, request.model_type);
+        asked.model_type = family.name;
     }
     const Resolver resolver(context.load(err));
-    const famspec::ResolveRequest query{.target = request.target,
-                                        .model_type = family.name,
-                                        .slot = *slot,
-                                        .module_type = request.module_type,
-                                        .options = std::move(*options),
-                                        .strict = request.strict};
-    auto print = [&](const auto& r) {
-        out << (r.resolved() ? to_canonical_json(*r.value) : "null") << "\n";
-        if (request.explain) {
-            err << "explain: family source: " << (family.name ? name_of(family.source) : "target path") << "\n";
-            print_explanation(err, *r.explanation, r.status, r.reason);
-        }
-        for (const Diagnostic& d : r.diagnostics) err << "famspec: diagnostic: " << diagnostic_line(d) << "\n";
-        if (r.resolved()) return kExitOk;
-        if (r.status == ResolutionStatus::native) return kExitOk;  // its runtime_only diagnostic says why
-        err << "famspec: " << (r.status == ResolutionStatus::error ? "error: " : "not covered: ") << r.reason << "\n";
-        return kExitFailed;
+    const ResolveAnswer answer = resolve_request(resolver, asked, *slot, *options);
+    // Not covered is an answer (null, exit 1, the reason on stderr); an error is reported as one.
+    const bool error = answer.status == ResolutionStatus::error;
+    if (!(context.json && error)) out << answer.spec << "\n";
+    if (request.explain) {
+        err << "explain: family source: " << (family.name ? name_of(family.source) : "target path") << "\n";
+        print_explanation(err, answer.explanation, answer.status, answer.reason);
+    }
+    for (const Diagnostic& d : answer.diagnostics) context.note(err, "famspec: diagnostic: " + diagnostic_line(d));
+    // A native target is the runtime's to build; its runtime_only diagnostic says so.
+    if (answer.status == ResolutionStatus::resolved || answer.status == ResolutionStatus::native) return kExitOk;
+    if (error) return context.fail(kExitFailed, {"error", "error: " + answer.reason, {}, {}, {}}, out, err);
+    err << "famspec: not covered: " << answer.reason << "\n";
+    return kExitFailed;
+}
+
+ResolveAnswer resolve_request(const Resolver& resolver, const ResolveRequest& request, Slot slot,
+                              const Options& options) {
+    ResolveAnswer answer;
+    auto take = [&answer](const auto& r) {
+        answer.status = r.status;
+        answer.reason = r.reason;
+        answer.gap = r.gap;
+        answer.diagnostics = r.diagnostics;
+        if (r.explanation) answer.explanation = *r.explanation;
+        if (r.resolved()) answer.spec = to_canonical_json(*r.value);
     };
-    if (*slot == Slot::replace_module) return print(resolver.replacement_spec_for(query));
-    return print(resolver.strategy_spec_for(query));
+    famspec::ResolveRequest query;
+    query.target = request.target;
+    query.model_type = request.model_type;
+    query.slot = slot;
+    query.module_type = request.module_type;
+    query.options = options;
+    query.strict = request.strict;
+    if (slot == Slot::replace_module)
+        take(resolver.replacement_spec_for(query));
+    else
+        take(resolver.strategy_spec_for(query));
+    return answer;
 }
 
 namespace {
@@ -188,8 +228,8 @@ void print_check_text(std::ostream& out, const PlanRequest& request, const Resol
         out << "\n";
         for (const Diagnostic& d : entry.diagnostics) out << "  " << diagnostic_line(d) << "\n";
     }
-    out << request.path << ": " << resolved.summary.entries.size() << " targets, " << counts.covered << " covered, "
-        << counts.gaps << " not covered";
+    out << resolved.plan.file << ": " << resolved.summary.entries.size() << " targets, " << counts.covered
+        << " covered, " << counts.gaps << " not covered";
     if (counts.native > 0) out << ", " << counts.native << " native";
     if (request.allow_runtime_only) out << ", " << counts.allowed << " runtime-only";
     if (counts.diagnostics > 0) out << ", " << counts.diagnostics << " diagnostics";
@@ -199,7 +239,7 @@ void print_check_text(std::ostream& out, const PlanRequest& request, const Resol
 }  // namespace
 
 int check_plan(const Context& context, const PlanRequest& request, std::ostream& out, std::ostream& err) {
-    const std::optional<ResolvedPlan> resolved = resolve_plan(context, request, err);
+    const std::optional<ResolvedPlan> resolved = resolve_plan(context, request, out, err);
     if (!resolved) return kExitUsage;
     const std::function<bool(const SummaryEntry&)> is_allowed = [&](const SummaryEntry& entry) {
         return request.allow_runtime_only && entry.gap == Gap::runtime_only;
@@ -224,21 +264,30 @@ int check_plan(const Context& context, const PlanRequest& request, std::ostream&
 }
 
 int summarize_plan(const Context& context, const PlanRequest& request, std::ostream& out, std::ostream& err) {
-    const std::optional<ResolvedPlan> resolved = resolve_plan(context, request, err);
+    const std::optional<ResolvedPlan> resolved = resolve_plan(context, request, out, err);
     if (!resolved) return kExitUsage;
     const Plan& plan = resolved->plan;
     const DeclarationSummary& summary = resolved->summary;
-    bool failed = false;
+    std::optional<CliError> first_error;
     for (const SummaryEntry& entry : summary.entries) {
         if (entry.status == ResolutionStatus::error) {
             err << "famspec: " << location_of(plan, entry.location) << ": " << entry.target
                 << ": error: " << entry.reason << "\n";
-            failed = true;
+            if (!first_error) {
+                first_error = CliError{
+                    "error", location_of(plan, entry.location) + ": " + entry.target + ": error: " + entry.reason,
+                    plan.file, static_cast<int>(entry.location.line), static_cast<int>(entry.location.column)};
+            }
         }
     }
     // A summary with a broken declaration in it would hide the failure behind a plausible digest.
-    if (failed) return kExitFailed;
-    if (request.digest_only)
+    if (first_error) {
+        if (context.json) print_json(out, json::object{{"error", error_json(*first_error)}});
+        return kExitFailed;
+    }
+    if (request.digest_only && context.json)
+        print_json(out, json::object{{"digest", summary.digest()}});
+    else if (request.digest_only)
         out << summary.digest() << "\n";
     else
         out << summary.canonical_json() << "\n";

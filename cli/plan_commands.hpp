@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "context.hpp"
+#include "famspec/resolver.hpp"
 
 namespace famspec::cli {
 
@@ -29,6 +30,22 @@ struct PlanRequest {
     bool allow_runtime_only = false;  // check: a runtime-only target is reported, not a failure
     bool digest_only = false;         // summary: print only the digest
 };
+
+// One resolution, as resolve and resolve --batch report it.
+struct ResolveAnswer {
+    ResolutionStatus status = ResolutionStatus::not_covered;
+    std::string spec = "null";  // canonical JSON of the spec
+    std::string reason;
+    Gap gap = Gap::none;
+    Explanation explanation;
+    std::vector<Diagnostic> diagnostics;
+};
+
+std::optional<Slot> slot_from(const std::string& name);
+// --option k=v: the value is read as a YAML scalar, exactly as it would be in a plan.
+std::optional<Options> parse_options(const std::vector<std::string>& items, std::string& problem);
+ResolveAnswer resolve_request(const Resolver& resolver, const ResolveRequest& request, Slot slot,
+                              const Options& options);
 
 int resolve_target(const Context& context, const ResolveRequest& request, std::ostream& out, std::ostream& err);
 int check_plan(const Context& context, const PlanRequest& request, std::ostream& out, std::ostream& err);

@@ -23,7 +23,7 @@ using famspec::bench::Report;
 namespace {
 
 struct Settings {
-    int runs = 21;
+    int runs = 15;
     std::vector<int> counts{1, 10, 100};
     std::vector<int> plan_entries{100, 1000, 10000};
     bool pin = true;

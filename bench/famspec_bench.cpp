@@ -259,6 +259,14 @@ int main(int argc, char** argv) {
                         "",
                         {}});
     }
+#ifdef FAMSPEC_BENCH_AUDIT_ROOT
+    // The source audit of every shipped family on the fixture runtime tree: `famspec audit` starts
+    // python3, which loads the plugins and reads the tree with ast.
+    const std::size_t audit =
+        add(whole_process({cli, "--plugin-path", plugins, "audit", "--source-root", FAMSPEC_BENCH_AUDIT_ROOT}));
+    rows.push_back({"audit, all shipped families, process vs python3 -c pass", "ms", 1e-6, audit, python, key("ns"),
+                    key("ns"), "", at_most(1e9)});
+#endif
     for (const int entries : settings.plan_entries) {
         const std::string file = workspace.plan(entries).string();
         const std::size_t ours = add(probe({probe_exe, "plan-famspec", file}));

@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <ostream>
 
+#include "escape.hpp"
+#include "exit_guard.hpp"
 #include "famspec/canonical_json.hpp"
 
 namespace famspec::cli {
@@ -36,30 +38,81 @@ SearchPath Context::search_path() const {
 }
 
 std::shared_ptr<const Registry> Context::load(std::ostream& err) const {
-    auto registry = load_plugins(load_options_for(search_path()));
+    LoadOptions options = load_options_for(search_path());
+    options.on_stage = [](const std::string& path, PluginStage stage) { ExitGuard::entering(path, stage); };
+    std::shared_ptr<const Registry> registry;
+    {
+        const ExitGuard guard;
+        registry = load_plugins(options);
+    }
     for (const PluginRecord& record : registry->plugins()) {
         if (!record.ok()) {
-            err << "famspec: warning: plugin not loaded (" << stage_name(record.error->stage)
-                << "): " << record.error->message << "\n";
+            note(err, "famspec: warning: plugin not loaded (" + std::string(stage_name(record.error->stage)) +
+                          "): " + record.error->message);
         }
     }
     return registry;
 }
 
+boost::json::object error_json(const CliError& error) {
+    auto optional = [](const auto& value) { return value ? boost::json::value(*value) : boost::json::value(nullptr); };
+    return {{"kind", error.kind},
+            {"message", error.message},
+            {"file", optional(error.file)},
+            {"line", optional(error.line)},
+            {"column", optional(error.column)}};
+}
+
+int Context::fail(int code, const CliError& error, std::ostream& out, std::ostream& err) const {
+    err << "famspec: " << error.message << "\n";
+    if (json) print_json(out, boost::json::object{{"error", error_json(error)}});
+    return code;
+}
+
+void Context::note(std::ostream& err, const std::string& text) const {
+    if (!quiet) err << text << "\n";
+}
+
 void print_json(std::ostream& out, const boost::json::value& value) { out << canonical_json(value) << "\n"; }
 
-void print_table(std::ostream& out, const std::vector<std::vector<std::string>>& rows) {
-    std::vector<std::size_t> widths;
-    for (const auto& row : rows) {
-        if (widths.size() < row.size()) widths.resize(row.size(), 0);
-        for (std::size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], row[i].size());
+namespace {
+
+// Shrinks the widest columns until the table fits max_width (0: no limit); no column below 8.
+void fit_widths(std::vector<std::size_t>& widths, std::size_t max_width) {
+    constexpr std::size_t kNarrowest = 8;
+    auto total = [&] {
+        std::size_t sum = widths.empty() ? 0 : 2 * (widths.size() - 1);
+        for (const std::size_t w : widths) sum += w;
+        return sum;
+    };
+    while (max_width != 0 && total() > max_width) {
+        const auto widest = std::max_element(widths.begin(), widths.end());
+        if (*widest <= kNarrowest) return;
+        --*widest;
     }
+}
+
+std::string fit_cell(const std::string& cell, std::size_t width) {
+    if (cell.size() <= width) return cell + std::string(width - cell.size(), ' ');
+    return cell.substr(0, width - 3) + "...";
+}
+
+}  // namespace
+
+void print_table(std::ostream& out, const std::vector<std::vector<std::string>>& cells, std::size_t max_width) {
+    std::vector<std::vector<std::string>> rows;
+    std::vector<std::size_t> widths;
+    for (const auto& row : cells) {
+        std::vector<std::string>& escaped = rows.emplace_back();
+        for (const auto& cell : row) escaped.push_back(escape_control(cell));
+        if (widths.size() < row.size()) widths.resize(row.size(), 0);
+        for (std::size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], escaped[i].size());
+    }
+    fit_widths(widths, max_width);
     for (const auto& row : rows) {
         std::string line;
-        for (std::size_t i = 0; i < row.size(); ++i) {
-            line += row[i];
-            if (i + 1 < row.size()) line += std::string(widths[i] - row[i].size() + 2, ' ');
-        }
+        for (std::size_t i = 0; i < row.size(); ++i) line += (i > 0 ? "  " : "") + fit_cell(row[i], widths[i]);
+        line.erase(line.find_last_not_of(' ') + 1);
         out << line << "\n";
     }
 }

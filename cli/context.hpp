@@ -1,4 +1,4 @@
-// What every command shares: where plugins are searched, and how output is written.
+// What every command shares: where plugins are searched, how the answer and errors are written.
 #pragma once
 
 #include <boost/json/value.hpp>
@@ -18,13 +18,32 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailed = 1;  // a plugin failed, a family is unknown, a target is not covered
 inline constexpr int kExitUsage = 2;   // bad flags or bad input
 
+// An error as every command reports it: `famspec: MESSAGE` on stderr, and with --json also
+// {"error": {"kind", "message", "file", "line", "column"}} on stdout.
+struct CliError {
+    std::string kind;     // usage, plan, input, plugin, unknown_family, not_covered, ...
+    std::string message;  // one sentence, without the "famspec: " prefix
+    std::optional<std::string> file;
+    std::optional<int> line;
+    std::optional<int> column;
+};
+
+boost::json::object error_json(const CliError& error);
+
 struct Context {
     std::vector<std::string> plugin_paths;  // --plugin-path, in order
     bool json = false;
+    bool quiet = false;  // no notes or warnings on stderr; errors are still printed
 
     SearchPath search_path() const;
     // Loads every plugin in-process, as an embedding runtime would, and reports failures on stderr.
+    // An exit() from plugin code while loading ends famspec with status 1 (see ExitGuard).
     std::shared_ptr<const Registry> load(std::ostream& err) const;
+
+    // Reports the error (see CliError) and returns code.
+    int fail(int code, const CliError& error, std::ostream& out, std::ostream& err) const;
+    // A note or warning for people: stderr, unless --quiet.
+    void note(std::ostream& err, const std::string& text) const;
 };
 
 std::string executable_path();
@@ -33,8 +52,9 @@ std::string_view origin_name(SearchPath::Origin origin);
 // Sorted, compact JSON followed by a newline.
 void print_json(std::ostream& out, const boost::json::value& value);
 
-// Left-aligned columns separated by two spaces.
-void print_table(std::ostream& out, const std::vector<std::vector<std::string>>& rows);
+// Left-aligned columns separated by two spaces, control characters escaped; the widest columns
+// are shortened (ending in "...") until a row fits max_width characters (0: no limit).
+void print_table(std::ostream& out, const std::vector<std::vector<std::string>>& rows, std::size_t max_width = 0);
 
 std::string join(const std::vector<std::string>& items, std::string_view separator);
 

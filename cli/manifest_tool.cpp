@@ -8,6 +8,7 @@
 #include <sstream>
 #include <string>
 
+#include "exit_guard.hpp"
 #include "famspec/fingerprint.hpp"
 #include "famspec/plugin_loader.hpp"
 #include "famspec/sdk/abi.hpp"
@@ -37,7 +38,12 @@ int run(int argc, char** argv) {
     const std::string input = argv[2];
     const std::string output = argv[4];
     if (mode == "generate") {
-        const auto generated = famspec::generate_manifest(input);
+        // A plugin that calls exit() while it registers would otherwise end the build step silently.
+        const auto generated = [&] {
+            famspec::cli::ExitGuard::entering(input, famspec::PluginStage::register_);
+            const famspec::cli::ExitGuard guard;
+            return famspec::generate_manifest(input);
+        }();
         if (generated.descriptor_only) {
             std::cerr << "famspec-manifest: warning: " << generated.error->message
                       << "\nfamspec-manifest: warning: the manifest records the descriptor only; famspec will "

@@ -1,7 +1,15 @@
 #include "new_family.hpp"
 
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <array>
+#include <boost/json.hpp>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <ostream>
@@ -25,6 +33,12 @@ constexpr auto kReservedNames = std::to_array<std::string_view>({
     "or",     "pass",  "raise",  "return",  "try",     "while",   "with",       "yield",
     "match",  "case",  "type",   "famspec",
 });
+
+mode_t current_umask() {
+    const mode_t mask = umask(0);
+    umask(mask);
+    return mask;
+}
 
 bool is_lower(char c) { return c >= 'a' && c <= 'z'; }
 bool is_upper(char c) { return c >= 'A' && c <= 'Z'; }
@@ -89,6 +103,13 @@ famspec_add_plugin(@NAME@
     SOURCES plugin.cpp
     OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/plugins
     INSTALL_DESTINATION ${famspec_PLUGIN_DIR})
+
+# `ctest --test-dir build`: the README's resolve command, run by the famspec this project was
+# configured against; it exits 1 unless the example factory resolves.
+enable_testing()
+add_test(NAME resolve_@NAME@_rms_norm
+    COMMAND famspec::famspec resolve --target @RESOLVE_TARGET@
+        --module-type @MODULE_TYPE@ --plugin-path ${CMAKE_BINARY_DIR}/plugins)
 )";
 
 constexpr std::string_view kPlugin =
@@ -134,8 +155,9 @@ cmake -S . -B build -DCMAKE_PREFIX_PATH=<famspec install prefix>
 cmake --build build
 famspec list --plugin-path "$PWD/build/plugins"
 famspec show @NAME@ --plugin-path "$PWD/build/plugins"
-famspec resolve hyper_parallel.models.@NAME@.adapter.replacements.replace_@NAME@_rms_norm \
-    --plugin-path "$PWD/build/plugins"
+famspec resolve --target @RESOLVE_TARGET@ \
+    --module-type @MODULE_TYPE@ --plugin-path "$PWD/build/plugins"
+ctest --test-dir build   # runs the resolve command above
 ```
 
 `cmake --install build` copies `famspec_@NAME@.so` into the plugin directory of that famspec, where
@@ -155,6 +177,9 @@ struct File {
 
 std::vector<File> render(const NewFamilyOptions& options) {
     const std::vector<std::pair<std::string_view, std::string>> values = {
+        // The README's resolve command and the generated test share these (expanded first).
+        {"@RESOLVE_TARGET@", "hyper_parallel.models.@NAME@.adapter.replacements.replace_@NAME@_rms_norm"},
+        {"@MODULE_TYPE@", "transformers.models.@NAME@.modeling_@NAME@.@CLASS@RMSNorm"},
         {"@NAME@", options.name},
         {"@ARCHITECTURE@", options.architecture},
         {"@CLASS@", camel_case(options.name)},
@@ -171,48 +196,88 @@ std::vector<File> render(const NewFamilyOptions& options) {
     return files;
 }
 
-}  // namespace
-
-int new_family(const NewFamilyOptions& options, std::ostream& out, std::ostream& err) {
-    if (const std::string problem = name_problem(options.name); !problem.empty()) {
-        err << "famspec new-family: invalid family name '" << options.name << "': " << problem
-            << " (it becomes hyper_parallel.models.<name> and famspec_<name>.so)\n";
-        return 2;
-    }
-    if (const std::string problem = architecture_problem(options.architecture); !problem.empty()) {
-        err << "famspec new-family: invalid architecture '" << options.architecture << "': " << problem
-            << " (e.g. AcmeMoeForCausalLM)\n";
-        return 2;
-    }
-    const fs::path directory = options.directory.empty() ? fs::path(options.name) : fs::path(options.directory);
-    std::error_code ec;
-    if (fs::exists(directory, ec)) {
-        if (!fs::is_directory(directory, ec)) {
-            err << "famspec new-family: " << directory.string() << " exists and is not a directory\n";
-            return 1;
-        }
-        if (!fs::is_empty(directory, ec) || ec) {
-            err << "famspec new-family: " << directory.string()
-                << " exists and is not empty; choose another --dir or remove it\n";
-            return 1;
-        }
-    }
-    if (fs::create_directories(directory, ec); ec) {
-        err << "famspec new-family: cannot create " << directory.string() << ": " << ec.message() << "\n";
-        return 1;
-    }
-    const std::vector<File> files = render(options);
+// Writes the files into a fresh sibling directory, then renames it to `directory` only if nothing
+// is there yet (RENAME_NOREPLACE), so a project appears whole or not at all. Returns a problem, or "".
+std::string write_project(const fs::path& directory, const std::vector<File>& files) {
+    const fs::path parent = directory.parent_path().empty() ? fs::path(".") : directory.parent_path();
+    std::string pattern = (parent / ("." + directory.filename().string() + ".new-family.XXXXXX")).string();
+    if (mkdtemp(pattern.data()) == nullptr) return "cannot create " + directory.string() + ": " + std::strerror(errno);
+    const fs::path staging = pattern;
+    std::string problem;
     for (const File& file : files) {
-        const fs::path path = directory / file.name;
-        std::ofstream stream(path, std::ios::binary | std::ios::trunc);
+        std::ofstream stream(staging / file.name, std::ios::binary | std::ios::trunc);
         stream << file.text;
         stream.close();
         if (!stream) {
-            err << "famspec new-family: cannot write " << path.string() << "\n";
-            return 1;
+            problem = "cannot write " + (directory / file.name).string();
+            break;
         }
     }
+    if (problem.empty() && chmod(staging.c_str(), 0777 & ~current_umask()) != 0) {
+        problem = "cannot set the mode of " + directory.string() + ": " + std::strerror(errno);
+    }
+    if (problem.empty() && renameat2(AT_FDCWD, staging.c_str(), AT_FDCWD, directory.c_str(), RENAME_NOREPLACE) != 0) {
+        problem = errno == EEXIST ? directory.string() + " already exists; choose another --dir or remove it"
+                                  : "cannot create " + directory.string() + ": " + std::strerror(errno);
+    }
+    if (!problem.empty()) {
+        std::error_code ignored;
+        fs::remove_all(staging, ignored);
+    }
+    return problem;
+}
+
+// The message on stderr, and with --json the same error as JSON on stdout.
+int refuse(bool json, int code, const std::string& message, std::ostream& out, std::ostream& err) {
+    err << "famspec new-family: " << message << "\n";
+    if (json) {
+        // A refused name is a usage error (2); a directory that exists or cannot be written is not (1).
+        const boost::json::object error{{"column", nullptr},
+                                        {"file", nullptr},
+                                        {"kind", code == 2 ? "usage" : "io"},
+                                        {"line", nullptr},
+                                        {"message", message}};
+        out << boost::json::serialize(boost::json::object{{"error", error}}) << "\n";
+    }
+    return code;
+}
+
+}  // namespace
+
+int new_family(const NewFamilyOptions& options, std::ostream& out, std::ostream& err, bool json) {
+    if (const std::string problem = name_problem(options.name); !problem.empty()) {
+        return refuse(json, 2,
+                      "invalid family name '" + options.name + "': " + problem +
+                          " (it becomes hyper_parallel.models.<name> and famspec_<name>.so)",
+                      out, err);
+    }
+    if (const std::string problem = architecture_problem(options.architecture); !problem.empty()) {
+        return refuse(json, 2,
+                      "invalid architecture '" + options.architecture + "': " + problem + " (e.g. AcmeMoeForCausalLM)",
+                      out, err);
+    }
+    fs::path directory =
+        (options.directory.empty() ? fs::path(options.name) : fs::path(options.directory)).lexically_normal();
+    if (directory.filename().empty()) directory = directory.parent_path();  // "dir/"
+    if (directory.filename().empty() || directory.filename() == "." || directory.filename() == "..") {
+        return refuse(json, 2, "--dir must name a directory to create, got '" + options.directory + "'", out, err);
+    }
+    const std::vector<File> files = render(options);
+    if (const std::string problem = write_project(directory, files); !problem.empty()) {
+        return refuse(json, 1, problem, out, err);
+    }
+    std::error_code ec;
     const fs::path absolute = fs::absolute(directory, ec).lexically_normal();
+    if (json) {
+        boost::json::array names;
+        for (const File& file : files) names.emplace_back(file.name);
+        out << boost::json::serialize(boost::json::object{{"architecture", options.architecture},
+                                                          {"directory", directory.string()},
+                                                          {"files", std::move(names)},
+                                                          {"name", options.name}})
+            << "\n";
+        return 0;
+    }
     out << "wrote family '" << options.name << "' (" << options.architecture << ") to " << directory.string() << ":\n";
     for (const File& file : files) out << "  " << file.name << "\n";
     out << "build it against an installed famspec:\n"

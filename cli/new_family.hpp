@@ -1,5 +1,6 @@
 // famspec new-family: writes a ready-to-build out-of-tree family project (CMakeLists.txt, plugin
-// source with one example factory, README), in the shape of examples/out-of-tree-family.
+// source with one example factory, README, a test that runs the README's resolve command), in the
+// shape of examples/out-of-tree-family.
 #pragma once
 
 #include <iosfwd>
@@ -13,8 +14,10 @@ struct NewFamilyOptions {
     std::string directory;     // output directory; empty means ./<name>
 };
 
-// 0 written; 1 the directory exists and is not empty, or cannot be written; 2 an invalid name or
-// architecture. Nothing is written unless the arguments are valid and the directory is usable.
-int new_family(const NewFamilyOptions& options, std::ostream& out, std::ostream& err);
+// 0 written; 1 the directory already exists (even empty) or cannot be written; 2 an invalid name,
+// architecture or directory. The project is written to a temporary sibling directory and renamed
+// into place, so it appears whole or not at all; a failure leaves nothing behind.
+// json: the result, or the error, also as JSON on stdout.
+int new_family(const NewFamilyOptions& options, std::ostream& out, std::ostream& err, bool json = false);
 
 }  // namespace famspec::cli

@@ -4,6 +4,7 @@
 #include <ostream>
 
 #include "famspec/resolver.hpp"
+#include "plan_input.hpp"
 
 namespace famspec::cli {
 namespace json = boost::json;
@@ -20,6 +21,8 @@ void print_explanation(std::ostream& err, const Explanation& e, ResolutionStatus
     err << "explain: outcome: " << status_name(status) << (reason.empty() ? "" : ": " + reason) << "\n";
 }
 
+}  // namespace
+
 std::optional<Slot> slot_from(const std::string& name) {
     for (const Slot slot : {Slot::replace_module, Slot::local_compute_fn, Slot::inner_wrapper}) {
         if (slot_name(slot) == name) return slot;
@@ -27,24 +30,25 @@ std::optional<Slot> slot_from(const std::string& name) {
     return std::nullopt;
 }
 
-// --option k=v: the value is read as a YAML scalar, exactly as it would be in a plan.
-std::optional<Options> parse_options(const std::vector<std::string>& items, std::ostream& err) {
+std::optional<Options> parse_options(const std::vector<std::string>& items, std::string& problem) {
     std::string yaml = "plan_overrides:\n- match: x\n  local_compute_fn:\n    _target_: x\n";
     for (const std::string& item : items) {
         const std::size_t eq = item.find('=');
         if (eq == std::string::npos || eq == 0) {
-            err << "famspec: --option expects k=v, got '" << item << "'\n";
+            problem = "--option expects k=v, got '" + item + "'";
             return std::nullopt;
         }
         yaml += "    " + item.substr(0, eq) + ": " + item.substr(eq + 1) + "\n";
     }
     const PlanParse parsed = parse_plan_text(yaml, "--option");
     if (!parsed.plan) {
-        err << "famspec: bad --option: " << parsed.error->message << "\n";
+        problem = "bad --option: " + parsed.error->message;
         return std::nullopt;
     }
     return parsed.plan->entries.front().local_compute_fn->options;
 }
+
+namespace {
 
 struct ResolvedPlan {
     Plan plan;
@@ -53,10 +57,11 @@ struct ResolvedPlan {
 
 // Reads and checks the plan before any plugin is loaded, then resolves every target in it.
 std::optional<ResolvedPlan> resolve_plan(const Context& context, const std::string& path,
-                                         const std::optional<std::string>& model_type, std::ostream& err) {
-    PlanParse parsed = parse_plan_file(path);
+                                         const std::optional<std::string>& model_type, std::ostream& out,
+                                         std::ostream& err) {
+    PlanParse parsed = read_plan(path);
     if (!parsed.plan) {
-        err << "famspec: " << parsed.error->to_string() << "\n";
+        context.fail(kExitUsage, plan_error(*parsed.error), out, err);
         return std::nullopt;
     }
     const Resolver resolver(context.load(err));
@@ -73,40 +78,50 @@ std::string location_of(const Plan& plan, const SourceLocation& location) {
 int resolve_target(const Context& context, const ResolveRequest& request, std::ostream& out, std::ostream& err) {
     const std::optional<Slot> slot = slot_from(request.slot);
     if (!slot) {
-        err << "famspec: --slot must be replace_module, local_compute_fn or inner_wrapper, got '" << request.slot
-            << "'\n";
-        return kExitUsage;
+        return context.fail(
+            kExitUsage,
+            {"usage",
+             "--slot must be replace_module, local_compute_fn or inner_wrapper, got '" + request.slot + "'",
+             {},
+             {},
+             {}},
+            out, err);
     }
-    const std::optional<Options> options = parse_options(request.options, err);
-    if (!options) return kExitUsage;
+    std::string problem;
+    const std::optional<Options> options = parse_options(request.options, problem);
+    if (!options) return context.fail(kExitUsage, {"usage", problem, {}, {}, {}}, out, err);
     const Resolver resolver(context.load(err));
-    ResolutionStatus status = ResolutionStatus::not_covered;
-    std::string reason;
-    Explanation explanation;
-    std::string text = "null";
-    if (*slot == Slot::replace_module) {
-        const auto r = resolver.replacement_spec_for(request.target, request.model_type, request.module_type, *options);
-        status = r.status;
-        reason = r.reason;
-        explanation = *r.explanation;
-        if (r.resolved()) text = to_canonical_json(*r.value);
-    } else {
-        const auto r = resolver.strategy_spec_for(request.target, request.model_type, *slot, *options);
-        status = r.status;
-        reason = r.reason;
-        explanation = *r.explanation;
-        if (r.resolved()) text = to_canonical_json(*r.value);
-    }
-    out << text << "\n";
-    if (request.explain) print_explanation(err, explanation, status, reason);
-    if (status == ResolutionStatus::resolved) return kExitOk;
-    err << "famspec: " << (status == ResolutionStatus::error ? "error: " : "not covered: ") << reason << "\n";
+    const ResolveAnswer answer = resolve_request(resolver, request, *slot, *options);
+    // Not covered is an answer (null, exit 1, the reason on stderr); an error is reported as one.
+    const bool error = answer.status == ResolutionStatus::error;
+    if (!(context.json && error)) out << answer.spec << "\n";
+    if (request.explain) print_explanation(err, answer.explanation, answer.status, answer.reason);
+    if (answer.status == ResolutionStatus::resolved) return kExitOk;
+    if (error) return context.fail(kExitFailed, {"error", "error: " + answer.reason, {}, {}, {}}, out, err);
+    err << "famspec: not covered: " << answer.reason << "\n";
     return kExitFailed;
+}
+
+ResolveAnswer resolve_request(const Resolver& resolver, const ResolveRequest& request, Slot slot,
+                              const Options& options) {
+    ResolveAnswer answer;
+    auto take = [&answer](const auto& r) {
+        answer.status = r.status;
+        answer.reason = r.reason;
+        answer.gap = r.gap;
+        if (r.explanation) answer.explanation = *r.explanation;
+        if (r.resolved()) answer.spec = to_canonical_json(*r.value);
+    };
+    if (slot == Slot::replace_module)
+        take(resolver.replacement_spec_for(request.target, request.model_type, request.module_type, options));
+    else
+        take(resolver.strategy_spec_for(request.target, request.model_type, slot, options));
+    return answer;
 }
 
 int check_plan(const Context& context, const std::string& path, const std::optional<std::string>& model_type,
                bool allow_runtime_only, std::ostream& out, std::ostream& err) {
-    const std::optional<ResolvedPlan> resolved = resolve_plan(context, path, model_type, err);
+    const std::optional<ResolvedPlan> resolved = resolve_plan(context, path, model_type, out, err);
     if (!resolved) return kExitUsage;
     const Plan& plan = resolved->plan;
     const DeclarationSummary& summary = resolved->summary;
@@ -144,7 +159,7 @@ int check_plan(const Context& context, const std::string& path, const std::optio
             out << location_of(plan, entry.location) << ": " << slot_name(entry.slot) << " " << entry.target << ": "
                 << verdict << entry.reason << "\n";
         }
-        out << path << ": " << summary.entries.size() << " targets, " << covered << " covered, " << gaps
+        out << plan.file << ": " << summary.entries.size() << " targets, " << covered << " covered, " << gaps
             << " not covered";
         if (allow_runtime_only) out << ", " << allowed << " runtime-only";
         out << " (model_type " << family.value_or("inferred from each target") << ")\n";
@@ -154,21 +169,30 @@ int check_plan(const Context& context, const std::string& path, const std::optio
 
 int summarize_plan(const Context& context, const std::string& path, const std::optional<std::string>& model_type,
                    bool digest_only, std::ostream& out, std::ostream& err) {
-    const std::optional<ResolvedPlan> resolved = resolve_plan(context, path, model_type, err);
+    const std::optional<ResolvedPlan> resolved = resolve_plan(context, path, model_type, out, err);
     if (!resolved) return kExitUsage;
     const Plan& plan = resolved->plan;
     const DeclarationSummary& summary = resolved->summary;
-    bool failed = false;
+    std::optional<CliError> first_error;
     for (const SummaryEntry& entry : summary.entries) {
         if (entry.status == ResolutionStatus::error) {
             err << "famspec: " << location_of(plan, entry.location) << ": " << entry.target
                 << ": error: " << entry.reason << "\n";
-            failed = true;
+            if (!first_error) {
+                first_error = CliError{
+                    "error", location_of(plan, entry.location) + ": " + entry.target + ": error: " + entry.reason,
+                    plan.file, static_cast<int>(entry.location.line), static_cast<int>(entry.location.column)};
+            }
         }
     }
     // A summary with a broken declaration in it would hide the failure behind a plausible digest.
-    if (failed) return kExitFailed;
-    if (digest_only)
+    if (first_error) {
+        if (context.json) print_json(out, json::object{{"error", error_json(*first_error)}});
+        return kExitFailed;
+    }
+    if (digest_only && context.json)
+        print_json(out, json::object{{"digest", summary.digest()}});
+    else if (digest_only)
         out << summary.digest() << "\n";
     else
         out << summary.canonical_json() << "\n";

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "context.hpp"
+#include "famspec/resolver.hpp"
 
 namespace famspec::cli {
 
@@ -18,6 +19,21 @@ struct ResolveRequest {
     std::vector<std::string> options;  // k=v, v read as a YAML scalar
     bool explain = false;
 };
+
+// One resolution, as resolve and resolve --batch report it.
+struct ResolveAnswer {
+    ResolutionStatus status = ResolutionStatus::not_covered;
+    std::string spec = "null";  // canonical JSON of the spec
+    std::string reason;
+    Gap gap = Gap::none;
+    Explanation explanation;
+};
+
+std::optional<Slot> slot_from(const std::string& name);
+// --option k=v: the value is read as a YAML scalar, exactly as it would be in a plan.
+std::optional<Options> parse_options(const std::vector<std::string>& items, std::string& problem);
+ResolveAnswer resolve_request(const Resolver& resolver, const ResolveRequest& request, Slot slot,
+                              const Options& options);
 
 int resolve_target(const Context& context, const ResolveRequest& request, std::ostream& out, std::ostream& err);
 // allow_runtime_only: a target its family declares runtime-only is reported but is not a failure.

@@ -4,7 +4,7 @@
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 # Versioned Boost 1.81 names: the plain libboost-*-dev packages are 1.74 and conflict with them.
-packages=(g++ cmake make pkg-config binutils python3 clang-format
+packages=(g++ clang cmake make pkg-config binutils python3 clang-format
           libboost1.81-dev libboost-json1.81-dev libyaml-cpp-dev doctest-dev libcli11-dev nettle-dev libelf-dev
           python3-dev pybind11-dev python3-pytest)
 missing=()

@@ -8,73 +8,12 @@
 #include <string>
 #include <vector>
 
+#include "cli_support.hpp"
 #include "famspec/fingerprint.hpp"
 #include "process.hpp"
 #include "temp_dir.hpp"
 
-namespace fs = std::filesystem;
-namespace json = boost::json;
-using famspec::test::fixture_dir;
-using famspec::test::fixture_file;
-using famspec::test::ProcessOptions;
-using famspec::test::ProcessResult;
-using famspec::test::reach_one_file_four_ways;
-using famspec::test::run_cli;
-using famspec::test::TempDir;
-
-namespace {
-
-constexpr int kOk = 0;
-constexpr int kFailed = 1;
-constexpr int kUsage = 2;
-
-std::string describe(const ProcessResult& result) {
-    return "exit " + std::to_string(result.exit_code) + " signal " + std::to_string(result.signal) + "\nstdout:\n" +
-           result.out + "\nstderr:\n" + result.err;
-}
-
-// Runs the CLI and parses its JSON output, which must be one object.
-json::object run_json(const std::vector<std::string>& arguments, int expected_exit, ProcessOptions options = {}) {
-    const ProcessResult result = run_cli(arguments, std::move(options));
-    INFO(describe(result));
-    REQUIRE(result.signal == 0);
-    REQUIRE(result.exit_code == expected_exit);
-    boost::system::error_code ec;
-    json::value value = json::parse(result.out, ec);
-    REQUIRE_MESSAGE(!ec, "not JSON: " << ec.message());
-    REQUIRE(value.is_object());
-    return value.as_object();
-}
-
-const json::array& plugins_of(const json::object& report) {
-    REQUIRE(report.contains("plugins"));
-    return report.at("plugins").as_array();
-}
-
-// The one entry whose path ends with the file name.
-const json::object& entry_for(const json::object& report, const std::string& file_name) {
-    for (const auto& entry : plugins_of(report)) {
-        if (fs::path(std::string(entry.at("path").as_string())).filename() == file_name) return entry.as_object();
-    }
-    FAIL("no entry for " << file_name << " in " << json::serialize(report));
-    throw std::logic_error("unreachable");
-}
-
-std::string text(const json::object& object, const char* key) {
-    REQUIRE_MESSAGE(object.contains(key), "no key " << key << " in " << json::serialize(object));
-    const json::value& value = object.at(key);
-    return value.is_null() ? "null" : std::string(value.as_string());
-}
-
-// status/stage of the single plugin a `list` or `verify` over one fixture directory reports.
-std::string outcome(const json::object& report) {
-    const auto& plugins = plugins_of(report);
-    REQUIRE(plugins.size() == 1);
-    const auto& entry = plugins[0].as_object();
-    return text(entry, "status") + "/" + text(entry, "stage");
-}
-
-}  // namespace
+using namespace famspec::test::cli;
 
 // ---- usage ----------------------------------------------------------------------------------------
 
@@ -280,7 +219,9 @@ TEST_CASE("list shows one row for a file reached through several paths") {
     const ProcessResult table = run_cli({"list", "--plugin-path", dir.path().string()});
     INFO(describe(table));
     CHECK(table.exit_code == kOk);
-    CHECK(table.out.find((dir / "link.so").string()) != std::string::npos);
+    CHECK(table.out.find("  zoo_good  copy.so, hard.so, link.so, orig.so\n") != std::string::npos);
+    const ProcessResult full = run_cli({"list", "--long", "--plugin-path", dir.path().string()});
+    CHECK(full.out.find((dir / "link.so").string()) != std::string::npos);
 }
 
 TEST_CASE("list output is stable") {

@@ -4,10 +4,12 @@
 #include <doctest/doctest.h>
 #include <stdlib.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace fs = std::filesystem;
 using famspec::cli::new_family;
@@ -75,7 +77,15 @@ TEST_CASE("new-family writes a project with the family's names in it") {
     CHECK(readme.find("@") == std::string::npos);
 }
 
-TEST_CASE("new-family defaults to ./NAME and accepts an existing empty directory") {
+// Every entry of a directory, sorted: what a failed run must leave unchanged.
+std::vector<std::string> entries(const fs::path& directory) {
+    std::vector<std::string> names;
+    for (const auto& entry : fs::directory_iterator(directory)) names.push_back(entry.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+TEST_CASE("new-family defaults to ./NAME") {
     Scratch scratch;
     const fs::path before = fs::current_path();
     fs::current_path(scratch.root);
@@ -83,33 +93,65 @@ TEST_CASE("new-family defaults to ./NAME and accepts an existing empty directory
     fs::current_path(before);
     REQUIRE(defaulted.code == 0);
     CHECK(fs::is_regular_file(scratch.root / "tiny" / "plugin.cpp"));
-
-    fs::create_directory(scratch.root / "empty");
-    const Run into_empty = run({"tiny", "TinyForCausalLM", (scratch.root / "empty").string()});
-    CHECK(into_empty.code == 0);
-    CHECK(fs::is_regular_file(scratch.root / "empty" / "CMakeLists.txt"));
+    CHECK(entries(scratch.root) == std::vector<std::string>{"tiny"});
+    CHECK(entries(scratch.root / "tiny") == std::vector<std::string>{"CMakeLists.txt", "README.md", "plugin.cpp"});
+    // Created like mkdir would, not with mkdtemp's 0700.
+    const auto permissions = fs::status(scratch.root / "tiny").permissions();
+    CHECK((permissions & fs::perms::owner_all) == fs::perms::owner_all);
+    CHECK((permissions & fs::perms::others_read) != fs::perms::none);
 }
 
-TEST_CASE("new-family refuses a directory that is not empty, and one it cannot create") {
+TEST_CASE("new-family creates its directory exclusively and leaves nothing behind when it cannot") {
     Scratch scratch;
     const fs::path dir = scratch.root / "taken";
     fs::create_directory(dir);
     std::ofstream(dir / "keep.txt") << "mine\n";
+    fs::create_directory(scratch.root / "empty");
+    const auto before = entries(scratch.root);
+
     const Run taken = run({"acme", "AcmeForCausalLM", dir.string()});
     CHECK(taken.code == 1);
-    CHECK(taken.err ==
-          "famspec new-family: " + dir.string() + " exists and is not empty; choose another --dir or remove it\n");
+    CHECK(taken.out.empty());
+    CHECK(taken.err == "famspec new-family: " + dir.string() + " already exists; choose another --dir or remove it\n");
     CHECK(read(dir / "keep.txt") == "mine\n");
-    CHECK_FALSE(fs::exists(dir / "plugin.cpp"));
+    CHECK(entries(dir) == std::vector<std::string>{"keep.txt"});
+
+    // Even an empty directory is someone else's: nothing is written into it.
+    const Run empty = run({"acme", "AcmeForCausalLM", (scratch.root / "empty").string()});
+    CHECK(empty.code == 1);
+    CHECK(empty.err == "famspec new-family: " + (scratch.root / "empty").string() +
+                           " already exists; choose another --dir or remove it\n");
+    CHECK(fs::is_empty(scratch.root / "empty"));
 
     // A path below a regular file cannot be created, whoever runs the test.
     const Run below_file = run({"acme", "AcmeForCausalLM", (dir / "keep.txt" / "sub").string()});
     CHECK(below_file.code == 1);
-    CHECK(below_file.err.starts_with("famspec new-family: cannot create " + (dir / "keep.txt" / "sub").string()));
+    CHECK(below_file.err ==
+          "famspec new-family: cannot create " + (dir / "keep.txt" / "sub").string() + ": Not a directory\n");
 
     const Run is_file = run({"acme", "AcmeForCausalLM", (dir / "keep.txt").string()});
     CHECK(is_file.code == 1);
-    CHECK(is_file.err.find("exists and is not a directory") != std::string::npos);
+    CHECK(is_file.err == "famspec new-family: " + (dir / "keep.txt").string() +
+                             " already exists; choose another --dir or remove it\n");
+
+    // No staging directory is left next to the target, whatever failed.
+    CHECK(entries(scratch.root) == before);
+    CHECK(entries(dir) == std::vector<std::string>{"keep.txt"});
+}
+
+TEST_CASE("new-family's README runs the same resolve command as the generated test") {
+    Scratch scratch;
+    const fs::path dir = scratch.root / "acme";
+    REQUIRE(run({"acme_moe", "AcmeMoeForCausalLM", dir.string()}).code == 0);
+    const std::string target = "hyper_parallel.models.acme_moe.adapter.replacements.replace_acme_moe_rms_norm";
+    const std::string module_type = "transformers.models.acme_moe.modeling_acme_moe.AcmeMoeRMSNorm";
+    CHECK(read(dir / "README.md")
+              .find("famspec resolve --target " + target + " \\\n    --module-type " + module_type +
+                    " --plugin-path \"$PWD/build/plugins\"\n") != std::string::npos);
+    CHECK(read(dir / "CMakeLists.txt")
+              .find("add_test(NAME resolve_acme_moe_rms_norm\n    COMMAND famspec::famspec resolve --target " + target +
+                    "\n        --module-type " + module_type + " --plugin-path ${CMAKE_BINARY_DIR}/plugins)\n") !=
+          std::string::npos);
 }
 
 TEST_CASE("new-family rejects invalid names and architectures before writing anything") {

@@ -111,15 +111,18 @@ void install_famspec(const fs::path& prefix) {
 
 // Configures in a fresh directory, with the installed prefix as the only place to find famspec.
 ProcessResult build_family(const fs::path& source, const fs::path& build, const fs::path& prefix,
-                           const std::string& extra_flags = "") {
+                           const std::string& extra_flags = "",
+                           const std::string& compiler = FAMSPEC_TEST_CXX_COMPILER) {
     const std::string flags = std::string(FAMSPEC_TEST_PLUGIN_FLAGS) + " " + extra_flags;
     must_run({FAMSPEC_TEST_CMAKE, "-S", source.string(), "-B", build.string(), "-G", FAMSPEC_TEST_GENERATOR,
-              "-DCMAKE_CXX_COMPILER=" FAMSPEC_TEST_CXX_COMPILER, "-DCMAKE_BUILD_TYPE=Release",
+              "-DCMAKE_CXX_COMPILER=" + compiler, "-DCMAKE_BUILD_TYPE=Release",
               "-DCMAKE_PREFIX_PATH=" + prefix.string(), "-DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF",
               "-DCMAKE_CXX_FLAGS=" + flags, "-DCMAKE_MODULE_LINKER_FLAGS=" + std::string(FAMSPEC_TEST_PLUGIN_FLAGS)});
     CHECK(contains(read(build / "CMakeCache.txt"), "famspec_DIR:PATH=" + (prefix / "lib/cmake/famspec").string()));
     return must_run({FAMSPEC_TEST_CMAKE, "--build", build.string(), "-j2"});
 }
+
+std::string ctest_path() { return (fs::path(FAMSPEC_TEST_CMAKE).parent_path() / "ctest").string(); }
 
 fs::path copy_plugin(const fs::path& plugin, const fs::path& directory) {
     fs::create_directories(directory);
@@ -182,8 +185,8 @@ TEST_CASE("the installed package builds the out-of-tree example and the installe
     // One build serves every step below; doctest SUBCASEs would rebuild for each.
     {  // --plugin-path
         const ProcessResult list = must_run(installed_cli(prefix, {"list", "--plugin-path", plugins.string()}));
-        CHECK(contains(list.out, "plugin search path (--plugin-path): " + plugins.string() + "\n"));
-        CHECK(contains(list.out, "acme_moe  1.0.0    1.0  ok      acme_moe  " + plugin.string() + "\n"));
+        CHECK(contains(list.err, "plugin search path (--plugin-path): " + plugins.string() + "\n"));
+        CHECK(contains(list.out, "acme_moe  1.0.0    1.0  ok      acme_moe  famspec_acme_moe.so\n"));
         CHECK_FALSE(contains(list.out, "qwen3_moe"));
 
         const ProcessResult json =
@@ -238,8 +241,8 @@ TEST_CASE("the installed package builds the out-of-tree example and the installe
         ProcessOptions options = isolated();
         options.environment["FAMSPEC_PLUGIN_PATH"] = plugins.string();
         const ProcessResult list = must_run(installed_cli(prefix, {"list"}), options);
-        CHECK(contains(list.out, "plugin search path (FAMSPEC_PLUGIN_PATH): " + plugins.string() + "\n"));
-        CHECK(contains(list.out, "acme_moe  1.0.0    1.0  ok      acme_moe  " + plugin.string() + "\n"));
+        CHECK(contains(list.err, "plugin search path (FAMSPEC_PLUGIN_PATH): " + plugins.string() + "\n"));
+        CHECK(contains(list.out, "acme_moe  1.0.0    1.0  ok      acme_moe  famspec_acme_moe.so\n"));
         const ProcessResult show = must_run(installed_cli(prefix, {"show", "AcmeMoeForCausalLM"}), options);
         CHECK(show.out.starts_with("family acme_moe\n"));
         CHECK(contains(show.out, "  plugin:            acme_moe (" + plugin.string() + ")\n"));
@@ -255,8 +258,8 @@ TEST_CASE("the installed package builds the out-of-tree example and the installe
         const fs::path installed = prefix / "lib/famspec/plugins/famspec_acme_moe.so";
         REQUIRE(fs::is_regular_file(installed));
         CHECK(runpath(installed) == "$ORIGIN/../..");
-        const ProcessResult list = must_run(installed_cli(prefix, {"list"}));
-        CHECK(contains(list.out, "plugin search path (default): " + (prefix / "lib/famspec/plugins").string()));
+        const ProcessResult list = must_run(installed_cli(prefix, {"list", "--long"}));
+        CHECK(contains(list.err, "plugin search path (default): " + (prefix / "lib/famspec/plugins").string()));
         // Compare fields, not column widths: the widths follow the longest name installed.
         const std::string acme = line_with(list.out, installed.string());
         CHECK(acme.ends_with(installed.string()));  // the path may hold spaces: it is the last column
@@ -306,6 +309,9 @@ TEST_CASE("famspec new-family writes a project that builds against the installed
     Scratch scratch("new-family");
     const fs::path prefix = scratch / "prefix dir";
     install_famspec(prefix);
+    // The bash completion and the man page come with the install.
+    CHECK(contains(read(prefix / "share/bash-completion/completions/famspec"), "complete -o filenames -F _famspec"));
+    CHECK(contains(read(prefix / "share/man/man1/famspec.1"), ".TH FAMSPEC 1"));
     const fs::path project = scratch / "granite moe";
     std::ostringstream out;
     std::ostringstream err;
@@ -314,10 +320,10 @@ TEST_CASE("famspec new-family writes a project that builds against the installed
     const fs::path build = scratch / "granite build";
     build_family(project, build, prefix);
     const fs::path plugins = scratch / "plugin dir";
-    const fs::path plugin = copy_plugin(build / "plugins/famspec_granite_moe.so", plugins);
+    copy_plugin(build / "plugins/famspec_granite_moe.so", plugins);
 
     const ProcessResult list = must_run(installed_cli(prefix, {"list", "--plugin-path", plugins.string()}));
-    CHECK(contains(list.out, "granite_moe  0.1.0    1.0  ok      granite_moe  " + plugin.string() + "\n"));
+    CHECK(contains(list.out, "granite_moe  0.1.0    1.0  ok      granite_moe  famspec_granite_moe.so\n"));
     const ProcessResult show =
         must_run(installed_cli(prefix, {"show", "GraniteMoeForCausalLM", "--plugin-path", plugins.string()}));
     CHECK(show.out.starts_with("family granite_moe\n  architecture:      GraniteMoeForCausalLM\n"));
@@ -333,4 +339,31 @@ TEST_CASE("famspec new-family writes a project that builds against the installed
     CHECK(contains(resolved.out, R"("mode":"wrap_source","new_ctor":"GraniteMoeRMSNorm","old_ctor":"GraniteRMSNorm")"));
     const ProcessResult verify = must_run(installed_cli(prefix, {"verify", "--plugin-path", plugins.string()}));
     CHECK(contains(verify.out, "granite_moe"));
+
+    // The generated test runs the README's resolve command with the installed famspec.
+    const ProcessResult tested = must_run({ctest_path(), "--test-dir", build.string(), "--no-tests=error"});
+    CHECK(contains(tested.out, "Test #1: resolve_granite_moe_rms_norm "));
+    CHECK(contains(tested.out, "100% tests passed, 0 tests failed out of 1"));
+}
+
+TEST_CASE("the SDK compiles with clang++, and famspec names the compiler when it refuses the plugin") {
+    Scratch scratch("clang");
+    const fs::path prefix = scratch / "prefix dir";
+    install_famspec(prefix);
+    const fs::path project = scratch / "clang family";
+    std::ostringstream out;
+    std::ostringstream err;
+    REQUIRE(famspec::cli::new_family({"clang_moe", "ClangMoeForCausalLM", project.string()}, out, err) == 0);
+    const fs::path build = scratch / "clang build";
+    const ProcessResult built = build_family(project, build, prefix, "", FAMSPEC_TEST_CLANG_COMPILER);
+    CHECK(contains(built.err + built.out, "famspec-manifest: warning: the manifest records the descriptor only"));
+
+    const fs::path plugins = scratch / "plugin dir";
+    const fs::path plugin = copy_plugin(build / "plugins/famspec_clang_moe.so", plugins);
+    const ProcessResult list = run(installed_cli(prefix, {"list", "--plugin-path", plugins.string()}));
+    INFO(list.out, list.err);
+    CHECK(list.signal == 0);
+    CHECK(list.exit_code == 1);
+    CHECK(contains(list.out, "  compatibility: " + plugin.string() +
+                                 ": plugin 'clang_moe' has a different build fingerprint (compiler: plugin clang-"));
 }

@@ -1,13 +1,9 @@
 #include "process.hpp"
 
-#include <poll.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <array>
-#include <cstring>
+#include <algorithm>
 #include <stdexcept>
+
+#include "child_process.hpp"
 
 extern char** environ;
 
@@ -35,70 +31,22 @@ std::vector<std::string> merged_environment(const ProcessOptions& options) {
 }  // namespace
 
 ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOptions& options) {
-    std::array<int, 2> out_pipe{};
-    std::array<int, 2> err_pipe{};
-    std::array<int, 2> in_pipe{};
-    if (pipe(out_pipe.data()) != 0 || pipe(err_pipe.data()) != 0 || pipe(in_pipe.data()) != 0) {
-        throw std::runtime_error("pipe failed");
-    }
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, in_pipe[0], 0);
-    posix_spawn_file_actions_adddup2(&actions, out_pipe[1], 1);
-    posix_spawn_file_actions_adddup2(&actions, err_pipe[1], 2);
-    for (int fd : {in_pipe[0], in_pipe[1], out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]}) {
-        posix_spawn_file_actions_addclose(&actions, fd);
-    }
-    if (!options.working_directory.empty()) {
-        posix_spawn_file_actions_addchdir_np(&actions, options.working_directory.c_str());
-    }
-    std::vector<char*> args;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    const std::vector<std::string> environment = merged_environment(options);
-    std::vector<char*> envp;
-    for (const auto& e : environment) envp.push_back(const_cast<char*>(e.c_str()));
-    envp.push_back(nullptr);
-
-    pid_t pid = 0;
-    const int spawned = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), envp.data());
-    posix_spawn_file_actions_destroy(&actions);
-    close(in_pipe[0]);
-    close(out_pipe[1]);
-    close(err_pipe[1]);
-    if (spawned != 0) {
-        close(in_pipe[1]);
-        close(out_pipe[0]);
-        close(err_pipe[0]);
-        throw std::runtime_error("cannot run " + argv[0] + ": " + std::strerror(spawned));
-    }
-    if (!options.input.empty()) {
-        [[maybe_unused]] const auto written = write(in_pipe[1], options.input.data(), options.input.size());
-    }
-    close(in_pipe[1]);
-
     ProcessResult result;
-    std::array<pollfd, 2> fds{{{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}}};
-    int open_fds = 2;
-    std::array<char, 65536> buffer{};
-    while (open_fds > 0) {
-        if (poll(fds.data(), fds.size(), -1) < 0) break;
-        for (std::size_t i = 0; i < fds.size(); ++i) {
-            if (fds[i].fd < 0 || fds[i].revents == 0) continue;
-            const ssize_t n = read(fds[i].fd, buffer.data(), buffer.size());
-            if (n <= 0) {
-                close(fds[i].fd);
-                fds[i].fd = -1;
-                --open_fds;
-                continue;
-            }
-            (i == 0 ? result.out : result.err).append(buffer.data(), static_cast<std::size_t>(n));
-        }
+    cli::ChildOptions child;
+    child.argv = argv;
+    child.environment = merged_environment(options);
+    child.working_directory = options.working_directory;
+    child.input = options.input;
+    child.descriptors = options.descriptors;
+    for (const auto& [fd, sink] : {std::pair<int, std::string*>{1, &result.out}, {2, &result.err}}) {
+        const bool given = std::any_of(options.descriptors.begin(), options.descriptors.end(),
+                                       [fd = fd](const auto& d) { return d.first == fd; });
+        if (!given) child.outputs.emplace_back(fd, [sink = sink](std::string_view chunk) { sink->append(chunk); });
     }
-    int status = 0;
-    waitpid(pid, &status, 0);
-    if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
-    if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
+    const cli::ChildResult outcome = cli::run_child(child);
+    if (!outcome.spawn_error.empty()) throw std::runtime_error(outcome.spawn_error);
+    result.exit_code = outcome.exit_code;
+    result.signal = outcome.signal;
     return result;
 }
 

@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace famspec::test {
@@ -21,6 +22,9 @@ struct ProcessOptions {
     std::map<std::string, std::optional<std::string>> environment;
     std::string working_directory;  // empty: inherit
     std::string input;              // written to the child's stdin
+    // Child descriptors given as they are (child fd <- parent fd, -1: closed), e.g. a stdout on
+    // /dev/full; such a descriptor is not captured.
+    std::vector<std::pair<int, int>> descriptors;
 };
 
 ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOptions& options = {});

@@ -99,12 +99,18 @@ class SourceTree:
     def __init__(self, root: Path):
         self.root = root
         self._cache: dict[str, ParsedModule | None] = {}
+        self._paths: dict[str, tuple[Path | None, bool]] = {}
 
     def rel(self, path: Path) -> str:
         return path.relative_to(self.root).as_posix()
 
     def module_path(self, dotted: str) -> tuple[Path | None, bool]:
         """The file of a module (``a/b.py`` or ``a/b/__init__.py``) and whether it is a package."""
+        if dotted not in self._paths:
+            self._paths[dotted] = self._find(dotted)
+        return self._paths[dotted]
+
+    def _find(self, dotted: str) -> tuple[Path | None, bool]:
         if not dotted or any(not part.isidentifier() for part in dotted.split(".")):
             return None, False
         base = self.root.joinpath(*dotted.split("."))

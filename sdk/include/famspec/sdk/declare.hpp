@@ -6,13 +6,13 @@
 #include <initializer_list>
 #include <memory>
 #include <optional>
-#include <source_location>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "famspec/sdk/registrar.hpp"
+#include "famspec/sdk/source_site.hpp"
 
 namespace famspec::declare {
 
@@ -66,7 +66,7 @@ private:
     std::vector<Parameter> parameters_;
 };
 
-inline std::string site(const std::source_location& where) {
+inline std::string site(const SourceSite& where) {
     return std::string(where.file_name()) + ":" + std::to_string(where.line());
 }
 
@@ -170,8 +170,7 @@ private:
 
 class Family {
 public:
-    Family(std::string model_type, std::string architecture,
-           std::source_location where = std::source_location::current())
+    Family(std::string model_type, std::string architecture, SourceSite where = SourceSite::current())
         : model_type_(std::move(model_type)), architecture_(std::move(architecture)), where_(site(where)) {}
 
     Family& alias(std::string spelling) {
@@ -187,15 +186,14 @@ public:
         for (SourceBlock& block : blocks) interface_blocks_.push_back(std::move(block));
         return *this;
     }
-    FactoryDecl& factory(std::string target, std::source_location where = std::source_location::current()) {
+    FactoryDecl& factory(std::string target, SourceSite where = SourceSite::current()) {
         return factories_.emplace_back(std::move(target), site(where));
     }
-    Family& cp_wrapper(std::string target, Signature options = {},
-                       std::source_location where = std::source_location::current()) {
+    Family& cp_wrapper(std::string target, Signature options = {}, SourceSite where = SourceSite::current()) {
         cp_wrappers_.push_back({std::move(target), std::move(options), site(where)});
         return *this;
     }
-    Family& archetype(ArchetypeDecl archetype, std::source_location where = std::source_location::current()) {
+    Family& archetype(ArchetypeDecl archetype, SourceSite where = SourceSite::current()) {
         archetypes_.push_back({std::move(archetype), site(where)});
         return *this;
     }
@@ -235,7 +233,7 @@ class Components {
 public:
     explicit Components(std::string package) : package_(std::move(package)) {}
 
-    Components& component(ComponentDecl component, std::source_location where = std::source_location::current()) {
+    Components& component(ComponentDecl component, SourceSite where = SourceSite::current()) {
         components_.push_back({std::move(component), site(where)});
         return *this;
     }

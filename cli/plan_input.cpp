@@ -1,0 +1,41 @@
+#include "plan_input.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstring>
+
+namespace famspec::cli {
+
+PlanParse read_plan(const std::string& path) {
+    if (path != "-") return parse_plan_file(path);
+    // One byte past the limit is enough for the parser to refuse an oversized plan by name.
+    const std::size_t limit = PlanLimits{}.max_bytes + 1;
+    std::string text;
+    std::array<char, 65536> chunk{};
+    while (text.size() < limit) {
+        const ssize_t n = ::read(0, chunk.data(), std::min(chunk.size(), limit - text.size()));
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            PlanParse failed;
+            failed.error = PlanError{kStdinPlanName, {}, std::string("cannot read the plan: ") + std::strerror(errno)};
+            return failed;
+        }
+        if (n == 0) break;
+        text.append(chunk.data(), static_cast<std::size_t>(n));
+    }
+    return parse_plan_text(text, kStdinPlanName);
+}
+
+CliError plan_error(const PlanError& error) {
+    CliError out{"plan", error.to_string(), error.file, {}, {}};
+    if (error.location.line > 0) {
+        out.line = static_cast<int>(error.location.line);
+        out.column = static_cast<int>(error.location.column);
+    }
+    return out;
+}
+
+}  // namespace famspec::cli

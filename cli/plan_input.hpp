@@ -1,0 +1,19 @@
+// Where a plan comes from: a file, or stdin for "-"; and how a plan error is reported.
+#pragma once
+
+#include <string>
+
+#include "context.hpp"
+#include "famspec/plan.hpp"
+
+namespace famspec::cli {
+
+inline constexpr const char* kStdinPlanName = "<stdin>";
+
+// parse_plan_file, or for "-" the plan read from stdin (named <stdin> in messages).
+PlanParse read_plan(const std::string& path);
+
+// A plan error with its file, line and column, for Context::fail.
+CliError plan_error(const PlanError& error);
+
+}  // namespace famspec::cli

@@ -1,0 +1,30 @@
+// The report `famspec verify`'s child writes on fd 3 while it loads one plugin: a `stage NAME` line
+// as the plugin enters each stage, then one `result {json}` line. Plugin code runs in that child and
+// can write to fd 3 too, so the parser trusts nothing: any line it cannot read makes the report
+// malformed (never an exception), and a result is accepted only as the last line.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "famspec/plugin_error.hpp"
+
+namespace famspec::cli {
+
+inline constexpr std::size_t kMaxReportLine = 64 * 1024;
+
+struct ProbeReport {
+    std::string stage = "open";        // the last stage the child announced
+    bool has_result = false;           // a well-formed result line arrived
+    std::optional<PluginError> error;  // the result said the plugin failed
+    std::string malformed;             // non-empty: why the report cannot be trusted
+};
+
+// Applies one line (without its newline) to the report.
+void apply_report_line(std::string_view line, ProbeReport& report);
+
+// The result line the child writes for an ok plugin, or for a failure.
+std::string result_line(const std::string& path, const PluginError* error);
+
+}  // namespace famspec::cli

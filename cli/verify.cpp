@@ -1,0 +1,170 @@
+// famspec verify: each plugin is loaded in a child process (`famspec __probe FILE`), so a plugin
+// that crashes, hangs or exits cannot take famspec down or pass for a good one.
+#include <unistd.h>
+
+#include <boost/json.hpp>
+#include <cstring>
+#include <ostream>
+
+#include "child_process.hpp"
+#include "escape.hpp"
+#include "exit_guard.hpp"
+#include "plugin_commands.hpp"
+#include "plugin_report.hpp"
+#include "probe_report.hpp"
+
+namespace famspec::cli {
+namespace json = boost::json;
+namespace {
+
+constexpr std::size_t kOutputTail = 2048;
+
+struct ProbeOutcome {
+    ProbeReport report;
+    ChildResult child;
+    std::string output;  // the tail of what the child wrote to stderr
+};
+
+// The last non-empty line a failing child printed, e.g. a sanitizer's summary.
+std::string last_line(const std::string& output) {
+    const std::size_t end = output.find_last_not_of(" \n\r\t");
+    if (end == std::string::npos) return {};
+    const std::size_t begin = output.rfind('\n', end);
+    const std::size_t first = begin == std::string::npos ? 0 : begin + 1;
+    return output.substr(first, end - first + 1);
+}
+
+std::string signal_name(int signal) {
+    const char* abbrev = sigabbrev_np(signal);
+    return abbrev != nullptr ? std::string("SIG") + abbrev : "signal " + std::to_string(signal);
+}
+
+ProbeOutcome probe_in_child(const std::string& file, double timeout_seconds) {
+    ProbeOutcome outcome;
+    std::string pending;  // report bytes after the last newline
+    ChildOptions options;
+    options.argv = {executable_path(), "__probe", file};
+    options.timeout = std::chrono::duration<double>(timeout_seconds);
+    options.outputs.emplace_back(2, [&](std::string_view chunk) {  // kept: a crash report is worth showing
+        outcome.output.append(chunk);
+        if (outcome.output.size() > kOutputTail) outcome.output.erase(0, outcome.output.size() - kOutputTail);
+    });
+    options.outputs.emplace_back(3, [&](std::string_view chunk) {
+        pending.append(chunk);
+        for (std::size_t eol = pending.find('\n'); eol != std::string::npos; eol = pending.find('\n')) {
+            apply_report_line(std::string_view(pending).substr(0, eol), outcome.report);
+            pending.erase(0, eol + 1);
+        }
+        if (pending.size() > kMaxReportLine) {
+            apply_report_line(pending, outcome.report);  // reported as too long
+            pending.clear();
+        }
+    });
+    outcome.child = run_child(options);
+    if (!pending.empty()) apply_report_line(pending, outcome.report);  // a last line without newline
+    return outcome;
+}
+
+struct Verdict {
+    std::string status;  // ok, error, crashed, timeout, exited
+    std::optional<PluginError> error;
+    json::object extras;
+};
+
+// A child's word counts only with its result line *and* a zero exit status.
+Verdict judge(const std::string& path, const ProbeOutcome& outcome) {
+    const ChildResult& child = outcome.child;
+    const ProbeReport& report = outcome.report;
+    auto failure = [&](std::string status, std::string what) {
+        const std::string said = last_line(outcome.output);
+        Verdict verdict{std::move(status), PluginError{}, {}};
+        PluginError& error = *verdict.error;
+        error.path = path;
+        error.stage = PluginStage::open;
+        for (auto stage : {PluginStage::open, PluginStage::entry, PluginStage::handshake, PluginStage::register_,
+                           PluginStage::validate}) {
+            if (stage_name(stage) == report.stage) error.stage = stage;
+        }
+        error.expected = "loading to finish";
+        error.found = what;
+        error.system_message = outcome.output;
+        error.message =
+            path + ": " + what + " during " + report.stage + (said.empty() ? "" : "; its last output: " + said);
+        verdict.extras["signal"] = child.signal != 0 ? json::value(signal_name(child.signal)) : json::value(nullptr);
+        verdict.extras["output"] = outcome.output;
+        return verdict;
+    };
+    if (!child.spawn_error.empty()) return failure("error", child.spawn_error);
+    if (child.timed_out) return failure("timeout", "timed out");
+    if (child.signal != 0) return failure("crashed", "crashed with " + signal_name(child.signal));
+    if (!report.malformed.empty())
+        return failure("error", "its report to famspec was malformed (" + report.malformed + ")");
+    if (child.exit_code != 0) return failure("exited", "exited with status " + std::to_string(child.exit_code));
+    if (!report.has_result) return failure("exited", "exited with status 0 before loading finished");
+    if (report.error) return {"error", report.error, {}};
+    return {"ok", std::nullopt, {}};
+}
+
+}  // namespace
+
+int probe_plugin(const std::string& file, int result_fd) {
+    auto report = [result_fd](const std::string& text) {
+        [[maybe_unused]] const auto written = write(result_fd, text.data(), text.size());
+    };
+    LoadOptions options;
+    options.files.emplace_back(file);
+    options.on_stage = [&](const std::string& path, PluginStage stage) {
+        ExitGuard::entering(path, stage);
+        report("stage " + std::string(stage_name(stage)) + "\n");
+    };
+    std::shared_ptr<const Registry> registry;
+    {
+        const ExitGuard guard;
+        registry = load_plugins(options);
+    }
+    const PluginError* error = nullptr;
+    for (const PluginRecord& record : registry->plugins()) {
+        if (!record.ok()) error = &*record.error;
+    }
+    report(result_line(file, error));
+    return kExitOk;
+}
+
+int verify_plugins(const Context& context, double timeout_seconds, bool long_list, std::ostream& out,
+                   std::ostream& err) {
+    const SearchPath search = context.search_path();
+    // Duplicates are decided after probing, from what actually loads: a plugin refused at load time
+    // claims nothing, exactly as in an in-process load.
+    std::vector<PluginRecord> records = inspect_candidates(load_options_for(search));
+    std::vector<json::object> extras(records.size());
+    std::vector<std::string> statuses(records.size(), "ok");
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        PluginRecord& record = records[i];
+        if (record.error) continue;  // failed before any plugin code would run
+        Verdict verdict = judge(record.path, probe_in_child(record.path, timeout_seconds));
+        statuses[i] = verdict.status;
+        record.error = std::move(verdict.error);
+        extras[i] = std::move(verdict.extras);
+    }
+    mark_conflicts(records);
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        if (records[i].error && statuses[i] == "ok") statuses[i] = "error";
+    }
+    const bool ok = std::all_of(records.begin(), records.end(), [](const auto& r) { return r.ok(); });
+    if (context.json) {
+        json::array plugins;
+        for (std::size_t i = 0; i < records.size(); ++i) {
+            json::object entry = record_json(records[i], statuses[i]);
+            entry["signal"] = nullptr;
+            for (const auto& [key, value] : extras[i]) entry[key] = value;
+            plugins.push_back(std::move(entry));
+        }
+        print_json(out, json::object{{"search_path", search_json(search)}, {"plugins", std::move(plugins)}});
+    } else {
+        print_search(context, err, search);
+        print_records(out, records, statuses, long_list ? nullptr : &search);
+    }
+    return ok ? kExitOk : kExitFailed;
+}
+
+}  // namespace famspec::cli

@@ -37,12 +37,13 @@ CLI::App* command(CLI::App& app, Invocation& invocation, const std::string& name
 }
 
 void add_plan(CLI::App* sub, Invocation& invocation) {
-    sub->add_option("PLAN", invocation.plan, "Plan YAML with plan_overrides; - reads it from stdin")
+    sub->add_option("PLAN", invocation.plan, "Training config or plan YAML with plan_overrides; - reads stdin")
         ->required()
         ->check(kNonEmpty);
     sub->add_option("--model-type", invocation.plan_model_type, "Overrides the plan's model_type / architecture")
         ->type_name("FAMILY")
         ->check(kNonEmpty);
+    sub->add_flag("--strict", invocation.strict, "Unread plan keys and every diagnostic are failures");
 }
 
 void add_plugin_commands(CLI::App& app, Invocation& invocation) {
@@ -88,7 +89,11 @@ void add_resolve(CLI::App& app, Invocation& invocation) {
         ->check(CLI::IsMember({"replace_module", "local_compute_fn", "inner_wrapper"}));
     resolve->add_option("--option", request.options, "Static option k=v (repeatable), as written in a plan")
         ->type_name("K=V");
+    resolve->add_option("--plan", request.plan, "Take the family from this training config or plan")
+        ->type_name("PLAN")
+        ->check(kNonEmpty);
     resolve->add_flag("--explain", request.explain, "Print the decision trace on stderr");
+    resolve->add_flag("--strict", request.strict, "Every diagnostic makes the target not covered");
     resolve->add_flag("--batch", invocation.batch,
                       "Read one JSON query per line on stdin, write one JSON answer per line on stdout");
 }
@@ -97,7 +102,7 @@ void add_plan_commands(CLI::App& app, Invocation& invocation) {
     CLI::App* check = command(app, invocation, "check", "List every plan target that is not covered, with the reason");
     add_plan(check, invocation);
     check->add_flag("--allow-runtime-only", invocation.allow_runtime_only,
-                    "Targets their family declares runtime-only are reported, not failures");
+                    "Under --strict, runtime-only targets are reported, not failures");
 
     CLI::App* external = command(app, invocation, "external-state",
                                  "The classes a plan's local_compute_fn bodies replace, which own their collectives");
@@ -202,12 +207,13 @@ int dispatch(const CLI::App& app, Invocation& invocation) {
         if (invocation.request.target.empty()) return usage(invocation, "resolve needs --target TARGET (or --batch)");
         return resolve_target(context, invocation.request, out, err);
     }
-    if (name == "check") {
-        return check_plan(context, invocation.plan, invocation.plan_model_type, invocation.allow_runtime_only, out,
-                          err);
-    }
-    if (name == "summary")
-        return summarize_plan(context, invocation.plan, invocation.plan_model_type, invocation.digest_only, out, err);
+    const PlanRequest plan{.path = invocation.plan,
+                           .model_type = invocation.plan_model_type,
+                           .strict = invocation.strict,
+                           .allow_runtime_only = invocation.allow_runtime_only,
+                           .digest_only = invocation.digest_only};
+    if (name == "check") return check_plan(context, plan, out, err);
+    if (name == "summary") return summarize_plan(context, plan, out, err);
     if (name == "new-family") return new_family(invocation.new_family, out, err, context.json);
     if (name == "audit") return run_audit(context, invocation.audit, err);
     if (name == "__probe") return probe_plugin(invocation.file, 3);

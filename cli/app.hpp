@@ -26,6 +26,7 @@ struct Invocation {
     std::optional<std::string> plan_model_type;
     bool allow_runtime_only = false;
     bool digest_only = false;
+    bool strict = false;  // check, summary: unread plan keys and every diagnostic fail
     NewFamilyOptions new_family;
     std::string file;
     AuditRequest audit;

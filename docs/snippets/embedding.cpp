@@ -44,7 +44,9 @@ std::optional<famspec::ReplacementSpec> replacement_for(const famspec::Resolver&
         resolver.replacement_spec_for(target, model_type, module_type);
     switch (result.status) {
         case famspec::ResolutionStatus::resolved:
-            return *result.value;  // shared and immutable; copying it is optional
+            return *result.value;                // shared and immutable; copying it is optional
+        case famspec::ResolutionStatus::native:  // the family builds it at runtime: nothing to sink
+            return std::nullopt;
         case famspec::ResolutionStatus::not_covered:
             std::cerr << "not covered: " << result.reason << " (channel " << result.explanation->channel << ")\n";
             return std::nullopt;

@@ -14,7 +14,8 @@ extern char** environ;
 namespace famspec::bench {
 namespace {
 
-// Spawns argv with stdout on `out_fd` (or /dev/null when -1) and stderr inherited; -1 on failure.
+// Spawns argv with stdout on `out_fd` and stderr inherited, or both on /dev/null when `out_fd` is -1;
+// -1 on failure.
 pid_t spawn(const std::vector<std::string>& argv, int out_fd, int close_fd) {
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
@@ -22,7 +23,9 @@ pid_t spawn(const std::vector<std::string>& argv, int out_fd, int close_fd) {
         posix_spawn_file_actions_adddup2(&actions, out_fd, 1);
         posix_spawn_file_actions_addclose(&actions, close_fd);
     } else {
+        // A whole command is timed, not read: what it says on either stream is discarded.
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
     }
     std::vector<char*> args;
     for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));

@@ -14,7 +14,7 @@ using Report = std::map<std::string, double>;
 // Runs argv[0] (an absolute path) with stdout captured; nullopt when it does not exit with 0.
 std::optional<Report> run_probe(const std::vector<std::string>& argv);
 
-// Wall time in ns from spawn to exit, output discarded; nullopt when it does not exit with 0.
+// Wall time in ns from spawn to exit, both output streams discarded; nullopt when it does not exit with 0.
 std::optional<double> time_process(const std::vector<std::string>& argv);
 
 }  // namespace famspec::bench

@@ -37,12 +37,13 @@ CLI::App* command(CLI::App& app, Invocation& invocation, const std::string& name
 }
 
 void add_plan(CLI::App* sub, Invocation& invocation) {
-    sub->add_option("PLAN", invocation.plan, "Plan YAML with plan_overrides; - reads it from stdin")
+    sub->add_option("PLAN", invocation.plan, "Training config or plan YAML with plan_overrides; - reads stdin")
         ->required()
         ->check(kNonEmpty);
     sub->add_option("--model-type", invocation.plan_model_type, "Overrides the plan's model_type / architecture")
         ->type_name("FAMILY")
         ->check(kNonEmpty);
+    sub->add_flag("--strict", invocation.strict, "Unread plan keys and every diagnostic are failures");
 }
 
 void add_plugin_commands(CLI::App& app, Invocation& invocation) {
@@ -88,7 +89,11 @@ void add_resolve(CLI::App& app, Invocation& invocation) {
         ->check(CLI::IsMember({"replace_module", "local_compute_fn", "inner_wrapper"}));
     resolve->add_option("--option", request.options, "Static option k=v (repeatable), as written in a plan")
         ->type_name("K=V");
+    resolve->add_option("--plan", request.plan, "Take the family from this training config or plan")
+        ->type_name("PLAN")
+        ->check(kNonEmpty);
     resolve->add_flag("--explain", request.explain, "Print the decision trace on stderr");
+    resolve->add_flag("--strict", request.strict, "Every diagnostic makes the target not covered");
     resolve->add_flag("--batch", invocation.batch,
                       "Read one JSON query per line on stdin, write one JSON answer per line on stdout");
 }
@@ -97,7 +102,7 @@ void add_plan_commands(CLI::App& app, Invocation& invocation) {
     CLI::App* check = command(app, invocation, "check", "List every plan target that is not covered, with the reason");
     add_plan(check, invocation);
     check->add_flag("--allow-runtime-only", invocation.allow_runtime_only,
-                    "Targets their family declares runtime-only are reported, not failures");
+                    "Under --strict, runtime-only targets are reported, not failures");
 
     CLI::App* external = command(app, invocation, "external-state",
                                  "The classes a plan's local_compute_fn bodies replace, which own their collectives");
@@ -135,8 +140,17 @@ std::unique_ptr<CLI::App> make_app(Invocation& invocation) {
         ->type_name("DIR")
         ->expected(1)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    app->add_flag("--allow-partial", invocation.context.allow_partial,
+                  "Answer from the plugins that loaded even when others failed (exit 0 instead of 1)");
+    app->add_flag("--allow-insecure-plugins", invocation.context.allow_insecure,
+                  "Load plugins whose file or directory others can write, with a warning (also "
+                  "FAMSPEC_ALLOW_INSECURE=1)");
+    app->add_option("--require-digests", invocation.context.required_digests,
+                    "Load only plugin files whose SHA-256 this file lists: a snapshot's JSON or 'sha256 name' "
+                    "lines (also FAMSPEC_REQUIRE_DIGESTS)")
+        ->type_name("FILE");
     app->footer(std::string("Plugins are searched in --plugin-path, else in ") + kPluginPathVariable +
-                " (colon-separated), else in <directory of famspec>/../lib/famspec/plugins.\n"
+                " (colon-separated), else in famspec/plugins next to libfamspec.so.\n"
                 "Exit status: 0 ok; 1 a plugin failed, a family is unknown or a target is not covered; "
                 "2 a usage error or bad input.");
     add_plugin_commands(*app, invocation);
@@ -206,13 +220,14 @@ int dispatch(const CLI::App& app, Invocation& invocation) {
         if (invocation.request.target.empty()) return usage(invocation, "resolve needs --target TARGET (or --batch)");
         return resolve_target(context, invocation.request, out, err);
     }
-    if (name == "check") {
-        return check_plan(context, invocation.plan, invocation.plan_model_type, invocation.allow_runtime_only, out,
-                          err);
-    }
-    if (name == "summary")
-        return summarize_plan(context, invocation.plan, invocation.plan_model_type, invocation.digest_only,
-                              invocation.with_snapshot, out, err);
+    const PlanRequest plan{.path = invocation.plan,
+                           .model_type = invocation.plan_model_type,
+                           .strict = invocation.strict,
+                           .allow_runtime_only = invocation.allow_runtime_only,
+                           .digest_only = invocation.digest_only,
+                           .with_snapshot = invocation.with_snapshot};
+    if (name == "check") return check_plan(context, plan, out, err);
+    if (name == "summary") return summarize_plan(context, plan, out, err);
     if (name == "new-family") return new_family(invocation.new_family, out, err, context.json);
     if (name == "audit") return run_audit(context, invocation.audit, err);
     if (name == "snapshot") return run_snapshot(context, invocation.snapshot, out, err);

@@ -29,6 +29,7 @@ struct Invocation {
     bool allow_runtime_only = false;
     bool digest_only = false;
     bool with_snapshot = false;
+    bool strict = false;  // check, summary: unread plan keys and every diagnostic fail
     NewFamilyOptions new_family;
     std::string file;
     AuditRequest audit;

@@ -47,6 +47,7 @@ int plugin_info(const Context& context, const std::string& file, std::ostream& o
     std::error_code ec;
     LoadOptions options;
     options.files.emplace_back(std::filesystem::absolute(file, ec).lexically_normal());
+    options.allow_insecure = true;  // reading a manifest runs no plugin code
     const std::vector<PluginRecord> records = inspect_candidates(options);
     if (records.empty())
         return context.fail(kExitFailed, {"plugin", file + ": not a plugin candidate", file, {}, {}}, out, err);

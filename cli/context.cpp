@@ -33,12 +33,27 @@ std::string_view origin_name(SearchPath::Origin origin) {
 
 SearchPath Context::search_path() const {
     std::optional<std::string> environment;
-    if (const char* value = std::getenv(kPluginPathVariable)) environment = std::string(value);
-    return plugin_search_path(plugin_paths, environment, default_plugin_directory(executable_path()));
+    if (const char* value = ::secure_getenv(kPluginPathVariable)) environment = std::string(value);
+    return plugin_search_path(plugin_paths, environment, default_plugin_directory());
+}
+
+LoadOptions Context::load_options(std::ostream& err) const {
+    LoadOptions options =
+        load_options_from_environment(plugin_paths, [this, &err](LogLevel level, std::string_view text) {
+            if (level == LogLevel::warning) note(err, "famspec: warning: " + std::string(text));
+        });
+    if (allow_insecure) options.allow_insecure = true;
+    if (!required_digests.empty()) {
+        options.search_errors.erase(std::remove_if(options.search_errors.begin(), options.search_errors.end(),
+                                                   [](const PluginError& e) { return e.stage == PluginStage::trust; }),
+                                    options.search_errors.end());
+        require_digests(options, required_digests);
+    }
+    return options;
 }
 
 std::shared_ptr<const Registry> Context::load(std::ostream& err) const {
-    LoadOptions options = load_options_for(search_path());
+    LoadOptions options = load_options(err);
     options.on_stage = [](const std::string& path, PluginStage stage) { ExitGuard::entering(path, stage); };
     std::shared_ptr<const Registry> registry;
     {
@@ -46,12 +61,30 @@ std::shared_ptr<const Registry> Context::load(std::ostream& err) const {
         registry = load_plugins(options);
     }
     for (const PluginRecord& record : registry->plugins()) {
-        if (!record.ok()) {
-            note(err, "famspec: warning: plugin not loaded (" + std::string(stage_name(record.error->stage)) +
-                          "): " + record.error->message);
+        if (record.ok()) continue;
+        const std::string text =
+            ": plugin not loaded (" + std::string(stage_name(record.error->stage)) + "): " + record.error->message;
+        if (allow_partial) {
+            note(err, "famspec: warning" + text);
+        } else {
+            err << "famspec: error" << text << "\n";  // an error, printed even with --quiet
         }
     }
     return registry;
+}
+
+std::shared_ptr<const Registry> Context::load_complete(std::ostream& out, std::ostream& err) const {
+    auto registry = load(err);
+    if (registry->all_ok() || allow_partial) return registry;
+    fail(kExitFailed,
+         {"plugins",
+          "error: not every plugin loaded, so no answer is given; fix the plugins above, or pass --allow-partial "
+          "to answer from the plugins that did load",
+          {},
+          {},
+          {}},
+         out, err);
+    return nullptr;
 }
 
 boost::json::object error_json(const CliError& error) {

@@ -33,12 +33,21 @@ boost::json::object error_json(const CliError& error);
 struct Context {
     std::vector<std::string> plugin_paths;  // --plugin-path, in order
     bool json = false;
-    bool quiet = false;  // no notes or warnings on stderr; errors are still printed
+    bool quiet = false;            // no notes or warnings on stderr; errors are still printed
+    bool allow_partial = false;    // --allow-partial: answer from the plugins that did load
+    bool allow_insecure = false;   // --allow-insecure-plugins (or FAMSPEC_ALLOW_INSECURE=1)
+    std::string required_digests;  // --require-digests FILE (or FAMSPEC_REQUIRE_DIGESTS)
 
     SearchPath search_path() const;
+    // The search path and the trust settings of the flags and the environment; warnings go to err.
+    LoadOptions load_options(std::ostream& err) const;
     // Loads every plugin in-process, as an embedding runtime would, and reports failures on stderr.
     // An exit() from plugin code while loading ends famspec with status 1 (see ExitGuard).
     std::shared_ptr<const Registry> load(std::ostream& err) const;
+    // load(), or nullptr when a plugin or directory failed and --allow-partial was not given: an
+    // answer from a broken set-up must never look valid (the caller exits 1; with --json the error
+    // is the JSON on stdout).
+    std::shared_ptr<const Registry> load_complete(std::ostream& out, std::ostream& err) const;
 
     // Reports the error (see CliError) and returns code.
     int fail(int code, const CliError& error, std::ostream& out, std::ostream& err) const;

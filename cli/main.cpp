@@ -11,11 +11,11 @@ namespace {
 
 using namespace famspec::cli;
 
-// The first word that is neither an option nor --plugin-path's value: the command the user meant.
+// The first word that is neither an option nor an app option's value: the command the user meant.
 std::string command_word(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         const std::string_view arg = argv[i];
-        if (arg == "--plugin-path") {
+        if (arg == "--plugin-path" || arg == "--require-digests") {
             ++i;
             continue;
         }

@@ -1,9 +1,11 @@
 #include "plan_commands.hpp"
 
 #include <boost/json.hpp>
+#include <functional>
 #include <ostream>
 
 #include "famspec/canonical_json.hpp"
+#include "famspec/names.hpp"
 #include "famspec/resolver.hpp"
 #include "famspec/snapshot.hpp"
 #include "plan_input.hpp"
@@ -25,52 +27,62 @@ void print_explanation(std::ostream& err, const Explanation& e, ResolutionStatus
 
 }  // namespace
 
-std::optional<Slot> slot_from(const std::string& name) {
-    for (const Slot slot : {Slot::replace_module, Slot::local_compute_fn, Slot::inner_wrapper}) {
-        if (slot_name(slot) == name) return slot;
-    }
-    return std::nullopt;
-}
+std::optional<Slot> slot_from(const std::string& name) { return from_name<Slot>(name); }
 
 std::optional<Options> parse_options(const std::vector<std::string>& items, std::string& problem) {
-    std::string yaml = "plan_overrides:\n- match: x\n  local_compute_fn:\n    _target_: x\n";
+    Options options;
     for (const std::string& item : items) {
         const std::size_t eq = item.find('=');
         if (eq == std::string::npos || eq == 0) {
             problem = "--option expects k=v, got '" + item + "'";
             return std::nullopt;
         }
-        yaml += "    " + item.substr(0, eq) + ": " + item.substr(eq + 1) + "\n";
+        auto option = parse_option(item);
+        if (!option) {
+            problem = "bad --option '" + item + "': " + option.error().message;
+            return std::nullopt;
+        }
+        options.insert_or_assign(std::move(option->first), std::move(option->second));
     }
-    const PlanParse parsed = parse_plan_text(yaml, "--option");
-    if (!parsed.plan) {
-        problem = "bad --option: " + parsed.error->message;
-        return std::nullopt;
-    }
-    return parsed.plan->entries.front().local_compute_fn->options;
+    return options;
 }
 
 namespace {
 
 struct ResolvedPlan {
     Plan plan;
+    PlanFamily family;
     DeclarationSummary summary;
     std::shared_ptr<const Registry> registry;
 };
 
-// Reads and checks the plan before any plugin is loaded, then resolves every target in it.
-std::optional<ResolvedPlan> resolve_plan(const Context& context, const std::string& path,
-                                         const std::optional<std::string>& model_type, std::ostream& out,
-                                         std::ostream& err) {
-    PlanParse parsed = read_plan(path);
+// Reads a plan and notes on stderr what in it famspec does not read; nullopt after reporting an error.
+std::optional<Plan> read_checked_plan(const Context& context, const std::string& path, bool strict, std::ostream& out,
+                                      std::ostream& err) {
+    PlanParse parsed = read_plan(path, strict);
     if (!parsed.plan) {
         context.fail(kExitUsage, plan_error(*parsed.error), out, err);
         return std::nullopt;
     }
-    auto registry = context.load(err);
+    for (const PlanWarning& warning : parsed.plan->warnings) context.note(err, "famspec: " + warning.to_string());
+    return std::move(parsed.plan);
+}
+
+// Reads and checks the plan before any plugin is loaded, then resolves every target in it. On
+// failure, `failure` is the exit code: bad input, or a plugin set-up that did not fully load.
+std::optional<ResolvedPlan> resolve_plan(const Context& context, const PlanRequest& request, std::ostream& out,
+                                         std::ostream& err, int& failure) {
+    std::optional<Plan> plan = read_checked_plan(context, request.path, request.strict, out, err);
+    if (!plan) return std::nullopt;
+    auto registry = context.load_complete(out, err);
+    if (!registry) {
+        failure = kExitFailed;
+        return std::nullopt;
+    }
     const Resolver resolver(registry);
-    DeclarationSummary summary = resolver.declaration_summary(model_type, *parsed.plan);
-    return ResolvedPlan{std::move(*parsed.plan), std::move(summary), std::move(registry)};
+    PlanFamily family = plan_family(*plan, request.model_type);
+    DeclarationSummary summary = resolver.declaration_summary(request.model_type, *plan, request.strict);
+    return ResolvedPlan{std::move(*plan), std::move(family), std::move(summary), std::move(registry)};
 }
 
 // The summary's canonical bytes; with the snapshot, they also record which plugin set made them.
@@ -79,6 +91,24 @@ std::string summary_bytes(const ResolvedPlan& resolved, bool with_snapshot) {
     json::object object = json::parse(resolved.summary.canonical_json()).as_object();
     object["snapshot_digest"] = snapshot_digest(resolved.registry->snapshot());
     return canonical_json(object);
+}
+
+std::string describe(const PlanFamily& family) {
+    if (!family.name) return "inferred from each target";
+    return *family.name + " from " + std::string(name_of(family.source));
+}
+
+std::string diagnostic_line(const Diagnostic& d) { return std::string(name_of(d.kind)) + ": " + d.message; }
+
+json::array diagnostics_json(const std::vector<Diagnostic>& diagnostics) {
+    json::array out;
+    for (const Diagnostic& d : diagnostics) {
+        out.push_back(
+            json::object{{"kind", std::string(name_of(d.kind))},
+                         {"message", d.message},
+                         {"suggestion", d.suggestion.empty() ? json::value(nullptr) : json::value(d.suggestion)}});
+    }
+    return out;
 }
 
 std::string location_of(const Plan& plan, const SourceLocation& location) {
@@ -102,13 +132,28 @@ int resolve_target(const Context& context, const ResolveRequest& request, std::o
     std::string problem;
     const std::optional<Options> options = parse_options(request.options, problem);
     if (!options) return context.fail(kExitUsage, {"usage", problem, {}, {}, {}}, out, err);
-    const Resolver resolver(context.load(err));
-    const ResolveAnswer answer = resolve_request(resolver, request, *slot, *options);
+    ResolveRequest asked = request;
+    PlanFamily family{request.model_type, request.model_type ? FamilySource::caller : FamilySource::per_target};
+    if (request.plan) {
+        const std::optional<Plan> plan = read_checked_plan(context, *request.plan, request.strict, out, err);
+        if (!plan) return kExitUsage;
+        family = plan_family(*plan, request.model_type);
+        asked.model_type = family.name;
+    }
+    auto registry = context.load_complete(out, err);
+    if (!registry) return kExitFailed;
+    const Resolver resolver(std::move(registry));
+    const ResolveAnswer answer = resolve_request(resolver, asked, *slot, *options);
     // Not covered is an answer (null, exit 1, the reason on stderr); an error is reported as one.
     const bool error = answer.status == ResolutionStatus::error;
     if (!(context.json && error)) out << answer.spec << "\n";
-    if (request.explain) print_explanation(err, answer.explanation, answer.status, answer.reason);
-    if (answer.status == ResolutionStatus::resolved) return kExitOk;
+    if (request.explain) {
+        err << "explain: family source: " << (family.name ? name_of(family.source) : "target path") << "\n";
+        print_explanation(err, answer.explanation, answer.status, answer.reason);
+    }
+    for (const Diagnostic& d : answer.diagnostics) context.note(err, "famspec: diagnostic: " + diagnostic_line(d));
+    // A native target is the runtime's to build; its runtime_only diagnostic says so.
+    if (answer.status == ResolutionStatus::resolved || answer.status == ResolutionStatus::native) return kExitOk;
     if (error) return context.fail(kExitFailed, {"error", "error: " + answer.reason, {}, {}, {}}, out, err);
     err << "famspec: not covered: " << answer.reason << "\n";
     return kExitFailed;
@@ -121,68 +166,127 @@ ResolveAnswer resolve_request(const Resolver& resolver, const ResolveRequest& re
         answer.status = r.status;
         answer.reason = r.reason;
         answer.gap = r.gap;
+        answer.diagnostics = r.diagnostics;
         if (r.explanation) answer.explanation = *r.explanation;
         if (r.resolved()) answer.spec = to_canonical_json(*r.value);
     };
+    famspec::ResolveRequest query;
+    query.target = request.target;
+    query.model_type = request.model_type;
+    query.slot = slot;
+    query.module_type = request.module_type;
+    query.options = options;
+    query.strict = request.strict;
     if (slot == Slot::replace_module)
-        take(resolver.replacement_spec_for(request.target, request.model_type, request.module_type, options));
+        take(resolver.replacement_spec_for(query));
     else
-        take(resolver.strategy_spec_for(request.target, request.model_type, slot, options));
+        take(resolver.strategy_spec_for(query));
     return answer;
 }
 
-int check_plan(const Context& context, const std::string& path, const std::optional<std::string>& model_type,
-               bool allow_runtime_only, std::ostream& out, std::ostream& err) {
-    const std::optional<ResolvedPlan> resolved = resolve_plan(context, path, model_type, out, err);
-    if (!resolved) return kExitUsage;
-    const Plan& plan = resolved->plan;
-    const DeclarationSummary& summary = resolved->summary;
+namespace {
+
+struct CheckCounts {
+    std::size_t covered = 0;
+    std::size_t native = 0;
+    std::size_t allowed = 0;  // runtime-only under --strict --allow-runtime-only
     std::size_t gaps = 0;
-    std::size_t allowed = 0;
-    auto is_allowed = [&](const SummaryEntry& entry) { return allow_runtime_only && entry.gap == Gap::runtime_only; };
+    std::size_t diagnostics = 0;
+};
+
+json::object check_json(const PlanRequest& request, const ResolvedPlan& resolved, const CheckCounts& counts) {
     json::array entries;
-    for (const SummaryEntry& entry : summary.entries) {
-        if (entry.status != ResolutionStatus::resolved) ++(is_allowed(entry) ? allowed : gaps);
+    for (const SummaryEntry& entry : resolved.summary.entries) {
         entries.push_back(json::object{
-            {"slot", std::string(slot_name(entry.slot))},
+            {"slot", std::string(name_of(entry.slot))},
             {"target", entry.target},
             {"module_type", entry.module_type ? json::value(*entry.module_type) : nullptr},
-            {"status", status_name(entry.status)},
-            {"gap", entry.gap == Gap::none ? json::value(nullptr) : json::value(std::string(gap_name(entry.gap)))},
+            {"status", std::string(name_of(entry.status))},
+            {"gap", entry.gap == Gap::none ? json::value(nullptr) : json::value(std::string(name_of(entry.gap)))},
             {"reason", entry.reason},
+            {"diagnostics", diagnostics_json(entry.diagnostics)},
             {"line", entry.location.line},
             {"column", entry.location.column}});
     }
-    const std::optional<std::string> family = effective_model_type(plan, model_type);
-    const std::size_t covered = summary.entries.size() - gaps - allowed;
-    if (context.json) {
-        print_json(out, json::object{{"plan", path},
-                                     {"model_type", family ? json::value(*family) : nullptr},
-                                     {"entries", std::move(entries)},
-                                     {"covered", covered},
-                                     {"runtime_only_allowed", allowed},
-                                     {"gaps", gaps}});
-    } else {
-        for (const SummaryEntry& entry : summary.entries) {
-            if (entry.status == ResolutionStatus::resolved) continue;
-            const char* verdict = entry.status == ResolutionStatus::error ? "error: "
-                                  : is_allowed(entry)                     ? "runtime-only (allowed): "
-                                                                          : "not covered: ";
-            out << location_of(plan, entry.location) << ": " << slot_name(entry.slot) << " " << entry.target << ": "
-                << verdict << entry.reason << "\n";
-        }
-        out << plan.file << ": " << summary.entries.size() << " targets, " << covered << " covered, " << gaps
-            << " not covered";
-        if (allow_runtime_only) out << ", " << allowed << " runtime-only";
-        out << " (model_type " << family.value_or("inferred from each target") << ")\n";
+    json::array warnings;
+    for (const PlanWarning& w : resolved.plan.warnings) {
+        warnings.push_back(
+            json::object{{"message", w.message},
+                         {"suggestion", w.suggestion.empty() ? json::value(nullptr) : json::value(w.suggestion)},
+                         {"line", w.location.line},
+                         {"column", w.location.column}});
     }
-    return gaps == 0 ? kExitOk : kExitFailed;
+    const PlanFamily& family = resolved.family;
+    return json::object{{"plan", request.path},
+                        {"model_type", family.name ? json::value(*family.name) : nullptr},
+                        {"model_type_source", std::string(name_of(family.source))},
+                        {"strict", request.strict},
+                        {"warnings", std::move(warnings)},
+                        {"entries", std::move(entries)},
+                        {"covered", counts.covered},
+                        {"native", counts.native},
+                        {"runtime_only_allowed", counts.allowed},
+                        {"diagnostics", counts.diagnostics},
+                        {"gaps", counts.gaps}};
 }
 
-int summarize_plan(const Context& context, const std::string& path, const std::optional<std::string>& model_type,
-                   bool digest_only, bool with_snapshot, std::ostream& out, std::ostream& err) {
-    const std::optional<ResolvedPlan> resolved = resolve_plan(context, path, model_type, out, err);
-    if (!resolved) return kExitUsage;
+void print_check_text(std::ostream& out, const PlanRequest& request, const ResolvedPlan& resolved,
+                      const CheckCounts& counts, const std::function<bool(const SummaryEntry&)>& is_allowed) {
+    for (const SummaryEntry& entry : resolved.summary.entries) {
+        if (entry.status == ResolutionStatus::resolved && entry.diagnostics.empty()) continue;
+        const char* verdict = entry.status == ResolutionStatus::resolved ? "covered"
+                              : entry.status == ResolutionStatus::native ? "native"
+                              : entry.status == ResolutionStatus::error  ? "error"
+                              : is_allowed(entry)                        ? "runtime-only (allowed)"
+                                                                         : "not covered";
+        out << location_of(resolved.plan, entry.location) << ": " << name_of(entry.slot) << " " << entry.target << ": "
+            << verdict;
+        if (entry.status != ResolutionStatus::resolved && entry.status != ResolutionStatus::native) {
+            out << ": " << entry.reason;
+        }
+        out << "\n";
+        for (const Diagnostic& d : entry.diagnostics) out << "  " << diagnostic_line(d) << "\n";
+    }
+    out << resolved.plan.file << ": " << resolved.summary.entries.size() << " targets, " << counts.covered
+        << " covered, " << counts.gaps << " not covered";
+    if (counts.native > 0) out << ", " << counts.native << " native";
+    if (request.allow_runtime_only) out << ", " << counts.allowed << " runtime-only";
+    if (counts.diagnostics > 0) out << ", " << counts.diagnostics << " diagnostics";
+    out << " (model_type " << describe(resolved.family) << ")\n";
+}
+
+}  // namespace
+
+int check_plan(const Context& context, const PlanRequest& request, std::ostream& out, std::ostream& err) {
+    int failure = kExitUsage;
+    const std::optional<ResolvedPlan> resolved = resolve_plan(context, request, out, err, failure);
+    if (!resolved) return failure;
+    const std::function<bool(const SummaryEntry&)> is_allowed = [&](const SummaryEntry& entry) {
+        return request.allow_runtime_only && entry.gap == Gap::runtime_only;
+    };
+    CheckCounts counts;
+    for (const SummaryEntry& entry : resolved->summary.entries) {
+        counts.diagnostics += entry.diagnostics.size();
+        if (entry.status == ResolutionStatus::resolved) {
+            ++counts.covered;
+        } else if (entry.status == ResolutionStatus::native) {
+            ++counts.native;
+        } else {
+            ++(is_allowed(entry) ? counts.allowed : counts.gaps);
+        }
+    }
+    if (context.json) {
+        print_json(out, check_json(request, *resolved, counts));
+    } else {
+        print_check_text(out, request, *resolved, counts, is_allowed);
+    }
+    return counts.gaps == 0 ? kExitOk : kExitFailed;
+}
+
+int summarize_plan(const Context& context, const PlanRequest& request, std::ostream& out, std::ostream& err) {
+    int failure = kExitUsage;
+    const std::optional<ResolvedPlan> resolved = resolve_plan(context, request, out, err, failure);
+    if (!resolved) return failure;
     const Plan& plan = resolved->plan;
     const DeclarationSummary& summary = resolved->summary;
     std::optional<CliError> first_error;
@@ -202,11 +306,11 @@ int summarize_plan(const Context& context, const std::string& path, const std::o
         if (context.json) print_json(out, json::object{{"error", error_json(*first_error)}});
         return kExitFailed;
     }
-    const std::string bytes = summary_bytes(*resolved, with_snapshot);
-    if (digest_only && context.json)
+    const std::string bytes = summary_bytes(*resolved, request.with_snapshot);
+    if (request.digest_only && context.json)
         print_json(out, json::object{{"digest", sha256_digest(bytes)}});
     else
-        out << (digest_only ? sha256_digest(bytes) : bytes) << "\n";
+        out << (request.digest_only ? sha256_digest(bytes) : bytes) << "\n";
     return kExitOk;
 }
 

@@ -17,7 +17,19 @@ struct ResolveRequest {
     std::optional<std::string> module_type;
     std::string slot = "replace_module";
     std::vector<std::string> options;  // k=v, v read as a YAML scalar
+    std::optional<std::string> plan;   // a plan or training config whose family applies
     bool explain = false;
+    bool strict = false;
+};
+
+// check and summary: the plan, the family that overrides its own, and how strictly to read it.
+struct PlanRequest {
+    std::string path;
+    std::optional<std::string> model_type;
+    bool strict = false;              // unread entry keys and every diagnostic fail
+    bool allow_runtime_only = false;  // check: a runtime-only target is reported, not a failure
+    bool digest_only = false;         // summary: print only the digest
+    bool with_snapshot = false;       // summary: record the plugin-set snapshot digest (snapshot_digest)
 };
 
 // One resolution, as resolve and resolve --batch report it.
@@ -27,6 +39,7 @@ struct ResolveAnswer {
     std::string reason;
     Gap gap = Gap::none;
     Explanation explanation;
+    std::vector<Diagnostic> diagnostics;
 };
 
 std::optional<Slot> slot_from(const std::string& name);
@@ -36,10 +49,7 @@ ResolveAnswer resolve_request(const Resolver& resolver, const ResolveRequest& re
                               const Options& options);
 
 int resolve_target(const Context& context, const ResolveRequest& request, std::ostream& out, std::ostream& err);
-// allow_runtime_only: a target its family declares runtime-only is reported but is not a failure.
-int check_plan(const Context& context, const std::string& plan, const std::optional<std::string>& model_type,
-               bool allow_runtime_only, std::ostream& out, std::ostream& err);
-int summarize_plan(const Context& context, const std::string& plan, const std::optional<std::string>& model_type,
-                   bool digest_only, bool with_snapshot, std::ostream& out, std::ostream& err);
+int check_plan(const Context& context, const PlanRequest& request, std::ostream& out, std::ostream& err);
+int summarize_plan(const Context& context, const PlanRequest& request, std::ostream& out, std::ostream& err);
 
 }  // namespace famspec::cli

@@ -9,8 +9,8 @@
 
 namespace famspec::cli {
 
-PlanParse read_plan(const std::string& path) {
-    if (path != "-") return parse_plan_file(path);
+PlanParse read_plan(const std::string& path, bool strict) {
+    if (path != "-") return parse_plan_file(path, {}, strict);
     // One byte past the limit is enough for the parser to refuse an oversized plan by name.
     const std::size_t limit = PlanLimits{}.max_bytes + 1;
     std::string text;
@@ -26,7 +26,7 @@ PlanParse read_plan(const std::string& path) {
         if (n == 0) break;
         text.append(chunk.data(), static_cast<std::size_t>(n));
     }
-    return parse_plan_text(text, kStdinPlanName);
+    return parse_plan_text(text, kStdinPlanName, {}, strict);
 }
 
 CliError plan_error(const PlanError& error) {

@@ -10,8 +10,9 @@ namespace famspec::cli {
 
 inline constexpr const char* kStdinPlanName = "<stdin>";
 
-// parse_plan_file, or for "-" the plan read from stdin (named <stdin> in messages).
-PlanParse read_plan(const std::string& path);
+// parse_plan_file, or for "-" the plan read from stdin (named <stdin> in messages). strict: an
+// unread plan key is an error.
+PlanParse read_plan(const std::string& path, bool strict = false);
 
 // A plan error with its file, line and column, for Context::fail.
 CliError plan_error(const PlanError& error);

@@ -13,7 +13,7 @@ namespace json = boost::json;
 
 int list_plugins(const Context& context, bool long_list, std::ostream& out, std::ostream& err) {
     const SearchPath search = context.search_path();
-    const std::vector<PluginRecord> records = inspect_plugins(load_options_for(search));
+    const std::vector<PluginRecord> records = inspect_plugins(context.load_options(err));
     const bool ok = std::all_of(records.begin(), records.end(), [](const auto& r) { return r.ok(); });
     if (context.json) {
         json::array plugins;
@@ -92,81 +92,108 @@ std::string fingerprint_text(const MoeFingerprint& fp) {
 
 }  // namespace
 
-int show_family(const Context& context, const std::string& name, std::ostream& out, std::ostream& err) {
-    const auto registry = context.load(err);
-    const FamilyLookup lookup = registry->find_family(name);
-    if (lookup.family == nullptr) return unknown_family(context, *registry, name, out, err);
-    const RegisteredFamily& family = *lookup.family;
-    const std::string model_type(family->model_type());
-    std::vector<const Registered<ReplacementFactory>*> factories;
-    for (const auto& f : registry->factories()) {
-        if (f->family() == model_type) factories.push_back(&f);
+namespace {
+
+// What `show` reports about one family, gathered from the registry.
+struct FamilyView {
+    const RegisteredFamily& family;
+    std::string model_type;
+    std::vector<const Registered<ReplacementFactory>*> factories;  // by target
+    std::vector<const Registered<MoeArchetype>*> archetypes;       // in registration order
+    std::vector<std::string> wrappers;                             // sorted
+    std::vector<std::string> used_components;                      // sorted, each once
+};
+
+FamilyView view_of(const Registry& registry, const RegisteredFamily& family) {
+    FamilyView view{family, std::string(family->model_type()), {}, {}, {}, {}};
+    for (const auto& f : registry.factories()) {
+        if (f->family() == view.model_type) view.factories.push_back(&f);
     }
-    std::sort(factories.begin(), factories.end(), [](auto* a, auto* b) { return (*a)->target() < (*b)->target(); });
-    std::vector<std::string> used_components;
-    for (const auto* f : factories) {
-        if (const Construction* c = (*f)->construction()) {
-            if (const auto* component = registry->find_component(c->import_module, c->component)) {
-                used_components.push_back(std::string((*component)->defining_module()) + "." + c->component);
-            } else {
-                used_components.push_back(c->import_module + "." + c->component + " (not registered)");
-            }
+    std::sort(view.factories.begin(), view.factories.end(),
+              [](auto* a, auto* b) { return (*a)->target() < (*b)->target(); });
+    for (const auto* f : view.factories) {
+        const Construction* c = (*f)->construction();
+        if (c == nullptr) continue;
+        if (const auto* component = registry.find_component(c->import_module, c->component)) {
+            view.used_components.push_back(std::string((*component)->defining_module()) + "." + c->component);
+        } else {
+            view.used_components.push_back(c->import_module + "." + c->component + " (not registered)");
         }
     }
-    std::sort(used_components.begin(), used_components.end());
-    used_components.erase(std::unique(used_components.begin(), used_components.end()), used_components.end());
+    std::sort(view.used_components.begin(), view.used_components.end());
+    view.used_components.erase(std::unique(view.used_components.begin(), view.used_components.end()),
+                               view.used_components.end());
+    for (const auto& w : registry.cp_wrappers()) {
+        if (w->family() == view.model_type) view.wrappers.emplace_back(w->target());
+    }
+    std::sort(view.wrappers.begin(), view.wrappers.end());
+    for (const auto& a : registry.archetypes()) {
+        if (a->family() == view.model_type) view.archetypes.push_back(&a);
+    }
+    return view;
+}
 
-    std::vector<std::string> wrappers;
-    for (const auto& w : registry->cp_wrappers()) {
-        if (w->family() == model_type) wrappers.emplace_back(w->target());
+json::object archetype_json(const MoeArchetype& a) {
+    const MoeFingerprint& fp = a.fingerprint();
+    json::array options;
+    for (const auto& o : a.options()) options.emplace_back(cli::describe(o));
+    return {{"fingerprint",
+             json::array{json::value(fp.router), json::value(fp.shared_experts), json::value(fp.expert_storage)}},
+            {"kind", std::string(a.kind())},
+            {"target_class", std::string(a.target_class())},
+            {"router_kind", std::string(a.router_kind())},
+            {"shared", std::string(a.shared())},
+            {"strip_boundary_subpatterns", string_array(a.strip_boundary_subpatterns())},
+            {"compute_factory", std::string(a.compute_factory())},
+            {"options", std::move(options)}};
+}
+
+void print_family_json(std::ostream& out, const FamilyView& view) {
+    const RegisteredFamily& family = view.family;
+    json::array factory_list;
+    for (const auto* f : view.factories) {
+        json::object entry{{"target", std::string((*f)->target())}, {"declares", declaration_of(**f)}};
+        entry["runtime_only"] = (*f)->construction() == nullptr;
+        factory_list.push_back(std::move(entry));
     }
-    std::sort(wrappers.begin(), wrappers.end());
-    std::vector<const Registered<MoeArchetype>*> archetypes;
-    for (const auto& a : registry->archetypes()) {
-        if (a->family() == model_type) archetypes.push_back(&a);
-    }
+    json::array archetype_list;
+    for (const auto* a : view.archetypes) archetype_list.push_back(archetype_json(**a));
+    print_json(out, json::object{{"model_type", view.model_type},
+                                 {"architecture", std::string(family->architecture())},
+                                 {"aliases", string_array(family->aliases())},
+                                 {"directory_aliases", string_array(family->directory_aliases())},
+                                 {"spellings", string_array(family.spellings)},
+                                 {"plugin", family.plugin},
+                                 {"path", family.path},
+                                 {"factories", std::move(factory_list)},
+                                 {"archetypes", std::move(archetype_list)},
+                                 {"cp_wrappers", string_array(view.wrappers)},
+                                 {"compute_functions", string_array(family->compute_functions())},
+                                 {"components", string_array(view.used_components)}});
+}
+
+void print_section(std::ostream& out, const std::string& title, const std::vector<std::string>& lines) {
+    out << "  " << title << ":\n";
+    if (lines.empty()) out << "    (none)\n";
+    for (const auto& line : lines) out << "    " << line << "\n";
+}
+
+std::string archetype_text(const MoeArchetype& a) {
+    std::vector<std::string> options;
+    for (const auto& o : a.options()) options.push_back(cli::describe(o));
+    const auto strip = a.strip_boundary_subpatterns();
+    return fingerprint_text(a.fingerprint()) + " -> " + std::string(a.kind()) + " " + std::string(a.target_class()) +
+           " (router_kind " + std::string(a.router_kind()) + ", shared " + std::string(a.shared()) + ", strip [" +
+           join({strip.begin(), strip.end()}, ", ") + "])\n      local_compute_fn " + std::string(a.compute_factory()) +
+           (options.empty() ? "" : " (options " + join(options, ", ") + ")");
+}
+
+void print_family_text(std::ostream& out, const FamilyView& view) {
+    const RegisteredFamily& family = view.family;
     const auto aliases = family->aliases();
     const auto directories = family->directory_aliases();
     const auto computes = family->compute_functions();
-
-    if (context.json) {
-        json::array factory_list;
-        for (const auto* f : factories) {
-            json::object entry{{"target", std::string((*f)->target())}, {"declares", declaration_of(**f)}};
-            entry["runtime_only"] = (*f)->construction() == nullptr;
-            factory_list.push_back(std::move(entry));
-        }
-        json::array archetype_list;
-        for (const auto* a : archetypes) {
-            const MoeFingerprint& fp = (*a)->fingerprint();
-            json::array options;
-            for (const auto& o : (*a)->options()) options.emplace_back(describe(o));
-            archetype_list.push_back(json::object{
-                {"fingerprint",
-                 json::array{json::value(fp.router), json::value(fp.shared_experts), json::value(fp.expert_storage)}},
-                {"kind", std::string((*a)->kind())},
-                {"target_class", std::string((*a)->target_class())},
-                {"router_kind", std::string((*a)->router_kind())},
-                {"shared", std::string((*a)->shared())},
-                {"strip_boundary_subpatterns", string_array((*a)->strip_boundary_subpatterns())},
-                {"compute_factory", std::string((*a)->compute_factory())},
-                {"options", std::move(options)}});
-        }
-        print_json(out, json::object{{"model_type", model_type},
-                                     {"architecture", std::string(family->architecture())},
-                                     {"aliases", string_array(aliases)},
-                                     {"directory_aliases", string_array(directories)},
-                                     {"spellings", string_array(family.spellings)},
-                                     {"plugin", family.plugin},
-                                     {"path", family.path},
-                                     {"factories", std::move(factory_list)},
-                                     {"archetypes", std::move(archetype_list)},
-                                     {"cp_wrappers", string_array(wrappers)},
-                                     {"compute_functions", string_array(computes)},
-                                     {"components", string_array(used_components)}});
-        return kExitOk;
-    }
-    out << "family " << model_type << "\n";
+    out << "family " << view.model_type << "\n";
     out << "  architecture:      " << family->architecture() << "\n";
     out << "  plugin:            " << family.plugin << " (" << family.path << ")\n";
     out << "  spellings:         " << join(family.spellings, ", ") << "\n";
@@ -174,30 +201,29 @@ int show_family(const Context& context, const std::string& name, std::ostream& o
     if (!directories.empty()) {
         out << "  directory aliases: " << join({directories.begin(), directories.end()}, ", ") << "\n";
     }
-    out << "  factories:\n";
-    if (factories.empty()) out << "    (none)\n";
-    for (const auto* f : factories) out << "    " << (*f)->target() << "\n      -> " << declaration_of(**f) << "\n";
-    out << "  archetypes:\n";
-    if (archetypes.empty()) out << "    (none)\n";
-    for (const auto* a : archetypes) {
-        std::vector<std::string> options;
-        for (const auto& o : (*a)->options()) options.push_back(describe(o));
-        const auto strip = (*a)->strip_boundary_subpatterns();
-        out << "    " << fingerprint_text((*a)->fingerprint()) << " -> " << (*a)->kind() << " " << (*a)->target_class()
-            << " (router_kind " << (*a)->router_kind() << ", shared " << (*a)->shared() << ", strip ["
-            << join({strip.begin(), strip.end()}, ", ") << "])\n      local_compute_fn " << (*a)->compute_factory()
-            << (options.empty() ? "" : " (options " + join(options, ", ") + ")") << "\n";
-    }
-    out << "  cp wrappers:\n";
-    if (wrappers.empty()) out << "    (none)\n";
-    for (const auto& w : wrappers) out << "    " << w << "\n";
-    if (!computes.empty()) {
-        out << "  compute functions (not archetypes):\n";
-        for (const auto& c : computes) out << "    " << c << "\n";
-    }
-    out << "  components:\n";
-    if (used_components.empty()) out << "    (none)\n";
-    for (const auto& c : used_components) out << "    " << c << "\n";
+    std::vector<std::string> factories;
+    for (const auto* f : view.factories)
+        factories.push_back(std::string((*f)->target()) + "\n      -> " + declaration_of(**f));
+    print_section(out, "factories", factories);
+    std::vector<std::string> archetypes;
+    for (const auto* a : view.archetypes) archetypes.push_back(archetype_text(**a));
+    print_section(out, "archetypes", archetypes);
+    print_section(out, "cp wrappers", view.wrappers);
+    if (!computes.empty()) print_section(out, "compute functions (not archetypes)", {computes.begin(), computes.end()});
+    print_section(out, "components", view.used_components);
+}
+
+}  // namespace
+
+int show_family(const Context& context, const std::string& name, std::ostream& out, std::ostream& err) {
+    const auto registry = context.load(err);
+    const FamilyLookup lookup = registry->find_family(name);
+    if (lookup.family == nullptr) return unknown_family(context, *registry, name, out, err);
+    const FamilyView view = view_of(*registry, *lookup.family);
+    if (context.json)
+        print_family_json(out, view);
+    else
+        print_family_text(out, view);
     return kExitOk;
 }
 

@@ -8,14 +8,6 @@ namespace famspec::cli {
 namespace json = boost::json;
 namespace {
 
-std::optional<PluginStage> stage_from(std::string_view name) {
-    for (auto stage : {PluginStage::find, PluginStage::manifest, PluginStage::compatibility, PluginStage::open,
-                       PluginStage::entry, PluginStage::handshake, PluginStage::register_, PluginStage::validate}) {
-        if (stage_name(stage) == name) return stage;
-    }
-    return std::nullopt;
-}
-
 // A string member, or nullopt when it is missing or not a string.
 std::optional<std::string> string_field(const json::object& object, std::string_view key) {
     const json::value* value = object.if_contains(key);
@@ -37,7 +29,7 @@ std::string read_result(std::string_view text, ProbeReport& report) {
     if (status != "error") return "its result has no status \"ok\" or \"error\"";
     PluginError error;
     const std::optional<std::string> stage = string_field(object, "stage");
-    const std::optional<PluginStage> known = stage ? stage_from(*stage) : std::nullopt;
+    const std::optional<PluginStage> known = stage ? stage_from_name(*stage) : std::nullopt;
     const std::optional<std::string> message = string_field(object, "message");
     if (!known || !message) return "its error result lacks a known stage or a message";
     error.stage = *known;
@@ -60,7 +52,7 @@ void apply_report_line(std::string_view line, ProbeReport& report) {
     } else if (line.size() > kMaxReportLine) {
         problem = "a line is longer than " + std::to_string(kMaxReportLine) + " bytes";
     } else if (line.starts_with("stage ")) {
-        if (stage_from(line.substr(6))) {
+        if (stage_from_name(line.substr(6))) {
             report.stage = std::string(line.substr(6));
             return;
         }

@@ -76,7 +76,7 @@ int resolve_batch(const Context& context, std::istream& in, std::ostream& out, s
             continue;
         }
         const ResolveAnswer answer = resolve_request(resolver, *request, *slot, *options);
-        const bool resolved = answer.status == ResolutionStatus::resolved;
+        const bool resolved = answer.status == ResolutionStatus::resolved || answer.status == ResolutionStatus::native;
         json::object reply{
             {"status", std::string(status_name(answer.status))},
             {"spec", json::parse(answer.spec)},

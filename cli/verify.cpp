@@ -113,6 +113,7 @@ int probe_plugin(const std::string& file, int result_fd) {
     };
     LoadOptions options;
     options.files.emplace_back(file);
+    options.allow_insecure = true;  // the parent decided trust before it started this child
     options.on_stage = [&](const std::string& path, PluginStage stage) {
         ExitGuard::entering(path, stage);
         report("stage " + std::string(stage_name(stage)) + "\n");
@@ -135,7 +136,7 @@ int verify_plugins(const Context& context, double timeout_seconds, bool long_lis
     const SearchPath search = context.search_path();
     // Duplicates are decided after probing, from what actually loads: a plugin refused at load time
     // claims nothing, exactly as in an in-process load.
-    std::vector<PluginRecord> records = inspect_candidates(load_options_for(search));
+    std::vector<PluginRecord> records = inspect_candidates(context.load_options(err));
     std::vector<json::object> extras(records.size());
     std::vector<std::string> statuses(records.size(), "ok");
     for (std::size_t i = 0; i < records.size(); ++i) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The main job on the shipped example: build famspec, list the plugins, check the Qwen3-MoE plan,
-# print its declaration-summary digest and one resolved spec.
+# print its declaration-summary digest and one resolved spec; then check a whole training config.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/common.sh
@@ -26,3 +26,7 @@ echo; echo "== famspec resolve: the first replacement of the plan, as the code g
     --target hyper_parallel.models.qwen3_moe.adapter.replacements.replace_qwen3_moe_rms_norm \
     --module-type transformers.models.qwen3_moe.modeling_qwen3_moe.Qwen3MoeRMSNorm \
     --model-type qwen3_moe
+
+config=examples/plans/qwen3_moe_training.yaml
+echo; echo "== famspec check $config (a whole training config; the family comes from model._target_)"
+"$famspec" check "$config"

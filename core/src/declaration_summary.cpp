@@ -17,11 +17,22 @@ std::string DeclarationSummary::canonical_json() const {
         if (entry.strategy) spec = detail::to_json(*entry.strategy);
         // The reference's two maps, keyed by target (later entries win), kept for compatibility.
         (entry.slot == Slot::replace_module ? replacement_specs : strategy_specs)[entry.target] = spec;
-        listed.push_back(
-            json::object{{"slot", std::string(slot_name(entry.slot))},
-                         {"target", entry.target},
-                         {"module_type", entry.module_type ? json::value(*entry.module_type) : json::value(nullptr)},
-                         {"spec", std::move(spec)}});
+        json::object listed_entry{
+            {"slot", std::string(slot_name(entry.slot))},
+            {"target", entry.target},
+            {"module_type", entry.module_type ? json::value(*entry.module_type) : json::value(nullptr)},
+            {"spec", std::move(spec)}};
+        // Only when there are any, so that a plan without diagnostics keeps its digest.
+        if (!entry.diagnostics.empty()) {
+            json::array diagnostics;
+            for (const Diagnostic& d : entry.diagnostics) {
+                diagnostics.push_back(json::object{{"kind", std::string(diagnostic_kind_name(d.kind))},
+                                                   {"message", d.message},
+                                                   {"suggestion", d.suggestion}});
+            }
+            listed_entry["diagnostics"] = std::move(diagnostics);
+        }
+        listed.push_back(std::move(listed_entry));
     }
     return famspec::canonical_json(json::object{{"entries", std::move(listed)},
                                                 {"replacement_specs", std::move(replacement_specs)},

@@ -80,19 +80,13 @@ static std::string libelf_says() {
     return error == 0 ? std::string() : std::string(": ") + elf_errmsg(error);
 }
 
-static ElfInfo read_sections(const std::string& path) {
+static ElfInfo read_sections(int fd) {
     ElfInfo info;
     static std::once_flag version_once;
     std::call_once(version_once, [] { elf_version(EV_CURRENT); });
 
-    // O_NONBLOCK: a FIFO or a device must be refused, not waited on.
-    const FileHandle file(path);
-    if (file.get() < 0) {
-        info.error = std::string("cannot open: ") + std::strerror(errno);
-        return info;
-    }
     struct stat status {};
-    if (::fstat(file.get(), &status) != 0) {
+    if (::fstat(fd, &status) != 0) {
         info.error = std::string("cannot read its status: ") + std::strerror(errno);
         return info;
     }
@@ -102,11 +96,11 @@ static ElfInfo read_sections(const std::string& path) {
     }
     const auto size = static_cast<std::uint64_t>(status.st_size);
     (void)elf_errno();  // clear an error left by an earlier file
-    const ElfHandle elf(file.get());
+    const ElfHandle elf(fd);
     if (elf.get() == nullptr || elf_kind(elf.get()) != ELF_K_ELF) {
         std::array<char, 4> magic{};
         const bool elf_magic =
-            ::pread(file.get(), magic.data(), magic.size(), 0) == 4 && std::memcmp(magic.data(), ELFMAG, SELFMAG) == 0;
+            ::pread(fd, magic.data(), magic.size(), 0) == 4 && std::memcmp(magic.data(), ELFMAG, SELFMAG) == 0;
         if (!elf_magic)
             info.error = "not an ELF file";
         else if (size < sizeof(Elf64_Ehdr))
@@ -193,14 +187,25 @@ static ElfInfo read_sections(const std::string& path) {
     return info;
 }
 
-ElfInfo read_elf_info(const std::string& path) {
-    ElfInfo info = read_sections(path);
+ElfInfo read_elf_info(int fd) {
+    ElfInfo info = read_sections(fd);
     // An answer is a readable ELF or an error, never half of each.
     if (!info.error.empty()) {
         info.is_elf = false;
         info.manifest.reset();
     }
     return info;
+}
+
+ElfInfo read_elf_info(const std::string& path) {
+    // O_NONBLOCK: a FIFO or a device must be refused, not waited on.
+    const FileHandle file(path);
+    if (file.get() < 0) {
+        ElfInfo info;
+        info.error = std::string("cannot open: ") + std::strerror(errno);
+        return info;
+    }
+    return read_elf_info(file.get());
 }
 
 }  // namespace famspec

@@ -1,6 +1,9 @@
 #include "plugin_conflicts.hpp"
 
+#include <map>
+
 #include "famspec/registry.hpp"
+#include "plugin_refusal.hpp"
 
 namespace famspec::detail {
 namespace {
@@ -29,20 +32,33 @@ std::map<std::string, std::string> claims_of(const PluginManifest& manifest) {
 
 }  // namespace
 
-std::vector<std::string> ClaimTable::conflicts(const PluginManifest& manifest) const {
-    std::vector<std::string> out;
-    for (const auto& [key, description] : claims_of(manifest)) {
-        const auto it = owners_.find(key);
-        if (it != owners_.end()) {
-            out.push_back(description + " is already registered by plugin '" + it->second.plugin + "' (" +
-                          it->second.path + ")");
+std::vector<std::vector<std::string>> shared_claims(const std::vector<Claimant>& claimants) {
+    std::vector<std::map<std::string, std::string>> claims;
+    std::map<std::string, std::vector<std::size_t>> owners;
+    for (std::size_t i = 0; i < claimants.size(); ++i) {
+        claims.push_back(claims_of(*claimants[i].manifest));
+        for (const auto& [key, description] : claims.back()) owners[key].push_back(i);
+    }
+    std::vector<std::vector<std::string>> shared(claimants.size());
+    for (std::size_t i = 0; i < claimants.size(); ++i) {
+        for (const auto& [key, description] : claims[i]) {
+            std::string others;
+            for (const std::size_t j : owners[key]) {
+                if (j == i) continue;
+                others += std::string(others.empty() ? "" : " and ") + "plugin '" + claimants[j].manifest->name +
+                          "' (" + claimants[j].path + ")";
+            }
+            if (!others.empty()) shared[i].push_back(description + " is also registered by " + others);
         }
     }
-    return out;
+    return shared;
 }
 
-void ClaimTable::accept(const PluginManifest& manifest, const std::string& path) {
-    for (const auto& [key, description] : claims_of(manifest)) owners_.emplace(key, Owner{manifest.name, path});
+PluginError duplicate_refusal(const std::string& path, const std::vector<std::string>& shared) {
+    const std::string all = joined(shared);
+    return refusal(path, PluginStage::validate, "declarations no other plugin registers", all,
+                   "duplicate registration: " + all +
+                       "; neither plugin's declarations are used: remove one of them from the plugin path");
 }
 
 }  // namespace famspec::detail

@@ -1,28 +1,27 @@
-// Cross-plugin duplicate detection: the same family, spelling, factory target, archetype, CP wrapper
-// or component claimed by two plugins is an error naming both. Works on manifests, so `list` can
-// report it without loading anything and the loader can check it before committing a plugin.
+// Cross-plugin duplicates: a family, spelling, factory target, archetype, CP wrapper or component
+// claimed by two plugins is an error for both. Neither claim is used, whichever sorts first, so the
+// answer never depends on file names or directory order. Works on manifests, so `list` and `verify`
+// report it without loading anything and the loader checks it before committing any plugin.
 #pragma once
 
-#include <map>
 #include <string>
 #include <vector>
 
+#include "famspec/plugin_error.hpp"
 #include "famspec/plugin_manifest.hpp"
 
 namespace famspec::detail {
 
-class ClaimTable {
-public:
-    // The conflicts `manifest` would cause; empty when it can be accepted.
-    std::vector<std::string> conflicts(const PluginManifest& manifest) const;
-    void accept(const PluginManifest& manifest, const std::string& path);
-
-private:
-    struct Owner {
-        std::string plugin;
-        std::string path;
-    };
-    std::map<std::string, Owner> owners_;
+struct Claimant {
+    const PluginManifest* manifest;
+    std::string path;
 };
+
+// For each claimant, in order: what it claims that another claimant claims too, naming the others.
+// Empty for a claimant that shares nothing.
+std::vector<std::vector<std::string>> shared_claims(const std::vector<Claimant>& claimants);
+
+// The validate-stage refusal of a plugin whose claims are shared.
+PluginError duplicate_refusal(const std::string& path, const std::vector<std::string>& shared);
 
 }  // namespace famspec::detail

@@ -1,22 +1,29 @@
+// load_plugins as the stages it runs, one function a stage:
+//   find (plugin_candidates) -> trust (plugin_trust) -> manifest -> compatibility
+//   (plugin_compatibility) -> open -> entry -> handshake -> register -> validate (plugin_conflicts).
 #include "famspec/plugin_loader.hpp"
 
 #include <dlfcn.h>
-#include <sys/stat.h>
 
 #include <algorithm>
 #include <boost/dll/shared_library.hpp>
+#include <iterator>
 #include <mutex>
-#include <set>
 #include <variant>
 
-#include "famspec/elf_file.hpp"
-#include "famspec/fingerprint.hpp"
 #include "famspec/sdk/abi.hpp"
+#include "plugin_candidates.hpp"
+#include "plugin_compatibility.hpp"
 #include "plugin_conflicts.hpp"
+#include "plugin_refusal.hpp"
+#include "plugin_trust.hpp"
 #include "staging_registrar.hpp"
 
 namespace famspec {
 namespace fs = std::filesystem;
+using detail::Candidate;
+using detail::refusal;
+
 namespace {
 
 using Library = boost::dll::shared_library;
@@ -34,167 +41,66 @@ std::vector<std::shared_ptr<Library>>& resident_libraries() {
     return *libraries;
 }
 
-std::string abi_text(unsigned major, unsigned minor) { return std::to_string(major) + "." + std::to_string(minor); }
-
-std::string core_side() { return "ABI " + abi_text(kAbiMajor, kAbiMinor) + ", " + std::string(core_fingerprint()); }
-
-PluginError error_at(const std::string& path, PluginStage stage, std::string expected, std::string found,
-                     std::string message, std::string system_message = {}) {
-    return PluginError{path,
-                       stage,
-                       std::move(expected),
-                       std::move(found),
-                       std::move(system_message),
-                       path + ": " + std::move(message)};
-}
-
-// Boost.DLL appends an errno text that is unrelated to the failure; keep only dlerror's words.
-std::string dlerror_part(const std::string& what) {
+// The one place dlerror text is cleaned: Boost.DLL appends an errno text unrelated to the failure,
+// and the file is opened as /proc/self/fd/N, which the report names by its path instead.
+std::string dlerror_text(const std::string& what, const Candidate& candidate) {
     static constexpr std::string_view kMarker = "dlerror system message: ";
-    const std::size_t begin = what.find(kMarker);
-    if (begin == std::string::npos) return what;
-    const std::size_t start = begin + kMarker.size();
-    const std::size_t end = what.rfind("):");
-    return what.substr(start, end == std::string::npos || end < start ? std::string::npos : end - start);
-}
-
-std::string joined(const std::vector<std::string>& items) {
-    std::string all;
-    for (const auto& item : items) all += (all.empty() ? "" : "; ") + item;
-    return all;
-}
-
-struct Candidate {
-    fs::path path;
-    std::vector<std::string> paths;
-    ElfInfo elf;
-    dev_t device = 0;
-    ino_t inode = 0;
-};
-
-bool is_candidate_file(const fs::directory_entry& entry) {
-    std::error_code ec;
-    return entry.path().extension() == ".so" && entry.is_regular_file(ec);
-}
-
-// Candidates in search order (path order, then byte-wise file name), one per distinct file.
-std::vector<Candidate> discover(const LoadOptions& options, std::vector<PluginRecord>& records) {
-    std::vector<fs::path> files;
-    for (const fs::path& directory : options.directories) {
-        std::error_code ec;
-        if (!fs::is_directory(directory, ec)) {
-            records.push_back({directory.string(),
-                               {directory.string()},
-                               {},
-                               {},
-                               error_at(directory.string(), PluginStage::find, "a plugin directory",
-                                        ec ? ec.message() : "not a directory",
-                                        "plugin directory does not exist or is not a directory")});
-            continue;
-        }
-        std::vector<fs::path> here;
-        for (fs::directory_iterator it(directory, ec), end; !ec && it != end; it.increment(ec)) {
-            if (is_candidate_file(*it)) here.push_back(it->path());
-        }
-        if (ec) {
-            records.push_back({directory.string(),
-                               {directory.string()},
-                               {},
-                               {},
-                               error_at(directory.string(), PluginStage::find, "a readable directory", ec.message(),
-                                        "cannot list plugin directory")});
-        }
-        std::sort(here.begin(), here.end(),
-                  [](const fs::path& a, const fs::path& b) { return a.filename().string() < b.filename().string(); });
-        files.insert(files.end(), here.begin(), here.end());
+    std::string text = what;
+    if (const std::size_t begin = what.find(kMarker); begin != std::string::npos) {
+        const std::size_t start = begin + kMarker.size();
+        const std::size_t end = what.rfind("):");
+        text = what.substr(start, end == std::string::npos || end < start ? std::string::npos : end - start);
     }
-    files.insert(files.end(), options.files.begin(), options.files.end());
-
-    std::vector<Candidate> candidates;
-    for (const fs::path& file : files) {
-        struct stat status {};
-        if (::stat(file.c_str(), &status) != 0) {
-            records.push_back({file.string(),
-                               {file.string()},
-                               {},
-                               {},
-                               error_at(file.string(), PluginStage::find, "a plugin file", "no such file",
-                                        "plugin file does not exist")});
-            continue;
-        }
-        ElfInfo elf = read_elf_info(file.string());
-        const auto same = std::find_if(candidates.begin(), candidates.end(), [&](const Candidate& c) {
-            const bool same_inode = c.device == status.st_dev && c.inode == status.st_ino;
-            const bool same_build = !elf.build_id.empty() && c.elf.build_id == elf.build_id;
-            return same_inode || same_build;
-        });
-        if (same != candidates.end()) {
-            // The same directory may be searched twice (D and D/): list each path once.
-            if (std::find(same->paths.begin(), same->paths.end(), file.string()) == same->paths.end()) {
-                same->paths.push_back(file.string());
-            }
-            continue;
-        }
-        candidates.push_back({file, {file.string()}, std::move(elf), status.st_dev, status.st_ino});
+    const std::string alias = candidate.file.descriptor_path();
+    for (std::size_t at = text.find(alias); at != std::string::npos; at = text.find(alias, at)) {
+        text.replace(at, alias.size(), candidate.path.string());
+        at += candidate.path.string().size();
     }
-    return candidates;
+    return text;
 }
 
-// Stages manifest and compatibility: everything that can be known without running plugin code.
-std::optional<PluginError> check_manifest(const Candidate& candidate, std::optional<PluginManifest>& manifest,
-                                          bool require_manifest) {
+void announce(const LoadOptions& options, const Candidate& candidate, PluginStage stage) {
+    if (options.on_stage) options.on_stage(candidate.path.string(), stage);
+}
+
+// Stage manifest: the embedded manifest, parsed; nullopt when there is none and none is required.
+std::optional<PluginError> read_manifest(const Candidate& candidate, bool require_manifest,
+                                         std::optional<PluginManifest>& manifest) {
     const std::string path = candidate.path.string();
     if (!candidate.elf.is_elf) {
-        return error_at(path, PluginStage::manifest, "an ELF shared object", candidate.elf.error,
-                        "not a loadable plugin: " + candidate.elf.error);
+        return refusal(path, PluginStage::manifest, "an ELF shared object", candidate.elf.error,
+                       "not a loadable plugin: " + candidate.elf.error);
     }
     if (!candidate.elf.manifest) {
         if (!require_manifest) return std::nullopt;
-        return error_at(path, PluginStage::manifest, std::string("a ") + kManifestSection + " section",
-                        "no such section",
-                        std::string("carries no ") + kManifestSection +
-                            " section; build it with famspec_add_plugin(), which embeds the manifest");
+        return refusal(path, PluginStage::manifest, std::string("a ") + kManifestSection + " section",
+                       "no such section",
+                       std::string("carries no ") + kManifestSection +
+                           " section; build it with famspec_add_plugin(), which embeds the manifest");
     }
     ManifestParse parsed = parse_manifest(*candidate.elf.manifest);
     if (!parsed.manifest) {
-        return error_at(path, PluginStage::manifest, "a valid famspec manifest", parsed.error,
-                        "corrupt manifest: " + parsed.error);
+        return refusal(path, PluginStage::manifest, "a valid famspec manifest", parsed.error,
+                       "corrupt manifest: " + parsed.error);
     }
     manifest = std::move(parsed.manifest);
-    const PluginManifest& m = *manifest;
-    const std::string plugin_side = "ABI " + abi_text(m.abi_major, m.abi_minor) + ", " + m.fingerprint;
-    auto incompatible = [&](const std::string& why) {
-        return error_at(path, PluginStage::compatibility, core_side(), plugin_side,
-                        "plugin '" + m.name + "' " + why + "; built for " + plugin_side + "; this core is " +
-                            core_side() + "; rebuild it against famspec " + std::string(core_version()) +
-                            " with the same compiler and flags");
-    };
-    if (m.abi_major != kAbiMajor) return incompatible("has ABI major " + std::to_string(m.abi_major));
-    if (m.abi_minor > kAbiMinor)
-        return incompatible("needs a newer core (ABI minor " + std::to_string(m.abi_minor) + ")");
-    if (m.descriptor_size < kMinDescriptorSize) {
-        return incompatible("has a " + std::to_string(m.descriptor_size) + "-byte descriptor, shorter than " +
-                            std::to_string(kMinDescriptorSize));
-    }
-    if (const auto differences = fingerprint_differences(m.fingerprint, core_fingerprint()); !differences.empty()) {
-        return incompatible("has a different build fingerprint (" + joined(differences) + ")");
-    }
     return std::nullopt;
 }
 
-template <class T>
-std::shared_ptr<const T> bound_to(std::shared_ptr<const T> object, const std::shared_ptr<Library>& library) {
-    const T* raw = object.get();
-    // The plugin's own deleter runs first, then the library reference is dropped.
-    return std::shared_ptr<const T>(raw, [object = std::move(object), library](const T*) mutable { object.reset(); });
+// Stage compatibility, from the manifest: decided before any byte of the plugin is mapped.
+std::optional<PluginError> check_manifest_compatibility(const Candidate& candidate, const PluginManifest& m) {
+    return detail::check_compatibility(candidate.path.string(), PluginStage::compatibility,
+                                       {m.name, m.abi_major, m.abi_minor, m.descriptor_size, m.fingerprint});
 }
 
-template <class T>
-void commit(std::vector<T>& into, std::vector<T>& staged, const std::shared_ptr<Library>& library) {
-    for (T& item : staged) {
-        item.object = bound_to(std::move(item.object), library);
-        into.push_back(std::move(item));
-    }
+// Stages trust, manifest and compatibility: everything that can be known without mapping the file.
+std::optional<PluginError> check_before_open(const Candidate& candidate, const LoadOptions& options,
+                                             std::optional<PluginManifest>& manifest) {
+    if (auto error = detail::check_trust(candidate, options)) return error;
+    announce(options, candidate, PluginStage::manifest);
+    if (auto error = read_manifest(candidate, options.require_manifest, manifest)) return error;
+    if (manifest) return check_manifest_compatibility(candidate, *manifest);
+    return std::nullopt;
 }
 
 struct Opened {
@@ -202,97 +108,105 @@ struct Opened {
     const PluginDescriptor* descriptor = nullptr;
 };
 
-// Stages open and entry: map the file and find its own descriptor. No plugin function runs.
-std::variant<Opened, PluginError> open_entry(const Candidate& candidate) {
+// Stage open: map the very file that was checked, through its descriptor, and refuse it if it
+// changed since it was opened. No plugin function runs (static constructors aside).
+std::variant<Opened, PluginError> open_library(Candidate& candidate) {
     const std::string path = candidate.path.string();
     Opened opened;
     try {
-        opened.library = std::make_shared<Library>(candidate.path,
+        opened.library = std::make_shared<Library>(candidate.file.descriptor_path(),
                                                    boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local);
     } catch (const std::system_error& error) {
-        const std::string dl = dlerror_part(error.what());
-        return error_at(path, PluginStage::open, "a library whose symbols all resolve", dl, "cannot be loaded: " + dl,
-                        dl);
+        const std::string dl = dlerror_text(error.what(), candidate);
+        return refusal(path, PluginStage::open, "a library whose symbols all resolve", dl, "cannot be loaded: " + dl,
+                       dl);
     }
     resident_libraries().push_back(opened.library);
-    if (!opened.library->has(kEntrySymbol)) {
-        return error_at(path, PluginStage::entry, std::string("exported symbol ") + kEntrySymbol, "no such symbol",
-                        std::string("exports no ") + kEntrySymbol + "; define the entry point with FAMSPEC_PLUGIN()");
-    }
-    opened.descriptor = &opened.library->get<const PluginDescriptor>(kEntrySymbol);
-    // dlsym may find a same-named symbol in a dependency; only this file's own entry is trusted.
-    Dl_info info{};
-    std::error_code ec;
-    if (dladdr(opened.descriptor, &info) == 0 || info.dli_fname == nullptr ||
-        !fs::equivalent(fs::path(info.dli_fname), candidate.path, ec)) {
-        const std::string from = info.dli_fname != nullptr ? info.dli_fname : "an unknown object";
-        return error_at(path, PluginStage::entry, "the entry symbol defined in this file", from,
-                        std::string("its ") + kEntrySymbol + " resolves to " + from + ", not to this file");
-    }
-    if (opened.descriptor->magic != kPluginMagic) {
-        return error_at(path, PluginStage::handshake, "the famspec descriptor magic", "another value",
-                        "entry symbol is not a famspec plugin descriptor (bad magic)");
+    candidate.file.keep_open_forever();  // the loader knows the library by /proc/self/fd/N from now on
+    if (const std::string changed = candidate.file.changes_since_open(); !changed.empty()) {
+        return refusal(path, PluginStage::open, "the file unchanged while it is loaded", changed,
+                       "refused: the file changed while it was being loaded (" + changed +
+                           "); deploy a plugin by writing a new file and renaming it into place");
     }
     return opened;
 }
 
-// Stage handshake: the descriptor's own claims, checked before its register function is trusted.
-std::optional<PluginError> check_handshake(const std::string& path, const PluginDescriptor& d) {
-    const std::string plugin_side = "ABI " + abi_text(d.abi_major, d.abi_minor) + ", " +
-                                    (d.fingerprint != nullptr ? d.fingerprint : "(no fingerprint)");
-    auto refuse = [&](const std::string& why) {
-        return error_at(path, PluginStage::handshake, core_side(), plugin_side,
-                        why + "; built for " + plugin_side + "; this core is " + core_side() +
-                            "; rebuild it against famspec " + std::string(core_version()) +
-                            " with the same compiler and flags");
-    };
-    if (d.descriptor_size < kMinDescriptorSize) {
-        return refuse("descriptor is " + std::to_string(d.descriptor_size) + " bytes, shorter than " +
-                      std::to_string(kMinDescriptorSize));
+// Stage entry: the descriptor this file itself defines.
+std::optional<PluginError> find_entry(const Candidate& candidate, Opened& opened) {
+    const std::string path = candidate.path.string();
+    if (!opened.library->has(kEntrySymbol)) {
+        return refusal(path, PluginStage::entry, std::string("exported symbol ") + kEntrySymbol, "no such symbol",
+                       std::string("exports no ") + kEntrySymbol + "; define the entry point with FAMSPEC_PLUGIN()");
     }
-    if (d.abi_major != kAbiMajor) return refuse("ABI major " + std::to_string(d.abi_major) + " differs");
-    if (d.abi_minor > kAbiMinor) {
-        return refuse("ABI minor " + std::to_string(d.abi_minor) + " is newer than the core's");
+    opened.descriptor = &opened.library->get<const PluginDescriptor>(kEntrySymbol);
+    if (opened.descriptor->magic != kPluginMagic) {
+        return refusal(path, PluginStage::handshake, "the famspec descriptor magic", "another value",
+                       "entry symbol is not a famspec plugin descriptor (bad magic)");
     }
-    if (d.fingerprint == nullptr) return refuse("descriptor has no build fingerprint");
-    if (const auto differences = fingerprint_differences(d.fingerprint, core_fingerprint()); !differences.empty()) {
-        return refuse("build fingerprint differs (" + joined(differences) + ")");
-    }
-    if (d.name == nullptr || d.register_plugin == nullptr) {
-        return refuse("descriptor has no name or no register function");
+    // dlsym may find a same-named symbol in a dependency; only this file's own entry is trusted.
+    Dl_info info{};
+    struct stat status {};
+    const bool located =
+        dladdr(opened.descriptor, &info) != 0 && info.dli_fname != nullptr && ::stat(info.dli_fname, &status) == 0;
+    if (!located || !detail::FileIdentity::of(status).same_file(candidate.file.identity())) {
+        const std::string from = info.dli_fname != nullptr ? info.dli_fname : "an unknown object";
+        return refusal(path, PluginStage::entry, "the entry symbol defined in this file", from,
+                       std::string("its ") + kEntrySymbol + " resolves to " + from + ", not to this file");
     }
     return std::nullopt;
 }
 
-std::variant<Opened, PluginError> open_plugin(const Candidate& candidate) {
-    auto opened = open_entry(candidate);
-    if (const auto* entry = std::get_if<Opened>(&opened)) {
-        if (auto error = check_handshake(candidate.path.string(), *entry->descriptor)) return *std::move(error);
+detail::BuildClaim claim_of(const Candidate& candidate, const PluginDescriptor& d) {
+    // Fields past the ABI numbers exist only in a descriptor long enough to have them.
+    const bool complete = d.descriptor_size >= kMinDescriptorSize;
+    detail::BuildClaim claim{.name = complete && d.name != nullptr ? d.name : candidate.path.stem().string(),
+                             .abi_major = d.abi_major,
+                             .abi_minor = d.abi_minor,
+                             .descriptor_size = d.descriptor_size,
+                             .fingerprint = std::nullopt};
+    if (complete && d.fingerprint != nullptr) claim.fingerprint = d.fingerprint;
+    return claim;
+}
+
+// Stage handshake: the descriptor's own claims, checked before its register function is trusted.
+std::optional<PluginError> check_handshake(const Candidate& candidate, const PluginDescriptor& d) {
+    const std::string path = candidate.path.string();
+    if (auto error = detail::check_compatibility(path, PluginStage::handshake, claim_of(candidate, d))) return error;
+    if (d.name == nullptr || d.register_plugin == nullptr) {
+        return refusal(path, PluginStage::handshake, "a name and a register function", "none",
+                       "descriptor has no name or no register function");
+    }
+    return std::nullopt;
+}
+
+// What a descriptor says about itself, for a plugin refused at the handshake.
+PluginManifest descriptor_manifest(const Candidate& candidate, const PluginDescriptor& d) {
+    const detail::BuildClaim claim = claim_of(candidate, d);
+    const bool complete = d.descriptor_size >= kMinDescriptorSize;
+    return PluginManifest{.name = claim.name,
+                          .version = complete && d.version != nullptr ? d.version : "",
+                          .description = complete && d.description != nullptr ? d.description : "",
+                          .abi_major = claim.abi_major,
+                          .abi_minor = claim.abi_minor,
+                          .descriptor_size = claim.descriptor_size,
+                          .fingerprint = claim.fingerprint.value_or(""),
+                          .families = {},
+                          .factories = {},
+                          .archetypes = {},
+                          .cp_wrappers = {},
+                          .components = {}};
+}
+
+// Stages open, entry and handshake.
+std::variant<Opened, PluginError> open_plugin(Candidate& candidate, const LoadOptions& options) {
+    announce(options, candidate, PluginStage::open);
+    auto opened = open_library(candidate);
+    if (auto* library = std::get_if<Opened>(&opened)) {
+        if (auto error = find_entry(candidate, *library)) return *std::move(error);
+        if (auto error = check_handshake(candidate, *library->descriptor)) return *std::move(error);
     }
     return opened;
 }
-
-// What a descriptor says about itself, for a plugin refused at the handshake. Fields beyond the
-// ABI numbers are read only when the descriptor is long enough to have them.
-PluginManifest descriptor_manifest(const Candidate& candidate, const PluginDescriptor& d) {
-    PluginManifest manifest;
-    manifest.abi_major = d.abi_major;
-    manifest.abi_minor = d.abi_minor;
-    manifest.descriptor_size = d.descriptor_size;
-    if (d.descriptor_size >= kMinDescriptorSize) {
-        manifest.fingerprint = d.fingerprint != nullptr ? d.fingerprint : "";
-        manifest.name = d.name != nullptr ? d.name : "";
-        manifest.version = d.version != nullptr ? d.version : "";
-        manifest.description = d.description != nullptr ? d.description : "";
-    }
-    if (manifest.name.empty()) manifest.name = candidate.path.stem().string();
-    return manifest;
-}
-
-struct Loaded {
-    PluginManifest manifest;
-    detail::StagingRegistrar staged;
-};
 
 // Stage register: the only place plugin code runs. Exceptions stop at this boundary.
 std::optional<PluginError> register_plugin(const Candidate& candidate, const PluginDescriptor& descriptor,
@@ -301,162 +215,135 @@ std::optional<PluginError> register_plugin(const Candidate& candidate, const Plu
     try {
         descriptor.register_plugin(registrar);
     } catch (const std::exception& error) {
-        return error_at(path, PluginStage::register_, "registration to return",
-                        std::string("exception: ") + error.what(), std::string("registration threw: ") + error.what());
+        return refusal(path, PluginStage::register_, "registration to return",
+                       std::string("exception: ") + error.what(), std::string("registration threw: ") + error.what());
     } catch (...) {
-        return error_at(path, PluginStage::register_, "registration to return", "a non-standard exception",
-                        "registration threw a non-standard exception");
+        return refusal(path, PluginStage::register_, "registration to return", "a non-standard exception",
+                       "registration threw a non-standard exception");
     }
     if (!registrar.errors().empty()) {
-        const std::string all = joined(registrar.errors());
-        return error_at(path, PluginStage::register_, "valid, unique declarations", all,
-                        "registration rejected: " + all);
+        const std::string all = detail::joined(registrar.errors());
+        return refusal(path, PluginStage::register_, "valid, unique declarations", all,
+                       "registration rejected: " + all);
     }
     return std::nullopt;
 }
 
-std::optional<PluginError> conflict_error(const detail::ClaimTable& claims, const PluginManifest& manifest,
-                                          const std::string& path) {
-    const auto conflicts = claims.conflicts(manifest);
-    if (conflicts.empty()) return std::nullopt;
-    const std::string all = joined(conflicts);
-    return error_at(path, PluginStage::validate, "declarations no other plugin registers", all,
-                    "duplicate registration: " + all);
+// Stage validate, for one plugin: what it registered is what its manifest says.
+std::optional<PluginError> check_drift(const Candidate& candidate, const PluginManifest& carried,
+                                       const PluginManifest& registered) {
+    const auto drift = manifest_differences(carried, registered);
+    if (drift.empty()) return std::nullopt;
+    const std::string all = detail::joined(drift);
+    return refusal(candidate.path.string(), PluginStage::validate, "the manifest to match the registration", all,
+                   "manifest drift: " + all + "; rebuild the plugin so its manifest is regenerated");
 }
 
-void log_record(const LoadOptions& options, const PluginRecord& record) {
+// A plugin that passed every stage of its own, waiting for the cross-plugin check.
+struct Staged {
+    std::size_t record;
+    PluginManifest manifest;
+    std::unique_ptr<detail::StagingRegistrar> registrar;
+};
+
+std::variant<Staged, PluginError> load_candidate(Candidate& candidate, const LoadOptions& options,
+                                                 PluginRecord& record) {
+    if (auto error = check_before_open(candidate, options, record.manifest)) return *std::move(error);
+    auto opened = open_plugin(candidate, options);
+    if (auto* error = std::get_if<PluginError>(&opened)) return std::move(*error);
+    const Opened& plugin = std::get<Opened>(opened);
+    auto registrar = std::make_unique<detail::StagingRegistrar>(plugin.descriptor->name, record.path, plugin.library);
+    announce(options, candidate, PluginStage::register_);
+    if (auto error = register_plugin(candidate, *plugin.descriptor, *registrar)) return *std::move(error);
+    announce(options, candidate, PluginStage::validate);
+    PluginManifest registered = registrar->manifest(*plugin.descriptor);
+    if (record.manifest) {
+        if (auto error = check_drift(candidate, *record.manifest, registered)) return *std::move(error);
+    } else {
+        record.manifest = registered;
+    }
+    return Staged{0, std::move(registered), std::move(registrar)};
+}
+
+// Stage validate, across plugins: a claim two plugins make is refused for both.
+void refuse_shared_claims(std::vector<Staged>& staged, std::vector<PluginRecord>& records) {
+    std::vector<detail::Claimant> claimants;
+    for (const Staged& plugin : staged) claimants.push_back({&plugin.manifest, records[plugin.record].path});
+    const auto shared = detail::shared_claims(claimants);
+    for (std::size_t i = 0; i < staged.size(); ++i) {
+        if (!shared[i].empty())
+            records[staged[i].record].error = detail::duplicate_refusal(claimants[i].path, shared[i]);
+    }
+    std::erase_if(staged, [&](const Staged& plugin) { return !records[plugin.record].ok(); });
+}
+
+template <class T>
+void commit(std::vector<T>& into, std::vector<T>& staged) {
+    std::move(staged.begin(), staged.end(), std::back_inserter(into));
+}
+
+Registry::Contents freeze(std::vector<Staged>& staged, std::vector<PluginRecord> records) {
+    Registry::Contents contents;
+    for (Staged& plugin : staged) {
+        commit(contents.families, plugin.registrar->families);
+        commit(contents.factories, plugin.registrar->factories);
+        commit(contents.archetypes, plugin.registrar->archetypes);
+        commit(contents.cp_wrappers, plugin.registrar->cp_wrappers);
+        commit(contents.components, plugin.registrar->components);
+    }
+    contents.plugins = std::move(records);
+    return contents;
+}
+
+void log_records(const LoadOptions& options, const std::vector<PluginRecord>& records) {
     if (!options.log) return;
-    if (record.ok())
-        options.log(LogLevel::info, "loaded plugin " + record.path);
-    else
-        options.log(LogLevel::error, record.error->message);
+    for (const PluginRecord& record : records) {
+        if (record.ok())
+            options.log(LogLevel::info, "loaded plugin " + record.path);
+        else
+            options.log(LogLevel::error, record.error->message);
+    }
+}
+
+std::vector<PluginRecord> search_records(const LoadOptions& options) {
+    std::vector<PluginRecord> records;
+    for (const PluginError& error : options.search_errors) records.push_back(detail::refused_record(error));
+    return records;
 }
 
 }  // namespace
 
-SearchPath plugin_search_path(const std::vector<std::string>& explicit_paths,
-                              const std::optional<std::string>& environment, const fs::path& default_directory) {
-    SearchPath search;
-    std::vector<std::string> entries;
-    if (!explicit_paths.empty()) {
-        search.origin = SearchPath::Origin::flag;
-        entries = explicit_paths;
-    } else if (environment.has_value() && environment->find_first_not_of(':') != std::string::npos) {
-        // An empty variable (FAMSPEC_PLUGIN_PATH=) counts as unset rather than as "search nothing".
-        search.origin = SearchPath::Origin::environment;
-        std::size_t start = 0;
-        while (start <= environment->size()) {
-            const std::size_t colon = environment->find(':', start);
-            std::string entry = environment->substr(start, colon - start);
-            if (!entry.empty()) entries.push_back(std::move(entry));
-            if (colon == std::string::npos) break;
-            start = colon + 1;
-        }
-    } else {
-        search.origin = SearchPath::Origin::default_directory;
-        search.directories.push_back(default_directory);
-        return search;
-    }
-    for (const std::string& entry : entries) {
-        const fs::path directory(entry);
-        if (directory.is_relative()) {
-            search.errors.push_back(error_at(entry, PluginStage::find, "an absolute directory", "a relative path",
-                                             "relative plugin path ignored: plugin paths are never resolved against "
-                                             "the working directory; give an absolute path"));
-            continue;
-        }
-        search.directories.push_back(directory.lexically_normal());
-    }
-    return search;
-}
-
-fs::path default_plugin_directory(const fs::path& executable) {
-    std::error_code ec;
-    fs::path resolved = fs::canonical(executable, ec);
-    if (ec) resolved = executable;
-    return (resolved.parent_path() / ".." / "lib" / "famspec" / "plugins").lexically_normal();
-}
-
-LoadOptions load_options_for(const SearchPath& search, LogCallback log) {
-    LoadOptions options;
-    options.directories = search.directories;
-    options.search_errors = search.errors;
-    options.log = std::move(log);
-    return options;
-}
-
 std::shared_ptr<const Registry> load_plugins(const LoadOptions& options) {
     const std::lock_guard lock(loader_mutex());
-    Registry::Contents contents;
-    for (const PluginError& error : options.search_errors) {
-        contents.plugins.push_back({error.path, {error.path}, {}, {}, error});
+    std::vector<PluginRecord> records = search_records(options);
+    std::vector<Candidate> candidates = detail::find_candidates(options, records);
+    std::vector<Staged> staged;
+    for (Candidate& candidate : candidates) {
+        records.push_back(detail::record_of(candidate));
+        auto loaded = load_candidate(candidate, options, records.back());
+        if (auto* error = std::get_if<PluginError>(&loaded)) {
+            records.back().error = std::move(*error);
+            continue;
+        }
+        staged.push_back(std::move(std::get<Staged>(loaded)));
+        staged.back().record = records.size() - 1;
     }
-    const std::vector<Candidate> candidates = discover(options, contents.plugins);
-    detail::ClaimTable claims;
-    for (const Candidate& candidate : candidates) {
-        PluginRecord record{candidate.path.string(), candidate.paths, candidate.elf.build_id, {}, {}};
-        auto finish = [&](std::optional<PluginError> error) {
-            record.error = std::move(error);
-            log_record(options, record);
-            contents.plugins.push_back(std::move(record));
-        };
-        auto enter = [&](PluginStage stage) {
-            if (options.on_stage) options.on_stage(record.path, stage);
-        };
-        enter(PluginStage::manifest);
-        if (auto error = check_manifest(candidate, record.manifest, options.require_manifest)) {
-            finish(std::move(error));
-            continue;
-        }
-        enter(PluginStage::open);
-        auto opened = open_plugin(candidate);
-        if (auto* error = std::get_if<PluginError>(&opened)) {
-            finish(std::move(*error));
-            continue;
-        }
-        const Opened& plugin = std::get<Opened>(opened);
-        detail::StagingRegistrar staged(plugin.descriptor->name, record.path);
-        enter(PluginStage::register_);
-        if (auto error = register_plugin(candidate, *plugin.descriptor, staged)) {
-            finish(std::move(error));
-            continue;
-        }
-        enter(PluginStage::validate);
-        const PluginManifest registered = staged.manifest(*plugin.descriptor);
-        if (record.manifest) {
-            if (const auto drift = manifest_differences(*record.manifest, registered); !drift.empty()) {
-                const std::string all = joined(drift);
-                finish(error_at(record.path, PluginStage::validate, "the manifest to match the registration", all,
-                                "manifest drift: " + all + "; rebuild the plugin so its manifest is regenerated"));
-                continue;
-            }
-        } else {
-            record.manifest = registered;
-        }
-        if (auto error = conflict_error(claims, registered, record.path)) {
-            finish(std::move(error));
-            continue;
-        }
-        claims.accept(registered, record.path);
-        commit(contents.families, staged.families, plugin.library);
-        commit(contents.factories, staged.factories, plugin.library);
-        commit(contents.archetypes, staged.archetypes, plugin.library);
-        commit(contents.cp_wrappers, staged.cp_wrappers, plugin.library);
-        commit(contents.components, staged.components, plugin.library);
-        finish(std::nullopt);
-    }
-    return std::make_shared<const Registry>(std::move(contents));
+    refuse_shared_claims(staged, records);
+    log_records(options, records);
+    return std::make_shared<const Registry>(freeze(staged, std::move(records)));
 }
 
 void mark_conflicts(std::vector<PluginRecord>& records) {
-    detail::ClaimTable claims;
+    std::vector<detail::Claimant> claimants;
+    std::vector<PluginRecord*> claiming;
     for (PluginRecord& record : records) {
         if (!record.ok() || !record.manifest) continue;
-        if (auto error = conflict_error(claims, *record.manifest, record.path)) {
-            record.error = std::move(error);
-            continue;
-        }
-        claims.accept(*record.manifest, record.path);
+        claimants.push_back({&*record.manifest, record.path});
+        claiming.push_back(&record);
+    }
+    const auto shared = detail::shared_claims(claimants);
+    for (std::size_t i = 0; i < claiming.size(); ++i) {
+        if (!shared[i].empty()) claiming[i]->error = detail::duplicate_refusal(claiming[i]->path, shared[i]);
     }
 }
 
@@ -467,11 +354,13 @@ std::vector<PluginRecord> inspect_plugins(const LoadOptions& options) {
 }
 
 std::vector<PluginRecord> inspect_candidates(const LoadOptions& options) {
-    std::vector<PluginRecord> records;
-    for (const PluginError& error : options.search_errors) records.push_back({error.path, {error.path}, {}, {}, error});
-    for (const Candidate& candidate : discover(options, records)) {
-        PluginRecord record{candidate.path.string(), candidate.paths, candidate.elf.build_id, {}, {}};
-        record.error = check_manifest(candidate, record.manifest, true);
+    std::vector<PluginRecord> records = search_records(options);
+    for (const Candidate& candidate : detail::find_candidates(options, records)) {
+        PluginRecord record = detail::record_of(candidate);
+        LoadOptions manifest_required = options;
+        manifest_required.on_stage = {};
+        manifest_required.require_manifest = true;
+        record.error = check_before_open(candidate, manifest_required, record.manifest);
         records.push_back(std::move(record));
     }
     return records;
@@ -481,24 +370,25 @@ ManifestGeneration generate_manifest(const fs::path& plugin) {
     LoadOptions options;
     options.files.push_back(plugin);
     options.require_manifest = false;
+    options.allow_insecure = true;  // a build tree is the author's own business
     const std::lock_guard lock(loader_mutex());
     std::vector<PluginRecord> records;
-    const std::vector<Candidate> candidates = discover(options, records);
+    std::vector<Candidate> candidates = detail::find_candidates(options, records);
     if (candidates.empty()) return {std::nullopt, records.empty() ? std::nullopt : records.front().error, false};
-    const Candidate& candidate = candidates.front();
+    Candidate& candidate = candidates.front();
     std::optional<PluginManifest> ignored;
-    if (!candidate.elf.is_elf) return {std::nullopt, check_manifest(candidate, ignored, false), false};
-    auto opened = open_entry(candidate);
+    if (!candidate.elf.is_elf) return {std::nullopt, read_manifest(candidate, false, ignored), false};
+    auto opened = open_library(candidate);
     if (auto* error = std::get_if<PluginError>(&opened)) return {std::nullopt, std::move(*error), false};
-    const Opened& loaded = std::get<Opened>(opened);
-    if (auto refused = check_handshake(candidate.path.string(), *loaded.descriptor)) {
+    Opened& loaded = std::get<Opened>(opened);
+    if (auto error = find_entry(candidate, loaded)) return {std::nullopt, std::move(error), false};
+    if (auto refused = check_handshake(candidate, *loaded.descriptor)) {
         // Still describe it, so that every famspec refuses it before loading, with this reason.
         return {normalized(descriptor_manifest(candidate, *loaded.descriptor)), std::move(refused), true};
     }
-    detail::StagingRegistrar staged(loaded.descriptor->name, candidate.path.string());
-    if (auto error = register_plugin(candidate, *loaded.descriptor, staged)) {
+    detail::StagingRegistrar staged(loaded.descriptor->name, candidate.path.string(), loaded.library);
+    if (auto error = register_plugin(candidate, *loaded.descriptor, staged))
         return {std::nullopt, std::move(error), false};
-    }
     return {staged.manifest(*loaded.descriptor), std::nullopt, false};
 }
 

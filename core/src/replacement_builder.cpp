@@ -1,19 +1,11 @@
 #include "replacement_builder.hpp"
 
 #include <algorithm>
-#include <array>
 
 #include "famspec/resolver.hpp"
 
 namespace famspec::detail {
 namespace {
-
-// Passed by the runtime on every replacement; a plan cannot set them statically.
-constexpr std::array<std::string_view, 3> kRuntimeArguments = {"module", "module_fqn", "context"};
-
-bool is_runtime_argument(std::string_view name) {
-    return std::find(kRuntimeArguments.begin(), kRuntimeArguments.end(), name) != kRuntimeArguments.end();
-}
 
 const Parameter* parameter_named(std::span<const Parameter> parameters, std::string_view name) {
     const auto it = std::find_if(parameters.begin(), parameters.end(), [&](const auto& p) { return p.name == name; });
@@ -22,21 +14,6 @@ const Parameter* parameter_named(std::span<const Parameter> parameters, std::str
 
 Outcome<ReplacementSpec> not_covered(Gap gap, std::string reason) {
     return {ResolutionStatus::not_covered, nullptr, std::move(reason), {}, {}, gap};
-}
-
-std::string_view kind_name(const PyLiteral& literal) {
-    switch (literal.value().index()) {
-        case 0:
-            return "None";
-        case 1:
-            return "bool";
-        case 2:
-            return "int";
-        case 3:
-            return "float";
-        default:
-            return "str";
-    }
 }
 
 // The rendered "name=value" for a keyword the component receives, or why it cannot be rendered.
@@ -63,17 +40,6 @@ std::string note_for(const std::string& new_ctor, const std::string& old_ctor, b
 }
 
 }  // namespace
-
-std::optional<std::string> option_type_mismatch(const Parameter& parameter, const PyLiteral& option) {
-    if (parameter.default_value.kind() != Default::Kind::literal) return std::nullopt;
-    const PyLiteral& fallback = parameter.default_value.literal_value();
-    if (fallback.is_none() || option.is_none()) return std::nullopt;
-    const auto expected = kind_name(fallback);
-    const auto found = kind_name(option);
-    if (expected == found || (expected == "float" && found == "int")) return std::nullopt;
-    return "option '" + parameter.name + "' expects " + std::string(expected) + " (default " + to_python(fallback) +
-           "), got " + std::string(found) + " " + to_python(option);
-}
 
 Outcome<ReplacementSpec> build_factory_replacement(const Registry& registry, const RegisteredFamily& family,
                                                    const ReplacementFactory& factory, const std::string& old_ctor,
@@ -104,19 +70,10 @@ Outcome<ReplacementSpec> build_factory_replacement(const Registry& registry, con
                                    " 'module' parameter to receive the wrapped source module");
         }
     }
-    // Static options name factory parameters that reach the component.
-    const auto factory_parameters = factory.parameters();
-    for (const auto& [name, value] : options) {
-        if (is_runtime_argument(name)) {
-            return not_covered(Gap::bad_option,
-                               "option '" + name + "' is supplied by the runtime and cannot be set in the plan");
-        }
-        const Parameter* parameter = parameter_named(factory_parameters, name);
-        if (parameter == nullptr) {
-            return not_covered(Gap::bad_option,
-                               "unknown option '" + name + "': factory " + target + " takes no such parameter");
-        }
-        // An init-capture: clang before 16 cannot capture a structured binding directly.
+    // The options are declared factory parameters (check_options kept only those); each must reach the
+    // component, or the generated call would not say what the runtime does with it.
+    for (const auto& option_entry : options) {
+        const std::string& name = option_entry.first;
         const bool forwarded = std::any_of(construction.arguments.begin(), construction.arguments.end(),
                                            [&option = name](const Argument& a) {
                                                return a.binding == ArgumentBinding::parameter && a.value == option;
@@ -125,7 +82,6 @@ Outcome<ReplacementSpec> build_factory_replacement(const Registry& registry, con
             return not_covered(Gap::bad_option, "option '" + name + "' is not passed on to " + construction.component +
                                                     ", so it cannot reach the generated call");
         }
-        if (auto mismatch = option_type_mismatch(*parameter, value)) return not_covered(Gap::bad_option, *mismatch);
     }
 
     auto spec = std::make_shared<ReplacementSpec>();
@@ -190,18 +146,6 @@ Outcome<ReplacementSpec> build_component_replacement(const Component& component,
         return not_covered(Gap::component_mismatch,
                            "component " + std::string(component.name()) +
                                " takes no 'module' parameter, so it cannot wrap the source module");
-    }
-    for (const auto& [name, value] : options) {
-        if (is_runtime_argument(name)) {
-            return not_covered(Gap::bad_option,
-                               "option '" + name + "' is supplied by the runtime and cannot be set in the plan");
-        }
-        const Parameter* parameter = parameter_named(parameters, name);
-        if (parameter == nullptr || !parameter->accepts_keyword()) {
-            return not_covered(Gap::bad_option, "unknown option '" + name + "': component " +
-                                                    std::string(component.name()) + " takes no such keyword parameter");
-        }
-        if (auto mismatch = option_type_mismatch(*parameter, value)) return not_covered(Gap::bad_option, *mismatch);
     }
     auto spec = std::make_shared<ReplacementSpec>();
     spec->old_ctor = old_ctor;

@@ -12,15 +12,12 @@
 
 namespace famspec::detail {
 
+// `options` have passed check_options: each is declared and has the declared type.
 Outcome<ReplacementSpec> build_factory_replacement(const Registry& registry, const RegisteredFamily& family,
                                                    const ReplacementFactory& factory, const std::string& old_ctor,
                                                    const Options& options, const ComponentRenderer& renderer);
 
 Outcome<ReplacementSpec> build_component_replacement(const Component& component, const std::string& old_ctor,
                                                      const Options& options);
-
-// Why a static option does not fit the parameter it names, or empty: a declared literal default
-// fixes the kind (bool, int, float, str) the option must have.
-std::optional<std::string> option_type_mismatch(const Parameter& parameter, const PyLiteral& option);
 
 }  // namespace famspec::detail

@@ -60,7 +60,7 @@ void StagingRegistrar::check_parameters(std::string_view what, std::span<const P
     }
 }
 
-void StagingRegistrar::add_family(std::shared_ptr<const FamilyAdapter> family, std::string_view where) {
+void StagingRegistrar::add_family(std::unique_ptr<const FamilyAdapter> family, std::string_view where) {
     if (!family || family->model_type().empty() || family->architecture().empty()) {
         fail("a family (" + std::string(where) + ") has an empty model_type or architecture");
         return;
@@ -85,7 +85,7 @@ void StagingRegistrar::add_family(std::shared_ptr<const FamilyAdapter> family, s
     families.push_back(std::move(staged));
 }
 
-void StagingRegistrar::add_factory(std::shared_ptr<const ReplacementFactory> factory, std::string_view where) {
+void StagingRegistrar::add_factory(std::unique_ptr<const ReplacementFactory> factory, std::string_view where) {
     if (!factory) return fail("a null factory was registered (" + std::string(where) + ")");
     const std::string what = "factory " + quoted(factory->target());
     if (const auto* other = find_staged(factories, [&](const auto& f) { return f->target() == factory->target(); })) {
@@ -134,7 +134,7 @@ void StagingRegistrar::add_factory(std::shared_ptr<const ReplacementFactory> fac
     factories.push_back(stage(std::move(factory), where));
 }
 
-void StagingRegistrar::add_archetype(std::shared_ptr<const MoeArchetype> archetype, std::string_view where) {
+void StagingRegistrar::add_archetype(std::unique_ptr<const MoeArchetype> archetype, std::string_view where) {
     if (!archetype) return fail("a null archetype was registered (" + std::string(where) + ")");
     const std::string what = "archetype " + quoted(archetype->compute_factory());
     const MoeFingerprint& fp = archetype->fingerprint();
@@ -158,7 +158,7 @@ void StagingRegistrar::add_archetype(std::shared_ptr<const MoeArchetype> archety
     archetypes.push_back(stage(std::move(archetype), where));
 }
 
-void StagingRegistrar::add_cp_wrapper(std::shared_ptr<const CpWrapper> wrapper, std::string_view where) {
+void StagingRegistrar::add_cp_wrapper(std::unique_ptr<const CpWrapper> wrapper, std::string_view where) {
     if (!wrapper) return fail("a null CP wrapper was registered (" + std::string(where) + ")");
     const std::string what = "CP wrapper " + quoted(wrapper->target());
     if (const auto* other = find_staged(cp_wrappers, [&](const auto& w) { return w->target() == wrapper->target(); })) {
@@ -169,7 +169,7 @@ void StagingRegistrar::add_cp_wrapper(std::shared_ptr<const CpWrapper> wrapper, 
     cp_wrappers.push_back(stage(std::move(wrapper), where));
 }
 
-void StagingRegistrar::add_component(std::shared_ptr<const Component> component, std::string_view where) {
+void StagingRegistrar::add_component(std::unique_ptr<const Component> component, std::string_view where) {
     if (!component) return fail("a null component was registered (" + std::string(where) + ")");
     const std::string what = "component " + quoted(component->name());
     if (component->name().empty() || component->import_module().empty() || component->defining_module().empty()) {

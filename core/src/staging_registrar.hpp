@@ -1,5 +1,7 @@
 // Collects one plugin's registration and checks each declaration as it arrives. Nothing it holds
 // becomes visible unless the whole plugin passes, so a failing plugin is never half-applied.
+// Each object it takes becomes a shared_ptr whose deleter holds the plugin's library: the one place
+// where a handed-out object is tied to the code that must outlive it.
 #pragma once
 
 #include <string>
@@ -14,13 +16,14 @@ namespace famspec::detail {
 
 class StagingRegistrar final : public Registrar {
 public:
-    StagingRegistrar(std::string plugin, std::string path) : plugin_(std::move(plugin)), path_(std::move(path)) {}
+    StagingRegistrar(std::string plugin, std::string path, std::shared_ptr<const void> library)
+        : plugin_(std::move(plugin)), path_(std::move(path)), library_(std::move(library)) {}
 
-    void add_family(std::shared_ptr<const FamilyAdapter> family, std::string_view where) override;
-    void add_factory(std::shared_ptr<const ReplacementFactory> factory, std::string_view where) override;
-    void add_archetype(std::shared_ptr<const MoeArchetype> archetype, std::string_view where) override;
-    void add_cp_wrapper(std::shared_ptr<const CpWrapper> wrapper, std::string_view where) override;
-    void add_component(std::shared_ptr<const Component> component, std::string_view where) override;
+    void add_family(std::unique_ptr<const FamilyAdapter> family, std::string_view where) override;
+    void add_factory(std::unique_ptr<const ReplacementFactory> factory, std::string_view where) override;
+    void add_archetype(std::unique_ptr<const MoeArchetype> archetype, std::string_view where) override;
+    void add_cp_wrapper(std::unique_ptr<const CpWrapper> wrapper, std::string_view where) override;
+    void add_component(std::unique_ptr<const Component> component, std::string_view where) override;
 
     const std::vector<std::string>& errors() const { return errors_; }
     PluginManifest manifest(const PluginDescriptor& descriptor) const;
@@ -34,8 +37,11 @@ public:
 
 private:
     template <class T>
-    Registered<T> stage(std::shared_ptr<const T> object, std::string_view where) const {
-        return Registered<T>{std::move(object), plugin_, path_, std::string(where)};
+    Registered<T> stage(std::unique_ptr<const T> object, std::string_view where) const {
+        // If the shared_ptr cannot be made, it runs the deleter itself: release first.
+        const T* raw = object.release();
+        std::shared_ptr<const T> owned(raw, [library = library_](const T* doomed) { delete doomed; });
+        return Registered<T>{std::move(owned), plugin_, path_, std::string(where)};
     }
     const RegisteredFamily* family_named(std::string_view model_type) const;
     bool check_family_target(std::string_view what, std::string_view target, std::string_view family,
@@ -45,6 +51,7 @@ private:
 
     std::string plugin_;
     std::string path_;
+    std::shared_ptr<const void> library_;  // kept by every staged object's deleter
     std::vector<std::string> errors_;
 };
 

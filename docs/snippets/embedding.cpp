@@ -10,18 +10,15 @@ namespace docs {
 
 // [snippet:load]
 std::shared_ptr<const famspec::Registry> load_families(const std::vector<std::string>& plugin_dirs) {
-    // --plugin-path style directories win, then FAMSPEC_PLUGIN_PATH, then <exe>/../lib/famspec/plugins.
-    const char* environment = std::getenv(famspec::kPluginPathVariable);
-    const famspec::SearchPath search = famspec::plugin_search_path(
-        plugin_dirs, environment != nullptr ? std::optional<std::string>(environment) : std::nullopt,
-        famspec::default_plugin_directory("/proc/self/exe"));
-
     // The core never prints; it reports through this callback (any thread, so keep it thread-safe).
     famspec::LogCallback log = [](famspec::LogLevel level, std::string_view message) {
         if (level >= famspec::LogLevel::warning) std::cerr << "famspec: " << message << "\n";
     };
+    // plugin_dirs win, then FAMSPEC_PLUGIN_PATH, then famspec/plugins next to libfamspec.so; and
+    // FAMSPEC_ALLOW_INSECURE / FAMSPEC_REQUIRE_DIGESTS, all read with secure_getenv.
+    const famspec::LoadOptions options = famspec::load_options_from_environment(plugin_dirs, std::move(log));
     // Once, at start-up: the result is frozen and shared; nothing is ever unloaded.
-    return famspec::load_plugins(famspec::load_options_for(search, std::move(log)));
+    return famspec::load_plugins(options);
 }
 // [/snippet:load]
 
@@ -44,7 +41,9 @@ std::optional<famspec::ReplacementSpec> replacement_for(const famspec::Resolver&
         resolver.replacement_spec_for(target, model_type, module_type);
     switch (result.status) {
         case famspec::ResolutionStatus::resolved:
-            return *result.value;  // shared and immutable; copying it is optional
+            return *result.value;                // shared and immutable; copying it is optional
+        case famspec::ResolutionStatus::native:  // the family builds it at runtime: nothing to sink
+            return std::nullopt;
         case famspec::ResolutionStatus::not_covered:
             std::cerr << "not covered: " << result.reason << " (channel " << result.explanation->channel << ")\n";
             return std::nullopt;

@@ -4,7 +4,7 @@
 # The one way to build a family plugin. It produces <OUTPUT_DIRECTORY>/famspec_<name>.so with:
 #   - hidden visibility and a linker version script that exports only the entry descriptor;
 #   - -Wl,--no-undefined, so a missing symbol fails the link, not the training job;
-#   - BOOST_DLL_USE_STD_FS and C++20 (through famspec::sdk);
+#   - C++20 and the header-only SDK (famspec::sdk): the plugin links no famspec library;
 #   - an embedded manifest (section .famspec_manifest) generated from the plugin's own registration
 #     by famspec-manifest, so the metadata cannot drift from what the plugin registers.
 # ASSETS embeds text files (e.g. Python sources) as `famspec_assets::<stem>` string_views in the
@@ -35,7 +35,7 @@ function(famspec_add_plugin name)
 
     add_library(${name} MODULE ${ARG_SOURCES})
     set_property(GLOBAL APPEND PROPERTY FAMSPEC_PLUGIN_TARGETS ${name})
-    target_link_libraries(${name} PRIVATE famspec::core)
+    target_link_libraries(${name} PRIVATE famspec::sdk)
     set(version_script "${CMAKE_CURRENT_BINARY_DIR}/${name}.exports")
     file(WRITE "${version_script}" "{\n  global: famspec_plugin_descriptor;\n  local: *;\n};\n")
     target_link_options(${name} PRIVATE -Wl,--no-undefined "-Wl,--version-script=${version_script}")
@@ -46,9 +46,8 @@ function(famspec_add_plugin name)
         VISIBILITY_INLINES_HIDDEN ON
         LINK_DEPENDS "${version_script}"
         LIBRARY_OUTPUT_DIRECTORY "${ARG_OUTPUT_DIRECTORY}"
-        # Installed next to the core as lib/famspec/plugins/; the host has libfamspec.so mapped
-        # already, so this only matters to tools such as ldd, but it never points into a build tree.
-        INSTALL_RPATH "$ORIGIN/../..")
+        # A plugin needs no famspec library; an RPATH would only invite a search.
+        INSTALL_RPATH "")
 
     if(ARG_ASSETS)
         set(assets_header "${CMAKE_CURRENT_BINARY_DIR}/famspec_generated/${name}_assets.hpp")

@@ -65,7 +65,7 @@ TEST_CASE("no command lists the commands") {
     CHECK(result.out.empty());
     CHECK(result.err ==
           "famspec: a command is required: list, show, info, components, interface-component, verify, resolve, "
-          "check, external-state, summary, new-family, audit (famspec --help)\n");
+          "check, external-state, summary, new-family, audit, snapshot, diff (famspec --help)\n");
 }
 
 TEST_CASE("show names the nearest family spellings") {

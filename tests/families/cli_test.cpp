@@ -206,12 +206,13 @@ TEST_CASE("cli: use_mxfp8 without and with the plan option") {
           std::vector<std::string>{"module_fqn=''", "context=None", "use_mxfp8=True"});
 }
 
-TEST_CASE("cli: check passes on every example plan except its documented runtime-only entries") {
+TEST_CASE("cli: check passes on every example plan; documented runtime-only entries are native") {
     // (plan, runtime-only targets); each plan documents these entries as RUNTIME-ONLY.
     const std::string v3 = "hyper_parallel.models.deepseek_v3.adapter.replacements.";
     const std::string v41 = "hyper_parallel.models.deepseek_v41.adapter.distributed.expert_parallel.";
     const std::vector<std::pair<std::string, std::set<std::string>>> plans = {
         {"qwen3_moe.yaml", {}},
+        {"qwen3_moe_training.yaml", {}},
         {"deepseek_v3.yaml",
          {v3 + "replace_linear", v3 + "replace_grouped_experts", v3 + "replace_mxfp8_grouped_experts",
           v3 + "replace_hifloat8_grouped_experts"}},
@@ -222,25 +223,36 @@ TEST_CASE("cli: check passes on every example plan except its documented runtime
         CAPTURE(name);
         const auto result = run_cli({"check", plan_path(name), "--json"});
         CAPTURE(result.err);
-        CHECK(result.exit_code == (runtime_only.empty() ? 0 : 1));
+        CHECK(result.exit_code == 0);
+        CHECK(run_cli({"check", plan_path(name), "--strict"}).exit_code == (runtime_only.empty() ? 0 : 1));
         const json::value report = json::parse(result.out);
         std::set<std::string> uncovered;
         std::set<std::string> slots;
         for (const auto& entry : report.at("entries").as_array()) {
             slots.emplace(entry.at("slot").as_string());
             if (entry.at("status") == "resolved") continue;
-            CHECK(entry.at("status") == "not_covered");
+            CHECK(entry.at("status") == "native");
             const std::string reason(entry.at("reason").as_string());
             CHECK(std::regex_search(reason, std::regex("runtime[ -]only")));
+            CHECK(entry.at("diagnostics").as_array()[0].at("kind") == "runtime_only");
             uncovered.emplace(entry.at("target").as_string());
         }
         CHECK(uncovered == runtime_only);
-        CHECK(report.at("gaps").as_int64() == static_cast<std::int64_t>(runtime_only.size()));
+        CHECK(report.at("gaps").as_int64() == 0);
+        CHECK(report.at("native").as_int64() == static_cast<std::int64_t>(runtime_only.size()));
         if (!runtime_only.empty()) {
             std::ifstream file(plan_path(name));
             std::stringstream text;
             text << file.rdbuf();
             CHECK(text.str().find("RUNTIME-ONLY") != std::string::npos);
+        }
+        if (name == "qwen3_moe_training.yaml") {
+            // A whole training config: the family from model._target_, every entry covered, no warnings.
+            CHECK(report.at("model_type_source") == "model._target_");
+            CHECK(report.at("model_type") == "qwen3_moe");
+            CHECK(report.at("covered").as_int64() == 5);
+            CHECK(report.at("warnings").as_array().empty());
+            CHECK(report.at("diagnostics").as_int64() == 0);
         }
         if (name == "qwen3_moe.yaml") {
             CHECK(slots == std::set<std::string>{"replace_module", "local_compute_fn", "inner_wrapper"});

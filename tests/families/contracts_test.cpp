@@ -266,7 +266,7 @@ TEST_CASE("contracts: the deepseek_v41 factory wraps with the module handed over
         CAPTURE(function);
         const auto result = resolver().strategy_spec_for(kV41 + "distributed.expert_parallel." + function,
                                                          "deepseek_v41", Slot::local_compute_fn);
-        CHECK(result.status == famspec::ResolutionStatus::not_covered);
+        CHECK(result.status == famspec::ResolutionStatus::native);
     }
 }
 
@@ -277,7 +277,7 @@ TEST_CASE("contracts: deepseek_v3 low-precision factories are runtime-only, with
         CAPTURE(target);
         for (const char* family : {"deepseek_v3", "deepseek_v2", "DeepseekV2ForCausalLM"}) {
             const auto result = resolver().replacement_spec_for(target, family, "torch.nn.Linear");
-            CHECK(result.status == famspec::ResolutionStatus::not_covered);
+            CHECK(result.status == famspec::ResolutionStatus::native);
             CHECK(result.reason.find("at runtime") != std::string::npos);
         }
     }

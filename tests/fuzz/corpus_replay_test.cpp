@@ -133,7 +133,11 @@ const std::map<std::string, Expected> kPlan = {
     {"valid_crlf.yaml", {"value", "entries=1"}},
     {"valid_unicode.yaml", {"value", "entries=0"}},
     {"valid_quoted_number_option.yaml", {"value", "entries=1"}},
-    {"second_document.yaml", {"error", "the plan holds 2 YAML documents; expected one"}},
+    {"second_document.yaml", {"error", "the plan holds a second YAML document; expected one"}},
+    // yaml-cpp 0.7's LoadAll never returns on these (one empty document after another).
+    {"lone_comma.yaml", {"error", "not valid YAML: unexpected ','"}},
+    {"comma_letter.yaml", {"error", "not valid YAML: unexpected ','"}},
+    {"newline_comma_ull.yaml", {"error", "not valid YAML: unexpected ','"}},
     // Legal YAML, but a billion paths through shared nodes: refused by the node budget, not walked.
     {"alias_bomb.yaml", {"error", "the plan expands to more than 1000000 nodes"}},
     {"empty.yaml", {"error", "the plan is empty; expected a mapping with a plan_overrides list"}},
@@ -147,13 +151,13 @@ const std::map<std::string, Expected> kPlan = {
     {"tagged_overrides.yaml", {"value", "entries=0"}},  // yaml-cpp ignores a tag on a collection
     {"entry_not_mapping.yaml", {"error", "plan_overrides entry: expected a mapping, found '*.mlp'"}},
     {"entry_without_match.yaml", {"error", "plan_overrides entry: expected a 'match' key"}},
-    {"unknown_top_level_key.yaml", {"error", "unknown top-level key 'plan_override'"}},
-    {"unknown_entry_key.yaml", {"error", "unknown key 'replace' in a plan_overrides entry"}},
+    {"unknown_top_level_key.yaml", {"value", "entries=0"}},  // a warning: the runtime's sections are its own
+    {"unknown_entry_key.yaml", {"value", "entries=1"}},      // a warning: the runtime's entry schema grows
     {"complex_key.yaml", {"error", "expected a string key, found a list"}},
     {"duplicate_top_level_key.yaml", {"error", "duplicate key 'model_type'"}},
     {"duplicate_entry_key.yaml", {"error", "duplicate key 'match'"}},
     {"duplicate_option_key.yaml", {"error", "duplicate key 'eps'"}},
-    {"merge_key.yaml", {"error", "unknown key '<<' in a plan_overrides entry"}},
+    {"merge_key.yaml", {"error", "YAML merge keys ('<<') are not supported"}},
     {"undefined_alias.yaml", {"error", "not valid YAML: the referenced anchor is not defined"}},
     {"recursive_alias.yaml", {"error", "nesting deeper than 32 levels"}},
     {"tab_indentation.yaml", {"error", "not valid YAML"}},
@@ -167,6 +171,7 @@ const std::map<std::string, Expected> kPlan = {
     {"wrong_type_model_type.yaml", {"error", "'model_type': expected a string, found '42'"}},
     {"wrong_type_exact_type.yaml", {"error", "'exact_type': expected true or false, found 'yes'"}},
     {"wrong_type_codegen.yaml", {"error", "'codegen': expected true or false, found a list"}},
+    {"training_config.yaml", {"value", "entries=2"}},
     {"empty_string_target.yaml", {"error", "'local_compute_fn': expected a non-empty string"}},
     {"target_without_path.yaml", {"error", "'local_compute_fn': the target has no _target_ path"}},
     {"target_and_underscore_target.yaml", {"error", "give either _target_ or target, not both"}},

@@ -139,7 +139,7 @@ TEST_CASE("the plugin-authors walkthrough resolves through every channel") {
 
     const auto runtime =
         resolver.replacement_spec_for(kAdapter + "replacements.replace_docs_moe_experts", "docs_moe", "m.Experts");
-    CHECK(runtime.status == famspec::ResolutionStatus::not_covered);
+    CHECK(runtime.status == famspec::ResolutionStatus::native);
     CHECK(runtime.reason == "runtime-only factory: builds through GroupedExperts.from_module at runtime");
 
     const auto direct =

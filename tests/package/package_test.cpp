@@ -113,11 +113,14 @@ void install_famspec(const fs::path& prefix) {
 ProcessResult build_family(const fs::path& source, const fs::path& build, const fs::path& prefix,
                            const std::string& extra_flags = "",
                            const std::string& compiler = FAMSPEC_TEST_CXX_COMPILER) {
-    const std::string flags = std::string(FAMSPEC_TEST_PLUGIN_FLAGS) + " " + extra_flags;
+    // Sanitizer flags are GCC's runtime: a plugin from another compiler is built without them (it is
+    // refused by its fingerprint before any of its code runs).
+    const std::string base = compiler == FAMSPEC_TEST_CXX_COMPILER ? FAMSPEC_TEST_PLUGIN_FLAGS : "";
+    const std::string flags = base + " " + extra_flags;
     must_run({FAMSPEC_TEST_CMAKE, "-S", source.string(), "-B", build.string(), "-G", FAMSPEC_TEST_GENERATOR,
               "-DCMAKE_CXX_COMPILER=" + compiler, "-DCMAKE_BUILD_TYPE=Release",
               "-DCMAKE_PREFIX_PATH=" + prefix.string(), "-DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF",
-              "-DCMAKE_CXX_FLAGS=" + flags, "-DCMAKE_MODULE_LINKER_FLAGS=" + std::string(FAMSPEC_TEST_PLUGIN_FLAGS)});
+              "-DCMAKE_CXX_FLAGS=" + flags, "-DCMAKE_MODULE_LINKER_FLAGS=" + base});
     CHECK(contains(read(build / "CMakeCache.txt"), "famspec_DIR:PATH=" + (prefix / "lib/cmake/famspec").string()));
     return must_run({FAMSPEC_TEST_CMAKE, "--build", build.string(), "-j2"});
 }
@@ -143,6 +146,13 @@ std::string runpath(const fs::path& file) {
     return dynamic.out.substr(begin, dynamic.out.find(']', begin) - begin);
 }
 
+// A plugin links no famspec library and needs no search path: the SDK is header-only.
+bool stands_alone(const fs::path& plugin) {
+    const ProcessResult dynamic = must_run({"readelf", "-d", plugin.string()});
+    return contains(dynamic.out, "(NEEDED)") && !contains(dynamic.out, "libfamspec") &&
+           !contains(dynamic.out, "runpath") && !contains(dynamic.out, "rpath");
+}
+
 }  // namespace
 
 TEST_CASE("the installed package builds the out-of-tree example and the installed famspec loads it") {
@@ -164,7 +174,7 @@ TEST_CASE("the installed package builds the out-of-tree example and the installe
     }
     CHECK(runpath(prefix / "bin/famspec") == "$ORIGIN/../lib");
     CHECK(runpath(prefix / "bin/famspec-manifest") == "$ORIGIN/../lib");
-    CHECK(runpath(prefix / "lib/famspec/plugins/famspec_qwen3_moe.so") == "$ORIGIN/../..");
+    CHECK(stands_alone(prefix / "lib/famspec/plugins/famspec_qwen3_moe.so"));
 
     const fs::path build = scratch / "example build";
     build_family(FAMSPEC_TEST_EXAMPLE_DIR, build, prefix);
@@ -186,7 +196,7 @@ TEST_CASE("the installed package builds the out-of-tree example and the installe
     {  // --plugin-path
         const ProcessResult list = must_run(installed_cli(prefix, {"list", "--plugin-path", plugins.string()}));
         CHECK(contains(list.err, "plugin search path (--plugin-path): " + plugins.string() + "\n"));
-        CHECK(contains(list.out, "acme_moe  1.0.0    1.0  ok      acme_moe  famspec_acme_moe.so\n"));
+        CHECK(contains(list.out, "acme_moe  1.0.0    2.0  ok      acme_moe  famspec_acme_moe.so\n"));
         CHECK_FALSE(contains(list.out, "qwen3_moe"));
 
         const ProcessResult json =
@@ -242,7 +252,7 @@ TEST_CASE("the installed package builds the out-of-tree example and the installe
         options.environment["FAMSPEC_PLUGIN_PATH"] = plugins.string();
         const ProcessResult list = must_run(installed_cli(prefix, {"list"}), options);
         CHECK(contains(list.err, "plugin search path (FAMSPEC_PLUGIN_PATH): " + plugins.string() + "\n"));
-        CHECK(contains(list.out, "acme_moe  1.0.0    1.0  ok      acme_moe  famspec_acme_moe.so\n"));
+        CHECK(contains(list.out, "acme_moe  1.0.0    2.0  ok      acme_moe  famspec_acme_moe.so\n"));
         const ProcessResult show = must_run(installed_cli(prefix, {"show", "AcmeMoeForCausalLM"}), options);
         CHECK(show.out.starts_with("family acme_moe\n"));
         CHECK(contains(show.out, "  plugin:            acme_moe (" + plugin.string() + ")\n"));
@@ -257,18 +267,18 @@ TEST_CASE("the installed package builds the out-of-tree example and the installe
         must_run({FAMSPEC_TEST_CMAKE, "--install", build.string()});
         const fs::path installed = prefix / "lib/famspec/plugins/famspec_acme_moe.so";
         REQUIRE(fs::is_regular_file(installed));
-        CHECK(runpath(installed) == "$ORIGIN/../..");
+        CHECK(stands_alone(installed));
         const ProcessResult list = must_run(installed_cli(prefix, {"list", "--long"}));
         CHECK(contains(list.err, "plugin search path (default): " + (prefix / "lib/famspec/plugins").string()));
         // Compare fields, not column widths: the widths follow the longest name installed.
         const std::string acme = line_with(list.out, installed.string());
         CHECK(acme.ends_with(installed.string()));  // the path may hold spaces: it is the last column
         CHECK(fields_of(acme.substr(0, acme.find(installed.string()))) ==
-              std::vector<std::string>{"acme_moe", "1.0.0", "1.0", "ok", "acme_moe"});
+              std::vector<std::string>{"acme_moe", "1.0.0", "2.0", "ok", "acme_moe"});
         const auto qwen = fields_of(line_with(list.out, "famspec_qwen3_moe.so"));
         REQUIRE(qwen.size() >= 5);
         CHECK(std::vector<std::string>(qwen.begin(), qwen.begin() + 5) ==
-              std::vector<std::string>{"qwen3_moe", "1.0.0", "1.0", "ok", "qwen3_moe"});
+              std::vector<std::string>{"qwen3_moe", "1.0.0", "2.0", "ok", "qwen3_moe"});
     }
 }
 
@@ -288,13 +298,13 @@ TEST_CASE("a family built with another C++ ABI is refused with a clear message, 
     INFO(list.out, list.err);
     CHECK(list.signal == 0);
     CHECK(list.exit_code == 1);
-    CHECK(contains(list.out, "acme_moe  1.0.0    1.0  error (compatibility)"));
+    CHECK(contains(list.out, "acme_moe  1.0.0    2.0  error (compatibility)"));
     const std::string refusal = "  compatibility: " + plugin.string() +
                                 ": plugin 'acme_moe' has a different build fingerprint (cxx11-abi: plugin 0, core 1); "
-                                "built for ABI 1.0, compiler=";
+                                "built for ABI 2.0, compiler=";
     CHECK(contains(list.out, refusal));
     CHECK(contains(list.out, "cxx11-abi=0;"));
-    CHECK(contains(list.out, "; this core is ABI 1.0, compiler="));
+    CHECK(contains(list.out, "; this core is ABI 2.0, compiler="));
     CHECK(contains(list.out, "cxx11-abi=1;"));
     CHECK(contains(list.out, "; rebuild it against famspec 0.1.0 with the same compiler and flags\n"));
 
@@ -323,7 +333,7 @@ TEST_CASE("famspec new-family writes a project that builds against the installed
     copy_plugin(build / "plugins/famspec_granite_moe.so", plugins);
 
     const ProcessResult list = must_run(installed_cli(prefix, {"list", "--plugin-path", plugins.string()}));
-    CHECK(contains(list.out, "granite_moe  0.1.0    1.0  ok      granite_moe  famspec_granite_moe.so\n"));
+    CHECK(contains(list.out, "granite_moe  0.1.0    2.0  ok      granite_moe  famspec_granite_moe.so\n"));
     const ProcessResult show =
         must_run(installed_cli(prefix, {"show", "GraniteMoeForCausalLM", "--plugin-path", plugins.string()}));
     CHECK(show.out.starts_with("family granite_moe\n  architecture:      GraniteMoeForCausalLM\n"));
@@ -346,6 +356,8 @@ TEST_CASE("famspec new-family writes a project that builds against the installed
     CHECK(contains(tested.out, "100% tests passed, 0 tests failed out of 1"));
 }
 
+// In a sanitized build the sanitizer field differs too and is named first: this checks the plain build.
+#if !FAMSPEC_TEST_SANITIZED
 TEST_CASE("the SDK compiles with clang++, and famspec names the compiler when it refuses the plugin") {
     Scratch scratch("clang");
     const fs::path prefix = scratch / "prefix dir";
@@ -367,3 +379,4 @@ TEST_CASE("the SDK compiles with clang++, and famspec names the compiler when it
     CHECK(contains(list.out, "  compatibility: " + plugin.string() +
                                  ": plugin 'clang_moe' has a different build fingerprint (compiler: plugin clang-"));
 }
+#endif

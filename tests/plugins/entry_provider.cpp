@@ -4,4 +4,4 @@
 
 FAMSPEC_PLUGIN("entry_provider", "1.0.0", "famspec test fixture")(famspec::Registrar&) {}
 
-extern "C" BOOST_SYMBOL_EXPORT int zoo_entry_provider_value() { return 7; }
+extern "C" __attribute__((visibility("default"))) int zoo_entry_provider_value() { return 7; }

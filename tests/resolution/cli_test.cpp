@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 #include <stdlib.h>
 
+#include <algorithm>
 #include <boost/json.hpp>
 #include <filesystem>
 #include <fstream>
@@ -9,6 +10,7 @@
 #include "famspec/resolver.hpp"
 #include "process.hpp"
 #include "toy_registry.hpp"
+#include "training_config.hpp"
 
 using namespace famspec::test;
 namespace fs = std::filesystem;
@@ -114,29 +116,37 @@ TEST_CASE("check lists every gap at once, with its reason") {
     const std::string covered = write_plan("covered.yaml", kCoveredPlan);
     const auto ok = run_cli(toy_cli({"check", covered}));
     CHECK(ok.exit_code == 0);
-    CHECK(ok.out.find("2 targets, 2 covered, 0 not covered (model_type toy)") != std::string::npos);
+    CHECK(ok.out.find("2 targets, 2 covered, 0 not covered (model_type toy from model_type)") != std::string::npos);
 
     const std::string gappy = write_plan("gappy.yaml", kGappyPlan);
     const auto gaps = run_cli(toy_cli({"check", gappy}));
     CHECK(gaps.exit_code == 1);
     CHECK(gaps.out.find("gappy.yaml:14:5: inner_wrapper sdpa_qkv: not covered: sdpa_qkv is not a CP wrapper registered "
                         "by family 'toy'") != std::string::npos);
-    CHECK(gaps.out.find("replace_module " + std::string(kToyNorm) + ": not covered: unknown option 'use_fused_ops'") !=
-          std::string::npos);
-    CHECK(gaps.out.find("4 targets, 2 covered, 2 not covered") != std::string::npos);
+    CHECK(gaps.out.find("replace_module " + std::string(kToyNorm) +
+                        ": covered\n  ignored_option: option 'use_fused_ops' is ignored") != std::string::npos);
+    CHECK(gaps.out.find("4 targets, 3 covered, 1 not covered, 1 diagnostics") != std::string::npos);
 
     const auto as_json = run_cli(toy_cli({"check", gappy, "--json"}));
     CHECK(as_json.exit_code == 1);
     const auto value = boost::json::parse(as_json.out);
     const auto& object = value.as_object();
-    CHECK(object.at("gaps").as_int64() == 2);
-    CHECK(object.at("covered").as_int64() == 2);
+    CHECK(object.at("gaps").as_int64() == 1);
+    CHECK(object.at("covered").as_int64() == 3);
+    CHECK(object.at("model_type_source").as_string() == "model_type");
     CHECK(object.at("model_type").as_string() == "toy");
     const auto& entries = object.at("entries").as_array();
     REQUIRE(entries.size() == 4);
     CHECK(entries[2].as_object().at("status").as_string() == "not_covered");
     CHECK(entries[2].as_object().at("slot").as_string() == "inner_wrapper");
     CHECK(entries[0].as_object().at("status").as_string() == "resolved");
+    CHECK(entries[3].as_object().at("diagnostics").as_array()[0].at("kind").as_string() == "ignored_option");
+
+    const auto strict = run_cli(toy_cli({"check", gappy, "--strict"}));
+    CHECK(strict.exit_code == 1);
+    CHECK(strict.out.find("replace_module " + std::string(kToyNorm) +
+                          ": not covered: option 'use_fused_ops' is ignored") != std::string::npos);
+    CHECK(strict.out.find("4 targets, 2 covered, 2 not covered, 1 diagnostics") != std::string::npos);
 
     const std::string bad = write_plan("bad.yaml", "plan_overrides: {}\n");
     const auto refused = run_cli(toy_cli({"check", bad}));
@@ -144,22 +154,109 @@ TEST_CASE("check lists every gap at once, with its reason") {
     CHECK(refused.err.find("bad.yaml:1:17: 'plan_overrides': expected a list, found a mapping") != std::string::npos);
 }
 
-TEST_CASE("check --allow-runtime-only reports declared runtime-only targets without failing") {
+TEST_CASE("runtime-only targets are native by default; --strict fails on them unless --allow-runtime-only") {
     const std::string plan =
         write_plan("runtime.yaml", kCoveredPlan + "  - match: '*.lin'\n    module_type: a.B\n    replace_module: " +
                                        "hyper_parallel.models.toy.adapter.replacements.replace_toy_runtime\n");
-    const auto strict = run_cli(toy_cli({"check", plan}));
+    const auto lenient = run_cli(toy_cli({"check", plan}));
+    CHECK(lenient.exit_code == 0);
+    CHECK(lenient.out.find("replace_toy_runtime: native\n  runtime_only: runtime-only factory: builds through "
+                           "ToyNorm.from_module\n") != std::string::npos);
+    CHECK(lenient.out.find("3 targets, 2 covered, 0 not covered, 1 native, 1 diagnostics") != std::string::npos);
+    const auto strict = run_cli(toy_cli({"check", plan, "--strict"}));
     CHECK(strict.exit_code == 1);
     CHECK(strict.out.find("not covered: runtime-only factory: builds through ToyNorm.from_module") !=
           std::string::npos);
-    const auto allowed = run_cli(toy_cli({"check", plan, "--allow-runtime-only"}));
+    const auto allowed = run_cli(toy_cli({"check", plan, "--strict", "--allow-runtime-only"}));
     CHECK(allowed.exit_code == 0);
     CHECK(allowed.out.find("runtime-only (allowed): runtime-only factory") != std::string::npos);
     CHECK(allowed.out.find("3 targets, 2 covered, 0 not covered, 1 runtime-only") != std::string::npos);
-    const auto as_json = run_cli(toy_cli({"check", plan, "--json", "--allow-runtime-only"}));
+    const auto as_json = run_cli(toy_cli({"check", plan, "--json", "--strict", "--allow-runtime-only"}));
     const auto value = boost::json::parse(as_json.out);
     CHECK(value.at("runtime_only_allowed").as_int64() == 1);
     CHECK(value.at("gaps").as_int64() == 0);
     CHECK(value.at("entries").as_array()[2].at("gap").as_string() == "runtime_only");
     CHECK(value.at("entries").as_array()[0].at("gap").is_null());
+}
+
+namespace {
+
+// A whole training config around the toy targets: the family comes from model._target_.
+std::string toy_training_config(const std::string& extra_entry_key) {
+    return config_head("hyper_parallel.models.toy.adapter.validation.build_toy") + "plan_overrides:\n" +
+           "  - match: '*.norm'\n    module_type: " + kToyModuleType + "\n" + extra_entry_key +
+           "    replace_module:\n      _target_: >-\n        " + kToyNorm + "\n      use_fused_ops: false\n" +
+           "  - match: '*.mlp'\n    when: ep\n    local_compute_fn: " + kToyEp + "\n" +
+           "  - match: '*.attn'\n    when: cp\n    inner_wrapper: "
+           "hyper_parallel.models.toy.adapter.cp.other_wrapper\n" +
+           config_tail();
+}
+
+}  // namespace
+
+TEST_CASE("check, summary and resolve read whole training configs; --strict fails on what defaults allow") {
+    const std::string path = write_plan("train.yaml", toy_training_config("    placement: {a: b}\n"));
+    const std::string head = config_head("hyper_parallel.models.toy.adapter.validation.build_toy");
+    const auto base = static_cast<std::size_t>(std::count(head.begin(), head.end(), '\n'));
+    const std::string line = std::to_string(base + 4);  // the unread key, after plan_overrides, match, module_type
+
+    const auto ok = run_cli(toy_cli({"check", path}));
+    CAPTURE(ok.err);
+    CHECK(ok.exit_code == 0);
+    CHECK(ok.err.find(path + ":" + line + ":5: warning: plan_overrides entry key 'placement' is not read by famspec") !=
+          std::string::npos);
+    CHECK(ok.out.find("3 targets, 3 covered, 0 not covered, 2 diagnostics (model_type toy from model._target_)") !=
+          std::string::npos);
+    CHECK(ok.out.find("  unregistered_wrapper: CP wrapper hyper_parallel.models.toy.adapter.cp.other_wrapper is not "
+                      "registered by family 'toy'") != std::string::npos);
+
+    // --strict: the unread key is an error before anything is resolved.
+    const auto strict_read = run_cli(toy_cli({"check", path, "--strict"}));
+    CHECK(strict_read.exit_code == 2);
+    CHECK(strict_read.err.find(path + ":" + line + ":5: plan_overrides entry key 'placement' is not read") !=
+          std::string::npos);
+
+    // Without the unread key, --strict turns both diagnostics into gaps.
+    const std::string clean = write_plan("clean.yaml", toy_training_config(""));
+    const auto strict = run_cli(toy_cli({"check", clean, "--strict", "--json"}));
+    CHECK(strict.exit_code == 1);
+    const auto report = boost::json::parse(strict.out);
+    CHECK(report.at("gaps").as_int64() == 2);
+    CHECK(report.at("model_type_source").as_string() == "model._target_");
+    CHECK(report.at("entries").as_array()[2].at("gap").as_string() == "not_registered");
+
+    // The summary's digest is the same as for the API on the parsed config.
+    const auto digest = run_cli(toy_cli({"summary", clean, "--digest"}));
+    CHECK(digest.exit_code == 0);
+    auto parsed = famspec::parse_plan_file(clean);
+    REQUIRE(parsed.plan.has_value());
+    const famspec::Resolver resolver(toy_registry());
+    CHECK(digest.out == resolver.declaration_summary(std::nullopt, *parsed.plan).digest() + "\n");
+
+    // resolve --plan takes the family from the config, and --explain says so.
+    const auto resolved =
+        run_cli(toy_cli({"resolve", "--target", kToyEp, "--slot", "local_compute_fn", "--plan", clean, "--explain"}));
+    CHECK(resolved.exit_code == 0);
+    CHECK(resolved.err.find("explain: family source: model._target_\n") != std::string::npos);
+    CHECK(resolved.err.find("explain: family: toy\n") != std::string::npos);
+}
+
+TEST_CASE("resolve: diagnostics on stderr by default, not covered under --strict") {
+    const auto lenient = run_cli(toy_cli({"resolve", "--target", kToyEp, "--slot", "local_compute_fn", "--model-type",
+                                          "other_toy", "--option", "use_grouped_gem=true"}));
+    CHECK(lenient.exit_code == 0);
+    CHECK(lenient.out.find(R"("target_class":"ToyMoE")") != std::string::npos);
+    CHECK(lenient.err.find("famspec: diagnostic: ignored_option: option 'use_grouped_gem' is ignored") !=
+          std::string::npos);
+    CHECK(lenient.err.find("famspec: diagnostic: family_mismatch: the MoE archetype") != std::string::npos);
+    const auto strict = run_cli(toy_cli(
+        {"resolve", "--target", kToyEp, "--slot", "local_compute_fn", "--model-type", "other_toy", "--strict"}));
+    CHECK(strict.exit_code == 1);
+    CHECK(strict.out == "null\n");
+    CHECK(strict.err.find("famspec: not covered: the MoE archetype " + std::string(kToyEp) +
+                          " is registered by family 'toy', not by 'other_toy'") != std::string::npos);
+    const auto bad =
+        run_cli(toy_cli({"resolve", "--target", kToyEp, "--slot", "local_compute_fn", "--option", "x=[1]"}));
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.err.find("famspec: bad --option 'x=[1]': option 'x': expected a scalar") != std::string::npos);
 }

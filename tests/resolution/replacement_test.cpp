@@ -107,18 +107,13 @@ TEST_CASE("every not-covered replacement says why") {
     CHECK(reason(replacements + "not_there", kToyModuleType) ==
           "target " + replacements + "not_there is not a factory registered by family 'toy'");
     CHECK(reason(kToyNorm, std::nullopt) ==
-          "missing module_type: without the matched source class there is no call site to rewrite");
-    CHECK(reason(replacements + "replace_toy_runtime", kToyModuleType) ==
-          "runtime-only factory: builds through ToyNorm.from_module");
+          "missing module_type: without the matched source class there is no call site to rewrite (give it as the "
+          "entry's module_type, or --module-type)");
     CHECK(reason(replacements + "replace_toy_no_fqn", kToyModuleType) ==
           "component ToyNoFqn lacks parameter 'module_fqn' that factory " + replacements + "replace_toy_no_fqn passes");
     CHECK(reason(replacements + "replace_toy_attention_default", kToyModuleType) ==
           "the default of ToyAttention.attention_interface (default_attention_kernel) is not a literal and cannot be "
           "rendered into generated source");
-    CHECK(reason(kToyNorm, kToyModuleType, {{"use_fused_ops", false}}) ==
-          "unknown option 'use_fused_ops': factory " + std::string(kToyNorm) + " takes no such parameter");
-    CHECK(reason(kToyNorm, kToyModuleType, {{"module_fqn", "x"}}) ==
-          "option 'module_fqn' is supplied by the runtime and cannot be set in the plan");
     CHECK(reason(replacements + "replace_toy_experts", kToyModuleType, {{"use_fused_ops", "no"}}) ==
           "option 'use_fused_ops' expects bool (default True), got str 'no'");
     CHECK(reason("my.project.helpers.make_norm", kToyModuleType) ==
@@ -219,14 +214,18 @@ TEST_CASE("a component named directly wraps with its own defaults, whatever the 
     const auto eps = resolver.replacement_spec_for(kDirect, std::nullopt, kToyModuleType, {{"eps", 0.001}});
     REQUIRE(eps.resolved());
     CHECK(eps.value->keyword_args == std::vector<std::string>{"module_fqn=''", "context=None", "eps=0.001"});
-    CHECK(resolver.replacement_spec_for(kDirect, std::nullopt, kToyModuleType, {{"use_fast", true}}).reason ==
-          "unknown option 'use_fast': component ToyNorm takes no such keyword parameter");
+    const auto fast = resolver.replacement_spec_for(kDirect, std::nullopt, kToyModuleType, {{"use_fast", true}});
+    CHECK(fast.value.get() == r.value.get());  // ignored, with a diagnostic
+    REQUIRE(fast.diagnostics.size() == 1);
+    CHECK(fast.diagnostics[0].message ==
+          "option 'use_fast' is ignored: it is not declared; component ToyNorm declares: eps");
     CHECK(resolver.replacement_spec_for("hyper_parallel.components.toy.tables.ToyTable", std::nullopt, kToyModuleType)
               .reason == "component ToyTable takes no 'module' parameter, so it cannot wrap the source module");
     CHECK(resolver.replacement_spec_for("hyper_parallel.components.toy.norms.Typo", std::nullopt, kToyModuleType)
               .reason == "target hyper_parallel.components.toy.norms.Typo names no registered component");
     CHECK(resolver.replacement_spec_for(kDirect, std::nullopt, std::nullopt).reason ==
-          "missing module_type: without the matched source class there is no call site to rewrite");
+          "missing module_type: without the matched source class there is no call site to rewrite (give it as the "
+          "entry's module_type, or --module-type)");
     CHECK(resolver.replacement_spec_for(kDirect, std::string("unregistered_model"), kToyModuleType).reason ==
           "unknown family 'unregistered_model': no loaded plugin registers it");
 }

@@ -76,28 +76,18 @@ TEST_CASE("strategies fail closed like replacements, each with its reason") {
           "wrong slot: " + std::string(kToyCp) + " is a CP wrapper; it belongs in inner_wrapper");
     CHECK(reason(kToyEp, std::nullopt, Slot::inner_wrapper) ==
           "wrong slot: " + std::string(kToyEp) + " is an MoE compute factory; it belongs in local_compute_fn");
-    // The reference covers any adapter-shaped inner_wrapper path; here it must be registered.
-    const std::string unregistered = "hyper_parallel.models.toy.adapter.distributed.context_parallel.not_a_wrapper";
-    CHECK(reason(unregistered, std::nullopt, Slot::inner_wrapper) ==
-          unregistered + " is not a CP wrapper registered by family 'toy'");
-    CHECK(reason(kToyCp, std::string("other_toy"), Slot::inner_wrapper) ==
-          "CP wrapper " + std::string(kToyCp) + " is registered by family 'toy', not by 'other_toy'");
-    CHECK(reason(kToyCp, std::string("unregistered_model"), Slot::inner_wrapper) ==
-          "unknown family 'unregistered_model': no loaded plugin registers it");
-    CHECK(reason(kToyEp, std::string("unregistered_model"), Slot::local_compute_fn) ==
-          "unknown family 'unregistered_model': no loaded plugin registers it");
-    CHECK(reason("hyper_parallel.models.toy.adapter.distributed.expert_parallel.toy_engram_compute_fn", std::nullopt,
-                 Slot::local_compute_fn) ==
-          "runtime-only compute function: hyper_parallel.models.toy.adapter.distributed.expert_parallel."
-          "toy_engram_compute_fn belongs to family 'toy' and matches no MoE archetype");
+    // An inner_wrapper outside the adapter convention, and one that stops at adapter.
+    CHECK(reason("sdpa_qkv", std::nullopt, Slot::inner_wrapper) ==
+          "sdpa_qkv is not a CP wrapper registered, nor under hyper_parallel.models.<family>.adapter.<name>");
+    CHECK(reason("hyper_parallel.models.toy.adapter", std::nullopt, Slot::inner_wrapper) ==
+          "hyper_parallel.models.toy.adapter is not a CP wrapper registered by family 'toy', nor under "
+          "hyper_parallel.models.<family>.adapter.<name>");
     CHECK(reason("sdpa_qkv", std::nullopt, Slot::local_compute_fn) ==
           "sdpa_qkv is not the compute factory of any registered MoE archetype");
-    CHECK(reason(kToyEp, std::nullopt, Slot::local_compute_fn, {{"use_fused", true}}) ==
-          "unknown option 'use_fused': " + std::string(kToyEp) + " declares no such option");
     CHECK(reason(kToyEp, std::nullopt, Slot::local_compute_fn, {{"use_grouped_gemm", 1.5}}) ==
           "option 'use_grouped_gemm' expects bool (default False), got float 1.5");
-    CHECK(reason(kToyCp, std::nullopt, Slot::inner_wrapper, {{"window", 4}}) ==
-          "unknown option 'window': " + std::string(kToyCp) + " declares no such option");
+    CHECK(reason(kToyCp, std::nullopt, Slot::inner_wrapper, {{"use_mask", 4}}) ==
+          "option 'use_mask' expects bool (default False), got int 4");
     CHECK(reason(kToyEp, std::nullopt, Slot::replace_module) == "replace_module is not a strategy slot");
     CHECK(reason("", std::nullopt, Slot::inner_wrapper) == "no target path");
 }
@@ -154,14 +144,22 @@ TEST_CASE("every gap carries its kind, so callers need not parse the reason") {
     CHECK(replacement_gap("my.helpers.f", "toy", kToyModuleType) == Gap::no_channel);
     CHECK(replacement_gap(kToyNorm, "unregistered_model", kToyModuleType) == Gap::unknown_family);
     CHECK(replacement_gap(replacements + "nothing", "toy", kToyModuleType) == Gap::not_registered);
-    CHECK(replacement_gap(replacements + "replace_toy_runtime", "toy", kToyModuleType) == Gap::runtime_only);
+    const auto native = resolver.replacement_spec_for(replacements + "replace_toy_runtime", "toy", kToyModuleType);
+    CHECK(native.status == ResolutionStatus::native);
+    CHECK(native.gap == Gap::none);
     CHECK(replacement_gap(kToyNorm, "toy", std::nullopt) == Gap::missing_module_type);
     CHECK(replacement_gap(replacements + "replace_toy_no_fqn", "toy", kToyModuleType) == Gap::component_mismatch);
-    CHECK(replacement_gap(kToyNorm, "toy", kToyModuleType, {{"x", 1}}) == Gap::bad_option);
+    CHECK(replacement_gap(replacements + "replace_toy_experts", "toy", kToyModuleType, {{"use_fused_ops", 1}}) ==
+          Gap::bad_option);
     CHECK(strategy_gap(kToyCp, "toy", Slot::local_compute_fn) == Gap::wrong_slot);
-    CHECK(strategy_gap(kToyCp, "other_toy", Slot::inner_wrapper) == Gap::wrong_family);
-    CHECK(strategy_gap("hyper_parallel.models.toy.adapter.distributed.expert_parallel.toy_engram_compute_fn", "toy",
-                       Slot::local_compute_fn) == Gap::runtime_only);
+    // The gaps that only strict resolution gives.
+    auto strict_gap = [&](const std::string& target, const std::string& family, Slot slot) {
+        return resolver.strategy_spec_for(famspec::test::request(target, family, slot, {}, std::nullopt, true)).gap;
+    };
+    CHECK(strict_gap(kToyEp, "other_toy", Slot::local_compute_fn) == Gap::wrong_family);
+    CHECK(strict_gap(kToyCp, "other_toy", Slot::inner_wrapper) == Gap::not_registered);
+    CHECK(strict_gap("hyper_parallel.models.toy.adapter.distributed.expert_parallel.toy_engram_compute_fn", "toy",
+                     Slot::local_compute_fn) == Gap::runtime_only);
     CHECK(famspec::gap_name(Gap::runtime_only) == "runtime_only");
     CHECK(famspec::gap_name(Gap::component_mismatch) == "component_mismatch");
 }

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "famspec/registry.hpp"
+#include "famspec/resolver.hpp"
 
 namespace famspec::test {
 
@@ -18,5 +19,18 @@ inline constexpr const char* kToyNorm = "hyper_parallel.models.toy.adapter.repla
 inline constexpr const char* kToyModuleType = "toy.modeling_toy.ToyRMSNorm";
 inline constexpr const char* kToyEp = "hyper_parallel.models.toy.adapter.distributed.expert_parallel.toy_ep_compute_fn";
 inline constexpr const char* kToyCp = "hyper_parallel.models.toy.adapter.distributed.context_parallel.toy_cp_wrapper";
+
+// A ResolveRequest built field by field (GCC 12 warns on designated initialisers that skip fields).
+inline ResolveRequest request(std::string target, std::optional<std::string> family, Slot slot, Options options = {},
+                              std::optional<std::string> module_type = std::nullopt, bool strict = false) {
+    ResolveRequest out;
+    out.target = std::move(target);
+    out.model_type = std::move(family);
+    out.slot = slot;
+    out.options = std::move(options);
+    out.module_type = std::move(module_type);
+    out.strict = strict;
+    return out;
+}
 
 }  // namespace famspec::test

@@ -53,7 +53,9 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
 ProcessResult run_cli(const std::vector<std::string>& arguments, ProcessOptions options) {
     std::vector<std::string> argv{cli_path()};
     argv.insert(argv.end(), arguments.begin(), arguments.end());
-    options.environment.try_emplace("FAMSPEC_PLUGIN_PATH", std::nullopt);
+    for (const char* variable : {"FAMSPEC_PLUGIN_PATH", "FAMSPEC_ALLOW_INSECURE", "FAMSPEC_REQUIRE_DIGESTS"}) {
+        options.environment.try_emplace(variable, std::nullopt);
+    }
     return run_process(argv, options);
 }
 

@@ -29,7 +29,8 @@ struct ProcessOptions {
 
 ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOptions& options = {});
 
-// The famspec CLI of this build, with FAMSPEC_PLUGIN_PATH removed unless options set it.
+// The famspec CLI of this build, with FAMSPEC_PLUGIN_PATH, FAMSPEC_ALLOW_INSECURE and
+// FAMSPEC_REQUIRE_DIGESTS removed unless options set them.
 ProcessResult run_cli(const std::vector<std::string>& arguments, ProcessOptions options = {});
 
 // Paths of this build.

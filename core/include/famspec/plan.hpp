@@ -1,12 +1,16 @@
-// A training plan's plan_overrides, read from YAML and checked before anything is resolved.
+// A training plan's plan_overrides, read from YAML and checked before anything is resolved. The
+// input may be a whole training config: plan_overrides, model_type, architecture, codegen and
+// model._target_ are read, and every other top-level section is left alone.
 #pragma once
 
 #include <cstddef>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "famspec/expected.hpp"
 #include "famspec/sdk/export.hpp"
 #include "famspec/sdk/py_literal.hpp"
 
@@ -39,11 +43,24 @@ struct PlanEntry {
     SourceLocation location;
 };
 
+// Something in the plan famspec does not read, such as an entry key the runtime knows and the
+// resolver does not. Under strict reading it is an error instead.
+struct FAMSPEC_API PlanWarning {
+    std::string file;
+    SourceLocation location;
+    std::string message;
+    std::string suggestion;  // the nearest known name, or empty
+
+    std::string to_string() const;  // "file:line:column: warning: message"
+};
+
 struct Plan {
     std::string file;
     std::optional<std::string> model_type;
     std::optional<std::string> architecture;
+    std::optional<std::string> model_target;  // model._target_ of a training config
     std::vector<PlanEntry> entries;
+    std::vector<PlanWarning> warnings;  // in file order
 };
 
 struct FAMSPEC_API PlanError {
@@ -66,13 +83,34 @@ struct PlanParse {
     std::optional<PlanError> error;
 };
 
-// The family a plan's targets are resolved for: an explicit model_type, else the plan's own model_type,
-// else its architecture; empty means each target's family is inferred from its path.
+// Where the family of a plan's targets comes from, in the order it is looked for.
+enum class FamilySource {
+    caller,        // the model_type the caller gives (--model-type)
+    model_type,    // the plan's top-level model_type
+    architecture,  // the plan's top-level architecture
+    model_target,  // model._target_ under hyper_parallel.models.<family>.
+    per_target,    // none of these: each target's family is inferred from its own path
+};
+FAMSPEC_API std::string_view family_source_name(FamilySource source);
+
+struct PlanFamily {
+    std::optional<std::string> name;  // empty exactly when source is per_target
+    FamilySource source = FamilySource::per_target;
+};
+
+// The family a plan's targets are resolved for, and where it came from.
+FAMSPEC_API PlanFamily plan_family(const Plan& plan, const std::optional<std::string>& model_type);
+// plan_family(plan, model_type).name
 FAMSPEC_API std::optional<std::string> effective_model_type(const Plan& plan,
                                                             const std::optional<std::string>& model_type);
 
-FAMSPEC_API PlanParse parse_plan_file(const std::string& path, const PlanLimits& limits = {});
+// One static option written as `name=value` (the CLI's --option): the value is read as a YAML
+// scalar, as it would be next to a _target_ in a plan. An error names file "--option".
+FAMSPEC_API Expected<std::pair<std::string, PyLiteral>, PlanError> parse_option(std::string_view item);
+
+// strict: an entry key famspec does not read is an error rather than a warning.
+FAMSPEC_API PlanParse parse_plan_file(const std::string& path, const PlanLimits& limits = {}, bool strict = false);
 FAMSPEC_API PlanParse parse_plan_text(const std::string& text, const std::string& file_name,
-                                      const PlanLimits& limits = {});
+                                      const PlanLimits& limits = {}, bool strict = false);
 
 }  // namespace famspec

@@ -1,6 +1,7 @@
 // A structured report of why a plugin did not load.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -9,9 +10,12 @@
 namespace famspec {
 
 // The stages a candidate goes through, in order; a failure names the stage it stopped at.
-enum class PluginStage { find, manifest, compatibility, open, entry, handshake, register_, validate };
+// trust: the file and its directory are safe to load from, and its digest is pinned when required.
+enum class PluginStage { find, trust, manifest, compatibility, open, entry, handshake, register_, validate };
 
 FAMSPEC_API std::string_view stage_name(PluginStage stage);
+// The inverse of stage_name; nullopt for a name that is no stage.
+FAMSPEC_API std::optional<PluginStage> stage_from_name(std::string_view name);
 
 struct PluginError {
     std::string path;

@@ -1,8 +1,9 @@
 // Finds, checks and loads family plugins, and freezes what they register into a Registry.
 //
-// Stages per candidate: find -> manifest -> compatibility (no plugin code has run yet) -> open
-// (dlopen RTLD_NOW|RTLD_LOCAL) -> entry -> handshake -> register -> validate. A failing plugin is
-// reported with its path and stage; the others still load. Libraries are never unloaded.
+// Stages per candidate: find -> trust -> manifest -> compatibility (no plugin code has run yet) ->
+// open (dlopen RTLD_NOW|RTLD_LOCAL, through the descriptor the file was checked from) -> entry ->
+// handshake -> register -> validate. A failing plugin is reported with its path and stage; the
+// others still load. Libraries are never unloaded.
 #pragma once
 
 #include <filesystem>
@@ -20,6 +21,8 @@
 namespace famspec {
 
 inline constexpr const char* kPluginPathVariable = "FAMSPEC_PLUGIN_PATH";
+inline constexpr const char* kAllowInsecureVariable = "FAMSPEC_ALLOW_INSECURE";    // "1": as allow_insecure
+inline constexpr const char* kRequireDigestsVariable = "FAMSPEC_REQUIRE_DIGESTS";  // a file, as required_digests
 
 // Where plugins are searched, and why there.
 struct SearchPath {
@@ -35,14 +38,35 @@ FAMSPEC_API SearchPath plugin_search_path(const std::vector<std::string>& explic
                                           const std::optional<std::string>& environment,
                                           const std::filesystem::path& default_directory);
 
-// The default plugin directory of a program: <directory of the executable>/../lib/famspec/plugins.
-FAMSPEC_API std::filesystem::path default_plugin_directory(const std::filesystem::path& executable);
+// The default plugin directory: famspec/plugins next to the famspec library itself
+// (<prefix>/lib/famspec/plugins for <prefix>/lib/libfamspec.so), whatever program embeds it.
+FAMSPEC_API std::filesystem::path default_plugin_directory();
+
+// One pinned plugin file: its SHA-256 (lower-case hex) and the name it is known by.
+struct RequiredDigest {
+    std::string name;
+    std::string sha256;
+};
+
+struct RequiredDigests {
+    std::optional<std::vector<RequiredDigest>> digests;
+    std::string error;  // "file:line: what was expected", when digests is empty
+};
+// Reads a digest list: the JSON a snapshot writes, {"plugins": [{"name": N, "sha256": H}, ...]}
+// (other keys ignored; H may carry a "sha256:" prefix), or one "H NAME" pair per line as sha256sum
+// prints them (blank lines and # comments ignored).
+FAMSPEC_API RequiredDigests read_required_digests(const std::filesystem::path& file);
 
 struct LoadOptions {
     std::vector<std::filesystem::path> directories;  // every *.so in each, in order, by byte-wise name
     std::vector<std::filesystem::path> files;        // explicit plugin files, after the directories
     std::vector<PluginError> search_errors;          // carried into the report (from plugin_search_path)
     bool require_manifest = true;                    // false only for the manifest generator
+    // Load a plugin whose file or directory is writable by group or others, or owned by someone other
+    // than root and the current user. Off by default; each such plugin is logged as a warning.
+    bool allow_insecure = false;
+    // When set, only files whose SHA-256 is listed are loaded; the others are refused before dlopen.
+    std::optional<std::vector<RequiredDigest>> required_digests;
     LogCallback log;
     // Called as each candidate enters a stage (verify's child reports it, to name where a crash hit).
     std::function<void(const std::string& path, PluginStage stage)> on_stage;
@@ -50,8 +74,18 @@ struct LoadOptions {
 
 FAMSPEC_API LoadOptions load_options_for(const SearchPath& search, LogCallback log = {});
 
+// What a host gets from its environment, read with secure_getenv (ignored in a set-uid program):
+// the search path of plugin_search_path(explicit_paths, FAMSPEC_PLUGIN_PATH, default_plugin_directory()),
+// FAMSPEC_ALLOW_INSECURE=1 and FAMSPEC_REQUIRE_DIGESTS. A digest file that cannot be read is a
+// trust-stage error and pins nothing, so that every plugin is refused rather than none checked.
+FAMSPEC_API LoadOptions load_options_from_environment(const std::vector<std::string>& explicit_paths = {},
+                                                      LogCallback log = {});
+// Sets options.required_digests from a digest file, or records why it cannot (see above).
+FAMSPEC_API void require_digests(LoadOptions& options, const std::filesystem::path& file);
+
 // Runs every stage and returns the frozen registry (plugin records included). Thread-safe: one
-// process-wide loader mutex serialises loads. Never throws for a bad plugin.
+// process-wide loader mutex serialises loads. Never throws for a bad plugin. Registry::all_ok() is
+// false when any directory or candidate failed: a runtime that wants everything checks it.
 FAMSPEC_API std::shared_ptr<const Registry> load_plugins(const LoadOptions& options);
 
 // Stages find, manifest and compatibility only, plus manifest-level duplicate checks: what the
@@ -62,8 +96,8 @@ FAMSPEC_API std::vector<PluginRecord> inspect_plugins(const LoadOptions& options
 // actually loads (verify), since a plugin refused at load time claims nothing.
 FAMSPEC_API std::vector<PluginRecord> inspect_candidates(const LoadOptions& options);
 
-// Marks, in order, every ok record whose manifest claims something an earlier ok record already
-// claims (stage validate). `verify` uses it on the manifests its child processes report.
+// Marks every ok record whose manifest claims something another ok record claims too (stage
+// validate), both of them. `verify` uses it on the manifests its child processes report.
 FAMSPEC_API void mark_conflicts(std::vector<PluginRecord>& records);
 
 // The manifest a plugin's registration produces (for the build-time manifest generator).

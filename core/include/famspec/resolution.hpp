@@ -1,4 +1,5 @@
-// The tri-state answer of every query: resolved, not covered (with the reason), or an error.
+// The answer of every query: resolved, native (left to the runtime), not covered (with the reason),
+// or an error; with the diagnostics famspec's own checks attach to it.
 #pragma once
 
 #include <memory>
@@ -10,20 +11,15 @@
 
 namespace famspec {
 
-enum class ResolutionStatus { resolved, not_covered, error };
+enum class ResolutionStatus {
+    resolved,
+    not_covered,
+    error,
+    native,  // the family builds it at runtime; nothing is sunk, as the reference's native path
+};
 
-// "resolved", "not_covered" or "error", as every JSON output and the Python package spell it.
-constexpr std::string_view status_name(ResolutionStatus status) {
-    switch (status) {
-        case ResolutionStatus::resolved:
-            return "resolved";
-        case ResolutionStatus::not_covered:
-            return "not_covered";
-        case ResolutionStatus::error:
-            return "error";
-    }
-    return "error";
-}
+// "resolved", "not_covered", "error" or "native", as every JSON output and the Python package spell it.
+FAMSPEC_API std::string_view status_name(ResolutionStatus status);
 
 // Why a target is not covered, for callers that act on the kind rather than read the sentence.
 enum class Gap {
@@ -41,6 +37,28 @@ enum class Gap {
 };
 
 FAMSPEC_API std::string_view gap_name(Gap gap);
+
+// Where famspec is stricter than the reference, the reference's answer is given and the check
+// becomes a diagnostic attached to it. Under strict resolution every diagnostic makes the target
+// not covered, with the diagnostic's message and strict_gap(kind).
+enum class DiagnosticKind {
+    unregistered_wrapper,  // a CP inner wrapper under the adapter convention that the family did not register
+    ignored_option,        // a static option the component, factory, archetype or wrapper does not declare
+    family_mismatch,       // an EP archetype asked for under another (or an unknown) family
+    runtime_only,          // the family builds the target at runtime: reported native
+};
+
+struct Diagnostic {
+    DiagnosticKind kind = DiagnosticKind::ignored_option;
+    std::string message;
+    std::string suggestion;  // the nearest fitting name, or the declared ones; may be empty
+
+    friend bool operator==(const Diagnostic&, const Diagnostic&) = default;
+};
+
+FAMSPEC_API std::string_view diagnostic_kind_name(DiagnosticKind kind);
+// The gap a diagnostic becomes under strict resolution.
+FAMSPEC_API Gap strict_gap(DiagnosticKind kind);
 
 // The decision trace `famspec resolve --explain` prints.
 struct Explanation {
@@ -61,6 +79,7 @@ struct Resolution {
     // Never null. Shared and immutable, so that an answer served from the cache is a copy of two
     // pointers: the explanation is made once, when the answer is first computed.
     std::shared_ptr<const Explanation> explanation;
+    std::vector<Diagnostic> diagnostics;  // what famspec's checks found; under strict, any makes it not covered
 
     bool resolved() const { return status == ResolutionStatus::resolved; }
 };

@@ -25,6 +25,20 @@ namespace famspec {
 enum class Slot { replace_module, local_compute_fn, inner_wrapper };
 FAMSPEC_API std::string_view slot_name(Slot slot);
 
+// One query, as it travels from the caller through the channel to the builder.
+struct ResolveRequest {
+    std::string target;                     // the dotted _target_ path
+    std::optional<std::string> model_type;  // the family, any spelling; empty: inferred from the path
+    Slot slot = Slot::replace_module;
+    std::optional<std::string> module_type;  // the dotted source class (replace_module)
+    Options options;                         // static options written next to the target
+    bool strict = false;                     // every diagnostic makes the target not covered
+};
+
+namespace detail {
+struct ResolverState;
+}
+
 // One injection record: the local_compute_fn target of a plan entry.
 struct Injection {
     std::optional<std::string> local_compute_fn;
@@ -41,12 +55,14 @@ struct SummaryEntry {
     std::string reason;
     Gap gap = Gap::none;
     SourceLocation location;
+    std::vector<Diagnostic> diagnostics;
 };
 
 struct FAMSPEC_API DeclarationSummary {
     std::vector<SummaryEntry> entries;  // in plan order, nothing collapsed
 
-    // {"entries":[...],"replacement_specs":{...},"strategy_specs":{...}}, canonical bytes.
+    // {"entries":[...],"replacement_specs":{...},"strategy_specs":{...}}, canonical bytes. An entry
+    // lists its diagnostics when it has any; the two spec maps never depend on them.
     std::string canonical_json() const;
     // "sha256:<64 hex>" over canonical_json().
     std::string digest() const;
@@ -65,6 +81,12 @@ public:
     Resolver& operator=(const Resolver&) = delete;
     ~Resolver();
 
+    // request.slot must be replace_module.
+    Resolution<ReplacementSpec> replacement_spec_for(const ResolveRequest& request) const;
+    // request.slot must be local_compute_fn or inner_wrapper.
+    Resolution<StrategySpec> strategy_spec_for(const ResolveRequest& request) const;
+
+    // Shorthands for a ResolveRequest that is not strict.
     Resolution<ReplacementSpec> replacement_spec_for(std::string_view target,
                                                      const std::optional<std::string>& model_type,
                                                      const std::optional<std::string>& module_type,
@@ -74,24 +96,16 @@ public:
     Resolution<std::string> interface_component_class(std::string_view model_type) const;
     std::vector<std::string> external_state_classes_for(const std::optional<std::string>& model_type,
                                                         std::span<const Injection> injections) const;
-    // model_type overrides the plan's own model_type / architecture; with neither, each target's
-    // family is inferred from its path.
-    DeclarationSummary declaration_summary(const std::optional<std::string>& model_type, const Plan& plan) const;
+    // model_type overrides the plan's own family (plan_family); with none, each target's family is
+    // inferred from its path. strict: every diagnostic makes its target not covered.
+    DeclarationSummary declaration_summary(const std::optional<std::string>& model_type, const Plan& plan,
+                                           bool strict = false) const;
 
     const Registry& registry() const;
     void clear_cache() const;
 
 private:
-    // The public functions answer from the front cache and call these on a miss.
-    Resolution<ReplacementSpec> resolve_replacement(std::string_view target,
-                                                    const std::optional<std::string>& model_type,
-                                                    const std::optional<std::string>& module_type,
-                                                    const Options& options) const;
-    Resolution<StrategySpec> resolve_strategy(std::string_view target, const std::optional<std::string>& model_type,
-                                              Slot slot, const Options& options) const;
-
-    struct State;
-    std::unique_ptr<State> state_;
+    std::unique_ptr<detail::ResolverState> state_;
 };
 
 // The inline expert-parallel forward body for an archetype's router_kind and shared mode.

@@ -1,16 +1,15 @@
 // Declarative builders: a family plugin states what its family is and what each target declares,
-// and these turn the statements into the interface objects the core asks.
+// and these turn the statements into the interface objects the core asks. This is what an author
+// reads; the objects they produce are in famspec/sdk/detail/declared.hpp.
 #pragma once
 
 #include <deque>
 #include <initializer_list>
-#include <memory>
-#include <optional>
-#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "famspec/sdk/detail/factory_data.hpp"
 #include "famspec/sdk/registrar.hpp"
 #include "famspec/sdk/source_site.hpp"
 
@@ -70,7 +69,7 @@ inline std::string site(const SourceSite& where) {
     return std::string(where.file_name()) + ":" + std::to_string(where.line());
 }
 
-// ---- declarations -------------------------------------------------------------------------------
+// ---- archetypes and components ---------------------------------------------------------------------
 
 // Fields with a default may be left out of a designated initializer.
 struct ArchetypeDecl {
@@ -91,82 +90,85 @@ struct ComponentDecl {
     std::vector<SourceBlock> source{};  // class block and helpers; leave empty if never rendered
 };
 
-class FactoryDecl {
-public:
-    explicit FactoryDecl(std::string target, std::string where) : target_(std::move(target)), where_(std::move(where)) {
-        // Every @module_replacement factory takes these three at runtime.
-        parameters_ = {param("module"), param("module_fqn", ""), param("context", none)};
-    }
+// ---- replacement factories --------------------------------------------------------------------
+//
+// A typestate: Family::factory() gives a FactoryDecl, which says what the factory constructs;
+// only the ConstructionDecl that wraps()/replaces() return takes keyword arguments. So
+// `family.factory(t).bind("dim")` does not compile: an argument needs a construction to belong to.
 
-    // Cls(module=module, ...): the source instance is kept as the wrapper input.
-    FactoryDecl& wraps(std::string component, std::string from) {
-        return constructs(std::move(component), std::move(from), ConstructionMode::wrap_source, false);
-    }
-    // Cls(module, ...): still a wrap, with the module handed over positionally.
-    FactoryDecl& wraps_positionally(std::string component, std::string from) {
-        return constructs(std::move(component), std::move(from), ConstructionMode::wrap_source, true);
-    }
-    // Cls(original args): a swap by name; the source class is removed.
-    FactoryDecl& replaces(std::string component, std::string from) {
-        return constructs(std::move(component), std::move(from), ConstructionMode::name, false);
-    }
+class ConstructionDecl {
+public:
     // keyword=<factory parameter>: rendered as the component default, or as a plan option.
-    FactoryDecl& bind(std::string keyword) {
+    ConstructionDecl bind(std::string keyword) {
         std::string parameter = keyword;
         return bind(std::move(keyword), std::move(parameter));
     }
-    FactoryDecl& bind(std::string keyword, std::string parameter) {
+    ConstructionDecl bind(std::string keyword, std::string parameter) {
         return argument({std::move(keyword), ArgumentBinding::parameter, std::move(parameter)});
     }
     // keyword=<python source>, rendered as written.
-    FactoryDecl& pass(std::string keyword, std::string source) {
+    ConstructionDecl pass(std::string keyword, std::string source) {
         return argument({std::move(keyword), ArgumentBinding::literal, std::move(source)});
     }
     // keyword=<family function>: the component is rendered into the artifact with that function.
-    FactoryDecl& hand_over(std::string keyword, std::string function) {
+    ConstructionDecl hand_over(std::string keyword, std::string function) {
         return argument({std::move(keyword), ArgumentBinding::interface, std::move(function)});
     }
     // A further factory parameter (a static option a plan may set).
-    FactoryDecl& option(std::string name, PyLiteral fallback) {
-        parameters_.push_back(param(std::move(name), std::move(fallback)));
+    ConstructionDecl option(std::string name, PyLiteral fallback) {
+        factory_->add_option(std::move(name), std::move(fallback));
+        return *this;
+    }
+
+private:
+    friend class FactoryDecl;
+    explicit ConstructionDecl(detail::FactoryData& factory) : factory_(&factory) {}
+    ConstructionDecl argument(Argument argument) {
+        factory_->construction->arguments.push_back(std::move(argument));
+        return *this;
+    }
+
+    detail::FactoryData* factory_;
+};
+
+class FactoryDecl {
+public:
+    // Cls(module=module, ...): the source instance is kept as the wrapper input.
+    ConstructionDecl wraps(std::string component, std::string from) {
+        return constructs(std::move(component), std::move(from), ConstructionMode::wrap_source, false);
+    }
+    // Cls(module, ...): still a wrap, with the module handed over positionally.
+    ConstructionDecl wraps_positionally(std::string component, std::string from) {
+        return constructs(std::move(component), std::move(from), ConstructionMode::wrap_source, true);
+    }
+    // Cls(original args): a swap by name; the source class is removed.
+    ConstructionDecl replaces(std::string component, std::string from) {
+        return constructs(std::move(component), std::move(from), ConstructionMode::name, false);
+    }
+    // A further factory parameter (a static option a plan may set).
+    FactoryDecl option(std::string name, PyLiteral fallback) {
+        factory_->add_option(std::move(name), std::move(fallback));
         return *this;
     }
     // The factory builds at runtime only (e.g. Cls.from_module): there is nothing to sink.
-    FactoryDecl& runtime_only(std::string reason) {
-        construction_.reset();
-        runtime_only_reason_ = std::move(reason);
-        return *this;
+    void runtime_only(std::string reason) {
+        factory_->construction.reset();
+        factory_->runtime_only_reason = std::move(reason);
     }
-
-    const std::string& target() const { return target_; }
-    const std::string& where() const { return where_; }
-    const std::vector<Parameter>& parameters() const { return parameters_; }
-    const Construction* construction() const { return construction_ ? &*construction_ : nullptr; }
-    const std::string& runtime_only_reason() const { return runtime_only_reason_; }
 
 private:
-    FactoryDecl& constructs(std::string component, std::string from, ConstructionMode mode, bool positional) {
-        construction_ = Construction{std::move(component), std::move(from), mode, positional, {}};
-        runtime_only_reason_.clear();
-        return *this;
-    }
-    FactoryDecl& argument(Argument argument) {
-        if (construction_)
-            construction_->arguments.push_back(std::move(argument));
-        else
-            pending_.push_back(std::move(argument));
-        return *this;
-    }
-
-    std::string target_;
-    std::string where_;
-    std::vector<Parameter> parameters_;
-    std::optional<Construction> construction_;
-    std::vector<Argument> pending_;  // arguments stated before the construction; an error the core reports
-    std::string runtime_only_reason_ = "the factory declares no construction";
-
     friend class Family;
+    explicit FactoryDecl(detail::FactoryData& factory) : factory_(&factory) {}
+    ConstructionDecl constructs(std::string component, std::string from, ConstructionMode mode, bool positional) {
+        factory_->construction = Construction{std::move(component), std::move(from), mode, positional, {}};
+        factory_->runtime_only_reason.clear();
+        return ConstructionDecl(*factory_);
+    }
+
+    detail::FactoryData* factory_;
 };
+
+// ---- families and components ---------------------------------------------------------------------
 
 class Family {
 public:
@@ -186,8 +188,8 @@ public:
         for (SourceBlock& block : blocks) interface_blocks_.push_back(std::move(block));
         return *this;
     }
-    FactoryDecl& factory(std::string target, SourceSite where = SourceSite::current()) {
-        return factories_.emplace_back(std::move(target), site(where));
+    FactoryDecl factory(std::string target, SourceSite where = SourceSite::current()) {
+        return FactoryDecl(factories_.emplace_back(std::move(target), site(where)));
     }
     Family& cp_wrapper(std::string target, Signature options = {}, SourceSite where = SourceSite::current()) {
         cp_wrappers_.push_back({std::move(target), std::move(options), site(where)});
@@ -223,7 +225,7 @@ private:
     std::vector<std::string> directory_aliases_;
     std::vector<SourceBlock> interface_blocks_;
     std::vector<std::string> compute_functions_;
-    std::deque<FactoryDecl> factories_;  // deque: references returned by factory() stay valid
+    std::deque<detail::FactoryData> factories_;  // deque: what factory() handed out stays valid
     std::vector<CpWrapperDecl> cp_wrappers_;
     std::vector<SitedArchetype> archetypes_;
 };
@@ -249,139 +251,6 @@ private:
     std::vector<Sited> components_;
 };
 
-// ---- the interface objects the builders produce ------------------------------------------------
-
-namespace detail {
-
-class DeclaredFamily final : public FamilyAdapter {
-public:
-    DeclaredFamily(std::string model_type, std::string architecture, std::vector<std::string> aliases,
-                   std::vector<std::string> directory_aliases, std::vector<SourceBlock> interface_blocks,
-                   std::vector<std::string> compute_functions)
-        : model_type_(std::move(model_type)),
-          architecture_(std::move(architecture)),
-          aliases_(std::move(aliases)),
-          directory_aliases_(std::move(directory_aliases)),
-          interface_blocks_(std::move(interface_blocks)),
-          compute_functions_(std::move(compute_functions)) {}
-
-    std::string_view model_type() const override { return model_type_; }
-    std::string_view architecture() const override { return architecture_; }
-    std::span<const std::string> aliases() const override { return aliases_; }
-    std::span<const std::string> directory_aliases() const override { return directory_aliases_; }
-    std::span<const SourceBlock> interface_blocks() const override { return interface_blocks_; }
-    std::span<const std::string> compute_functions() const override { return compute_functions_; }
-
-private:
-    std::string model_type_, architecture_;
-    std::vector<std::string> aliases_, directory_aliases_;
-    std::vector<SourceBlock> interface_blocks_;
-    std::vector<std::string> compute_functions_;
-};
-
-class DeclaredFactory final : public ReplacementFactory {
-public:
-    DeclaredFactory(std::string family, const FactoryDecl& decl)
-        : family_(std::move(family)),
-          target_(decl.target()),
-          parameters_(decl.parameters()),
-          runtime_only_reason_(decl.runtime_only_reason()) {
-        if (decl.construction() != nullptr) construction_ = *decl.construction();
-    }
-
-    std::string_view family() const override { return family_; }
-    std::string_view target() const override { return target_; }
-    std::span<const Parameter> parameters() const override { return parameters_; }
-    const Construction* construction() const override { return construction_ ? &*construction_ : nullptr; }
-    std::string_view runtime_only_reason() const override { return runtime_only_reason_; }
-
-private:
-    std::string family_, target_;
-    std::vector<Parameter> parameters_;
-    std::optional<Construction> construction_;
-    std::string runtime_only_reason_;
-};
-
-class DeclaredArchetype final : public MoeArchetype {
-public:
-    DeclaredArchetype(std::string family, ArchetypeDecl decl) : family_(std::move(family)), decl_(std::move(decl)) {}
-
-    std::string_view family() const override { return family_; }
-    const MoeFingerprint& fingerprint() const override { return decl_.fingerprint; }
-    std::string_view kind() const override { return decl_.kind; }
-    std::string_view target_class() const override { return decl_.target_class; }
-    std::string_view router_kind() const override { return decl_.router_kind; }
-    std::string_view shared() const override { return decl_.shared; }
-    std::span<const std::string> strip_boundary_subpatterns() const override {
-        return decl_.strip_boundary_subpatterns;
-    }
-    std::string_view compute_factory() const override { return decl_.compute_factory; }
-    std::span<const Parameter> options() const override { return decl_.options.parameters(); }
-
-private:
-    std::string family_;
-    ArchetypeDecl decl_;
-};
-
-class DeclaredCpWrapper final : public CpWrapper {
-public:
-    DeclaredCpWrapper(std::string family, std::string target, std::vector<Parameter> options)
-        : family_(std::move(family)), target_(std::move(target)), options_(std::move(options)) {}
-
-    std::string_view family() const override { return family_; }
-    std::string_view target() const override { return target_; }
-    std::span<const Parameter> options() const override { return options_; }
-
-private:
-    std::string family_, target_;
-    std::vector<Parameter> options_;
-};
-
-class DeclaredComponent final : public Component {
-public:
-    DeclaredComponent(const std::string& package, ComponentDecl decl)
-        : import_module_(package), defining_module_(package + "." + decl.submodule), decl_(std::move(decl)) {}
-
-    std::string_view name() const override { return decl_.name; }
-    std::string_view import_module() const override { return import_module_; }
-    std::string_view defining_module() const override { return defining_module_; }
-    std::span<const Parameter> parameters() const override { return decl_.signature.parameters(); }
-    std::span<const SourceBlock> source() const override { return decl_.source; }
-
-private:
-    std::string import_module_, defining_module_;
-    ComponentDecl decl_;
-};
-
-}  // namespace detail
-
-inline void Family::register_into(Registrar& registrar) const {
-    registrar.add_family(
-        std::make_shared<detail::DeclaredFamily>(model_type_, architecture_, aliases_, directory_aliases_,
-                                                 interface_blocks_, compute_functions_),
-        where_);
-    for (const FactoryDecl& factory : factories_) {
-        if (!factory.pending_.empty()) {
-            throw std::logic_error("factory '" + factory.target() + "' (" + factory.where() +
-                                   "): arguments were declared before wraps()/replaces()");
-        }
-        registrar.add_factory(std::make_shared<detail::DeclaredFactory>(model_type_, factory), factory.where());
-    }
-    for (const CpWrapperDecl& wrapper : cp_wrappers_) {
-        registrar.add_cp_wrapper(
-            std::make_shared<detail::DeclaredCpWrapper>(model_type_, wrapper.target, wrapper.options.parameters()),
-            wrapper.where);
-    }
-    for (const SitedArchetype& archetype : archetypes_) {
-        registrar.add_archetype(std::make_shared<detail::DeclaredArchetype>(model_type_, archetype.decl),
-                                archetype.where);
-    }
-}
-
-inline void Components::register_into(Registrar& registrar) const {
-    for (const Sited& component : components_) {
-        registrar.add_component(std::make_shared<detail::DeclaredComponent>(package_, component.decl), component.where);
-    }
-}
-
 }  // namespace famspec::declare
+
+#include "famspec/sdk/detail/declared.hpp"

@@ -1,18 +1,33 @@
 // A model family: its identity and every spelling that names it.
+//
+// What the core asks, and when:
+//   - Registration (the plugin's register function, on the thread that called load_plugins, under
+//     the process-wide loader lock): the core reads every member once, to check the declaration,
+//     to build the family's lookup keys and to compare it with the plugin's manifest.
+//   - After the registry is frozen: any thread, concurrently and without a lock, may call any
+//     member while it resolves a target or renders a component.
+//
+// An implementation must answer the same way every time (the core caches what it derives), must not
+// throw, block, print or call back into famspec, and must keep every view it returns valid for as
+// long as the object lives. Members are const: an adapter holds no mutable state.
+// The ordinary implementation is declare::Family; implement this by hand only when an answer must be
+// computed.
 #pragma once
 
 #include <span>
 #include <string>
 #include <string_view>
 
-#include "famspec/sdk/export.hpp"
 #include "famspec/sdk/source_block.hpp"
 
 namespace famspec {
 
-class FAMSPEC_API FamilyAdapter {
+class FamilyAdapter {
 public:
-    virtual ~FamilyAdapter();
+    // Inline on purpose: the SDK is header-only and a plugin links no famspec library. The core
+    // never dynamic_casts an interface object nor catches a plugin's own exception type, so a
+    // vtable and typeinfo private to each plugin (RTLD_LOCAL) are enough.
+    virtual ~FamilyAdapter() = default;
 
     virtual std::string_view model_type() const = 0;    // the registry key, e.g. "qwen3_moe"
     virtual std::string_view architecture() const = 0;  // e.g. "Qwen3MoeForCausalLM"

@@ -1,11 +1,21 @@
 // A routed-MoE structure whose forward is replaced by the inline expert-parallel body.
+//
+// What the core asks, and when:
+//   - Registration (under the loader lock, on the loading thread): every member once, to check
+//     that the fingerprint and the keys are complete and unique and that its family is registered
+//     by the same plugin.
+//   - After the registry is frozen: any thread, concurrently and without a lock, when a plan's
+//     local_compute_fn target names compute_factory() (StrategySpec building, option checks).
+//
+// An implementation must answer the same way every time, must not throw, block, print or call back
+// into famspec, and must keep every returned view valid for as long as it lives. The ordinary
+// implementation is declare::Family::archetype().
 #pragma once
 
 #include <span>
 #include <string>
 #include <string_view>
 
-#include "famspec/sdk/export.hpp"
 #include "famspec/sdk/parameter.hpp"
 
 namespace famspec {
@@ -19,9 +29,9 @@ struct MoeFingerprint {
     friend bool operator==(const MoeFingerprint&, const MoeFingerprint&) = default;
 };
 
-class FAMSPEC_API MoeArchetype {
+class MoeArchetype {
 public:
-    virtual ~MoeArchetype();
+    virtual ~MoeArchetype() = default;  // inline: see FamilyAdapter
 
     virtual std::string_view family() const = 0;  // model_type of the registering family
     virtual const MoeFingerprint& fingerprint() const = 0;

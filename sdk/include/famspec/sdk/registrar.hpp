@@ -1,4 +1,17 @@
 // The registration surface the core hands to a plugin's entry point.
+//
+// The core calls the plugin's register function exactly once, on the thread that called
+// load_plugins, under the process-wide loader lock, after the plugin's manifest and descriptor have
+// been checked. Inside it the plugin adds its declarations here, and nowhere else: nothing registers
+// from a static constructor, and the registrar must not be kept or used after the function returns.
+//
+// Each add_* takes ownership of one object. The core checks it as it arrives and makes it visible
+// only if the whole registration succeeds and matches the manifest, so a failing plugin is never
+// half-applied. Every object it keeps holds the plugin's library mapped for as long as anyone holds
+// the object. `where` names the declaration site ("file:line") for duplicate reports.
+//
+// The register function may throw; the core catches at this boundary and reports the plugin as
+// failed at the register stage. It must not call exit, load plugins, or start threads.
 #pragma once
 
 #include <memory>
@@ -6,25 +19,23 @@
 
 #include "famspec/sdk/component.hpp"
 #include "famspec/sdk/cp_wrapper.hpp"
-#include "famspec/sdk/export.hpp"
 #include "famspec/sdk/family_adapter.hpp"
 #include "famspec/sdk/moe_archetype.hpp"
 #include "famspec/sdk/replacement_factory.hpp"
 
 namespace famspec {
 
-// Owned by the core. A plugin adds declarations only from inside its register function; the core
-// records them, checks them, and makes them visible only if the whole registration succeeds.
-// `where` names the declaration site ("file:line") for duplicate reports.
-class FAMSPEC_API Registrar {
+class Registrar {
 public:
-    virtual ~Registrar();
+    virtual void add_family(std::unique_ptr<const FamilyAdapter> family, std::string_view where) = 0;
+    virtual void add_factory(std::unique_ptr<const ReplacementFactory> factory, std::string_view where) = 0;
+    virtual void add_archetype(std::unique_ptr<const MoeArchetype> archetype, std::string_view where) = 0;
+    virtual void add_cp_wrapper(std::unique_ptr<const CpWrapper> wrapper, std::string_view where) = 0;
+    virtual void add_component(std::unique_ptr<const Component> component, std::string_view where) = 0;
 
-    virtual void add_family(std::shared_ptr<const FamilyAdapter> family, std::string_view where) = 0;
-    virtual void add_factory(std::shared_ptr<const ReplacementFactory> factory, std::string_view where) = 0;
-    virtual void add_archetype(std::shared_ptr<const MoeArchetype> archetype, std::string_view where) = 0;
-    virtual void add_cp_wrapper(std::shared_ptr<const CpWrapper> wrapper, std::string_view where) = 0;
-    virtual void add_component(std::shared_ptr<const Component> component, std::string_view where) = 0;
+protected:
+    // Owned by the core: a plugin never destroys it.
+    ~Registrar() = default;
 };
 
 }  // namespace famspec

@@ -1,0 +1,69 @@
+#include "nearest_name.hpp"
+
+#include <algorithm>
+#include <utility>
+
+namespace famspec::detail {
+namespace {
+
+// Levenshtein distance with one row, stopping early once every cell is past the bound.
+std::size_t edit_distance(std::string_view a, std::string_view b, std::size_t bound) {
+    if (a.size() > b.size()) std::swap(a, b);
+    if (b.size() - a.size() > bound) return bound + 1;
+    std::vector<std::size_t> row(a.size() + 1);
+    for (std::size_t i = 0; i <= a.size(); ++i) row[i] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+        std::size_t diagonal = row[0];
+        row[0] = j;
+        std::size_t smallest = row[0];
+        for (std::size_t i = 1; i <= a.size(); ++i) {
+            const std::size_t above = row[i];
+            row[i] = std::min({row[i] + 1, row[i - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diagonal = above;
+            smallest = std::min(smallest, row[i]);
+        }
+        if (smallest > bound) return bound + 1;
+    }
+    return row[a.size()];
+}
+
+template <class Name>
+std::vector<std::string> nearest(std::string_view name, std::span<const Name> candidates, std::size_t most) {
+    const std::size_t bound = std::max<std::size_t>(2, name.size() / 3);
+    std::vector<std::pair<std::size_t, std::string_view>> close;
+    for (const Name& candidate : candidates) {
+        const std::string_view text(candidate);
+        if (text == name) continue;
+        const std::size_t distance = edit_distance(name, text, bound);
+        if (distance <= bound) close.emplace_back(distance, text);
+    }
+    std::sort(close.begin(), close.end());
+    close.erase(std::unique(close.begin(), close.end()), close.end());
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < close.size() && i < most; ++i) out.emplace_back(close[i].second);
+    return out;
+}
+
+}  // namespace
+
+std::vector<std::string> nearest_names(std::string_view name, std::span<const std::string_view> candidates,
+                                       std::size_t most) {
+    return nearest(name, candidates, most);
+}
+
+std::vector<std::string> nearest_names(std::string_view name, std::span<const std::string> candidates,
+                                       std::size_t most) {
+    return nearest(name, candidates, most);
+}
+
+std::string did_you_mean(const std::vector<std::string>& names) {
+    if (names.empty()) return {};
+    std::string text = " (did you mean ";
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        if (i > 0) text += i + 1 == names.size() ? " or " : ", ";
+        text += "`" + names[i] + "`";
+    }
+    return text + "?)";
+}
+
+}  // namespace famspec::detail

@@ -1,0 +1,48 @@
+// Reading YAML scalars and shapes for the plan reader: each helper either returns the value or
+// throws PlanFailure with the node's position and what was expected.
+#pragma once
+
+#include <yaml-cpp/yaml.h>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "famspec/plan.hpp"
+
+namespace famspec::detail {
+
+// Thrown inside the plan reader only; the parse functions turn it into a PlanError.
+struct PlanFailure {
+    SourceLocation location;
+    std::string message;
+};
+
+// A node without a mark (an empty document) is reported at the start of the file.
+SourceLocation at(const YAML::Node& node);
+SourceLocation at(const YAML::Mark& mark);
+[[noreturn]] void fail(const YAML::Node& node, std::string message);
+
+// Quotes a scalar for a message, shortened: an error should not repeat a 10,000-digit number.
+std::string shown(std::string_view text);
+std::string kind_of(const YAML::Node& node);
+
+// YAML leaves a repeated key to the reader; a plan that says a thing twice is refused.
+void check_unique_keys(const YAML::Node& map);
+// Walks the tree once before anything else reads it, counting nodes against the alias budget.
+void check_size(const YAML::Node& node, std::size_t depth, const PlanLimits& limits, std::size_t& visited);
+
+// The YAML 1.2 core schema for a plain scalar.
+PyLiteral scalar_value(const YAML::Node& node);
+std::string text(const YAML::Node& node, std::string_view key);
+std::string dotted_path(const YAML::Node& node, std::string_view key);
+std::string family_name(const YAML::Node& node, std::string_view key);
+bool boolean(const YAML::Node& node, std::string_view key);
+std::vector<std::string> text_list(const YAML::Node& node, std::string_view key);
+bool is_identifier(const std::string& name);
+
+// The one document of a plan. yaml-cpp's LoadAll can loop for ever on some damaged inputs (","):
+// documents are read one at a time, and reading stops at the second.
+YAML::Node load_one_document(const std::string& text);
+
+}  // namespace famspec::detail

@@ -1,0 +1,28 @@
+// Stage find: every *.so in the searched directories and every explicit file, in search order
+// (path order, then byte-wise file name), opened once, one candidate per distinct file.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "famspec/elf_file.hpp"
+#include "famspec/plugin_loader.hpp"
+#include "plugin_file.hpp"
+
+namespace famspec::detail {
+
+struct Candidate {
+    std::filesystem::path path;      // the first path that reached the file
+    std::vector<std::string> paths;  // every path that did (symlink, hardlink, byte-identical copy)
+    PluginFile file;
+    ElfInfo elf;  // read from `file`
+};
+
+// The candidates; what cannot be one (a missing, empty or unlistable directory, a special file named
+// *.so, a file that cannot be opened) is appended to `refused` at the find stage.
+std::vector<Candidate> find_candidates(const LoadOptions& options, std::vector<PluginRecord>& refused);
+
+PluginRecord record_of(const Candidate& candidate);
+
+}  // namespace famspec::detail

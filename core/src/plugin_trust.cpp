@@ -1,0 +1,112 @@
+#include "plugin_trust.hpp"
+
+#include <pwd.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "plugin_refusal.hpp"
+
+namespace famspec::detail {
+namespace fs = std::filesystem;
+namespace {
+
+std::string octal_mode(mode_t mode) {
+    char text[8];
+    std::snprintf(text, sizeof text, "%04o", static_cast<unsigned>(mode & 07777U));
+    return text;
+}
+
+std::string user_name(uid_t uid) {
+    const passwd* entry = ::getpwuid(uid);  // NOLINT(concurrency-mt-unsafe): under the loader lock
+    return "uid " + std::to_string(uid) + (entry != nullptr ? " (" + std::string(entry->pw_name) + ")" : "");
+}
+
+// Why `what` (a file or its directory) is not safe to load a plugin from; empty when it is.
+std::string insecurity(const std::string& what, const fs::path& path, const struct stat& status) {
+    const uid_t me = ::geteuid();
+    if (status.st_uid != 0 && status.st_uid != me) {
+        return what + " " + path.string() + " is owned by " + user_name(status.st_uid) +
+               ", neither root nor the current user (" + user_name(me) + "); fix: chown root " + path.string();
+    }
+    if ((status.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
+        const char* who = (status.st_mode & S_IWGRP) != 0 && (status.st_mode & S_IWOTH) != 0 ? "group and others"
+                          : (status.st_mode & S_IWGRP) != 0                                  ? "its group"
+                                                                                             : "others";
+        return what + " " + path.string() + " is writable by " + who + " (mode " + octal_mode(status.st_mode) +
+               "); fix: chmod go-w " + path.string();
+    }
+    return {};
+}
+
+// The file itself (through its descriptor) and every directory that holds it: where it was found
+// and, for a symbolic link, where it really is. Directories above those are not checked.
+std::vector<std::string> insecurities(const Candidate& candidate) {
+    std::vector<std::string> found;
+    struct stat status {};
+    if (::fstat(candidate.file.fd(), &status) == 0) {
+        if (std::string why = insecurity("file", candidate.path, status); !why.empty()) found.push_back(why);
+    }
+    std::error_code ec;
+    const fs::path holder = fs::absolute(candidate.path, ec).parent_path();
+    std::vector<fs::path> directories = {holder};
+    const fs::path real = fs::canonical(candidate.path, ec);
+    if (!ec && real.parent_path() != fs::weakly_canonical(holder, ec)) {
+        directories.push_back(real.parent_path());
+    }
+    for (const fs::path& directory : directories) {
+        if (::stat(directory.c_str(), &status) != 0) continue;
+        if (std::string why = insecurity("directory", directory, status); !why.empty()) found.push_back(why);
+    }
+    return found;
+}
+
+std::optional<PluginError> check_ownership(const Candidate& candidate, const LoadOptions& options) {
+    const std::vector<std::string> found = insecurities(candidate);
+    if (found.empty()) return std::nullopt;
+    const std::string path = candidate.path.string();
+    if (options.allow_insecure) {
+        if (options.log) {
+            options.log(LogLevel::warning, path + ": loaded although insecure (--allow-insecure-plugins or " +
+                                               kAllowInsecureVariable + "=1): " + joined(found));
+        }
+        return std::nullopt;
+    }
+    return refusal(path, PluginStage::trust, "a file and directory only root or the current user can change",
+                   joined(found),
+                   "refused: " + joined(found) + "; or load it anyway with --allow-insecure-plugins (" +
+                       kAllowInsecureVariable + "=1)");
+}
+
+std::optional<PluginError> check_digest(const Candidate& candidate, const std::vector<RequiredDigest>& required) {
+    const std::string path = candidate.path.string();
+    const std::string digest = candidate.file.sha256();
+    if (digest.empty()) {
+        return refusal(path, PluginStage::trust, "a readable file", "a read error",
+                       "refused: its SHA-256 cannot be computed (read error)");
+    }
+    if (std::any_of(required.begin(), required.end(), [&](const RequiredDigest& d) { return d.sha256 == digest; })) {
+        return std::nullopt;
+    }
+    const std::string file_name = candidate.path.filename().string();
+    const auto named = std::find_if(required.begin(), required.end(), [&](const RequiredDigest& d) {
+        return d.name == file_name || "famspec_" + d.name + ".so" == file_name;
+    });
+    const std::string pinned = named != required.end() ? "; the list pins '" + named->name + "' to " + named->sha256
+                                                       : "; the list names no such plugin";
+    return refusal(path, PluginStage::trust, "a SHA-256 listed in the required digests", digest,
+                   "refused: its SHA-256 " + digest + " is not among the required digests" + pinned +
+                       "; deploy the pinned build, or update the digest list if this one is intended");
+}
+
+}  // namespace
+
+std::optional<PluginError> check_trust(const Candidate& candidate, const LoadOptions& options) {
+    if (auto error = check_ownership(candidate, options)) return error;
+    if (options.required_digests) return check_digest(candidate, *options.required_digests);
+    return std::nullopt;
+}
+
+}  // namespace famspec::detail

@@ -1,0 +1,138 @@
+// The replace_module channels: a family factory (hyper_parallel.models.<family>.adapter.…) or a
+// generic component named directly (hyper_parallel.components.…).
+#include "dotted_path.hpp"
+#include "inline_channels.hpp"
+#include "option_check.hpp"
+#include "replacement_builder.hpp"
+#include "resolver_state.hpp"
+
+namespace famspec::detail {
+namespace {
+
+std::string class_name_of(const std::optional<std::string>& dotted) {
+    if (!dotted) return {};
+    const std::size_t dot = dotted->rfind('.');
+    return dot == std::string::npos ? *dotted : dotted->substr(dot + 1);
+}
+
+// Without the rule's module_type there is no call site to rewrite, and guessing one would rewrite
+// the wrong class.
+Outcome<ReplacementSpec> missing_module_type() {
+    return {ResolutionStatus::not_covered,
+            nullptr,
+            "missing module_type: without the matched source class there is no call site to rewrite (give it as the "
+            "entry's module_type, or --module-type)",
+            {},
+            "module_type required",
+            Gap::missing_module_type};
+}
+
+Resolution<ReplacementSpec> from_factory(const ResolverState& state, const ResolveRequest& request,
+                                         Explanation explanation) {
+    const Registry& registry = *state.registry;
+    explanation.channel = "factory";
+    const FamilyChoice choice = choose_family(registry, request.model_type, request.target, explanation);
+    if (choice.family == nullptr) {
+        return not_covered<ReplacementSpec>(Gap::unknown_family, unknown_family(choice), explanation, "unknown family");
+    }
+    const RegisteredFamily& family = *choice.family;
+    const auto* factory = registry.find_factory(request.target);
+    if (factory == nullptr || (*factory)->family() != family->model_type()) {
+        return not_covered<ReplacementSpec>(Gap::not_registered,
+                                            "target " + request.target + " is not a factory registered by family '" +
+                                                std::string(family->model_type()) + "'",
+                                            explanation, "factory lookup");
+    }
+    explanation.plugin = factory->plugin;
+    OptionCheck options = check_options((*factory)->parameters(), request.options, "factory " + request.target);
+    if (options.mismatch) {
+        return not_covered<ReplacementSpec>(Gap::bad_option, *options.mismatch, explanation, "factory options");
+    }
+    CacheKey key = state.key('F');
+    key.add(family->model_type()).add(request.target).add_optional(request.module_type).add(options.kept);
+    return state.cached(state.replacements, key, std::move(explanation), std::move(options.diagnostics), request.strict,
+                        [&]() -> Outcome<ReplacementSpec> {
+                            const std::string old_ctor = class_name_of(request.module_type);
+                            if (old_ctor.empty()) return missing_module_type();
+                            if ((*factory)->construction() == nullptr) {
+                                return {ResolutionStatus::native,
+                                        nullptr,
+                                        "runtime-only factory: " + std::string((*factory)->runtime_only_reason()),
+                                        {},
+                                        "runtime-only factory"};
+                            }
+                            return build_factory_replacement(registry, family, **factory, old_ctor, options.kept,
+                                                             *state.renderer);
+                        });
+}
+
+std::vector<Parameter> keyword_parameters(const Component& component) {
+    std::vector<Parameter> out;
+    for (const Parameter& p : component.parameters()) {
+        if (p.accepts_keyword()) out.push_back(p);
+    }
+    return out;
+}
+
+Resolution<ReplacementSpec> from_component(const ResolverState& state, const ResolveRequest& request,
+                                           Explanation explanation) {
+    const Registry& registry = *state.registry;
+    explanation.channel = "direct-component";
+    if (request.model_type) {
+        const FamilyChoice choice = choose_family(registry, request.model_type, request.target, explanation);
+        if (choice.family == nullptr) {
+            return not_covered<ReplacementSpec>(Gap::unknown_family, unknown_family(choice), explanation,
+                                                "unknown family");
+        }
+    }
+    const auto* component = registry.find_component(request.target);
+    if (component == nullptr) {
+        return not_covered<ReplacementSpec>(Gap::not_registered,
+                                            "target " + request.target + " names no registered component", explanation,
+                                            "component lookup");
+    }
+    explanation.plugin = component->plugin;
+    OptionCheck options = check_options(keyword_parameters(**component), request.options,
+                                        "component " + std::string((*component)->name()));
+    if (options.mismatch) {
+        return not_covered<ReplacementSpec>(Gap::bad_option, *options.mismatch, explanation, "component options");
+    }
+    // The family plays no part in a direct component, so it is not in the key: every spelling, and
+    // both the package and the defining-module path, share one object.
+    CacheKey key = state.key('D');
+    key.add((*component)->defining_module())
+        .add((*component)->name())
+        .add_optional(request.module_type)
+        .add(options.kept);
+    return state.cached(state.replacements, key, std::move(explanation), std::move(options.diagnostics), request.strict,
+                        [&]() -> Outcome<ReplacementSpec> {
+                            const std::string old_ctor = class_name_of(request.module_type);
+                            if (old_ctor.empty()) return missing_module_type();
+                            return build_component_replacement(**component, old_ctor, options.kept);
+                        });
+}
+
+}  // namespace
+
+Resolution<ReplacementSpec> ResolverState::replacement(const ResolveRequest& request) const {
+    Explanation explanation;
+    if (request.target.empty()) {
+        return not_covered<ReplacementSpec>(Gap::no_target, "no target path", explanation, "empty target");
+    }
+    if (request.slot != Slot::replace_module) {
+        return not_covered<ReplacementSpec>(Gap::wrong_slot,
+                                            std::string(slot_name(request.slot)) + " is not the replace_module slot",
+                                            explanation, "wrong slot");
+    }
+    if (is_adapter_path(request.target)) return from_factory(*this, request, std::move(explanation));
+    if (request.target.starts_with(channels::kComponentsRoot)) {
+        return from_component(*this, request, std::move(explanation));
+    }
+    return not_covered<ReplacementSpec>(Gap::no_channel,
+                                        "target " + request.target +
+                                            " is neither a family factory (hyper_parallel.models.<family>.adapter.…) "
+                                            "nor a generic component (hyper_parallel.components.…)",
+                                        explanation, "no channel");
+}
+
+}  // namespace famspec::detail

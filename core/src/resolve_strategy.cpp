@@ -1,0 +1,150 @@
+// The strategy channels: an MoE archetype's compute factory (local_compute_fn) and a CP attention
+// wrapper (inner_wrapper). As in the reference, an archetype resolves by its target whatever family
+// is named, and any inner wrapper under the adapter convention is covered imports-only; where
+// famspec knows better, it says so in a diagnostic.
+#include "dotted_path.hpp"
+#include "famspec/specs.hpp"
+#include "inline_channels.hpp"
+#include "option_check.hpp"
+#include "resolver_state.hpp"
+
+namespace famspec::detail {
+namespace {
+
+Outcome<StrategySpec> ep_spec(const MoeArchetype& a) {
+    auto spec = std::make_shared<StrategySpec>();
+    spec->kind = std::string(a.kind());
+    spec->target_class = std::string(a.target_class());
+    spec->body_template = moe_ep_forward_body(a.router_kind(), a.shared());
+    spec->imports.push_back({std::string(channels::kEpModule), {std::string(channels::kEpEntry)}, std::nullopt});
+    const auto strip = a.strip_boundary_subpatterns();
+    spec->strip_boundary_subpatterns.assign(strip.begin(), strip.end());
+    if (auto invalid = validation_error(*spec)) return {ResolutionStatus::error, nullptr, *invalid, {}, "archetype"};
+    return {ResolutionStatus::resolved, std::move(spec), {}, {}, "archetype compute factory"};
+}
+
+// hyper_parallel.models.<family>.adapter.<attr…>: the shape the reference covers as a CP wrapper.
+bool names_adapter_attribute(std::string_view target) {
+    if (!is_adapter_path(target)) return false;
+    const std::size_t adapter = target.find(".adapter.");
+    return adapter != std::string_view::npos && adapter + 9 < target.size();
+}
+
+Resolution<StrategySpec> from_archetype(const ResolverState& state, const ResolveRequest& request,
+                                        const FamilyChoice& choice, Explanation explanation) {
+    const Registry& registry = *state.registry;
+    explanation.channel = "archetype";
+    const auto* archetype = registry.find_archetype(request.target);
+    if (archetype == nullptr) {
+        if (registry.find_cp_wrapper(request.target) != nullptr) {
+            return not_covered<StrategySpec>(
+                Gap::wrong_slot, "wrong slot: " + request.target + " is a CP wrapper; it belongs in inner_wrapper",
+                explanation, "wrong slot");
+        }
+        if (const auto* owner = registry.find_compute_function_owner(request.target)) {
+            explanation.plugin = owner->plugin;
+            const Outcome<StrategySpec> native{ResolutionStatus::native,
+                                               nullptr,
+                                               "runtime-only compute function: " + request.target +
+                                                   " belongs to family '" + std::string((*owner)->model_type()) +
+                                                   "' and matches no MoE archetype",
+                                               {},
+                                               "compute function without archetype"};
+            return finish(native, std::move(explanation), false, {}, request.strict);
+        }
+        return not_covered<StrategySpec>(Gap::not_registered,
+                                         request.target + " is not the compute factory of any registered MoE archetype",
+                                         explanation, "archetype lookup");
+    }
+    explanation.plugin = archetype->plugin;
+    OptionCheck options = check_options((*archetype)->options(), request.options, "archetype " + request.target);
+    if (options.mismatch) {
+        return not_covered<StrategySpec>(Gap::bad_option, *options.mismatch, explanation, "archetype options");
+    }
+    const std::string_view owner = (*archetype)->family();
+    if (choice.requested && (choice.family == nullptr || (*choice.family)->model_type() != owner)) {
+        options.diagnostics.push_back({DiagnosticKind::family_mismatch,
+                                       "the MoE archetype " + request.target + " is registered by family '" +
+                                           std::string(owner) + "', not by '" + std::string(family_name(choice)) + "'" +
+                                           (choice.family == nullptr ? " (an unknown family)" : ""),
+                                       std::string(owner)});
+    }
+    // Archetypes are keyed by structure, not by family: the key is the compute factory alone.
+    CacheKey key = state.key('E');
+    key.add(request.target);
+    return state.cached(state.strategies, key, std::move(explanation), std::move(options.diagnostics), request.strict,
+                        [&]() { return ep_spec(**archetype); });
+}
+
+Resolution<StrategySpec> from_cp_wrapper(const ResolverState& state, const ResolveRequest& request,
+                                         const FamilyChoice& choice, Explanation explanation) {
+    const Registry& registry = *state.registry;
+    explanation.channel = "cp-wrapper";
+    const auto* wrapper = registry.find_cp_wrapper(request.target);
+    if (wrapper == nullptr && registry.find_archetype(request.target) != nullptr) {
+        return not_covered<StrategySpec>(
+            Gap::wrong_slot,
+            "wrong slot: " + request.target + " is an MoE compute factory; it belongs in local_compute_fn", explanation,
+            "wrong slot");
+    }
+    if (wrapper == nullptr && !names_adapter_attribute(request.target)) {
+        const std::string owner =
+            choice.family != nullptr ? " by family '" + std::string(family_name(choice)) + "'" : "";
+        return not_covered<StrategySpec>(Gap::not_registered,
+                                         request.target + " is not a CP wrapper registered" + owner +
+                                             ", nor under hyper_parallel.models.<family>.adapter.<name>",
+                                         explanation, "cp wrapper lookup");
+    }
+    std::vector<Diagnostic> diagnostics;
+    const std::string asked = choice.requested ? std::string(family_name(choice)) : "(none)";
+    if (wrapper == nullptr) {
+        diagnostics.push_back({DiagnosticKind::unregistered_wrapper,
+                               "CP wrapper " + request.target + " is not registered by family '" + asked +
+                                   "'; covered by the adapter-path convention",
+                               {}});
+    } else {
+        explanation.plugin = wrapper->plugin;
+        if (choice.family == nullptr || (*choice.family)->model_type() != (*wrapper)->family()) {
+            diagnostics.push_back({DiagnosticKind::unregistered_wrapper,
+                                   "CP wrapper " + request.target + " is registered by family '" +
+                                       std::string((*wrapper)->family()) + "', not by '" + asked + "'",
+                                   std::string((*wrapper)->family())});
+        }
+    }
+    OptionCheck options = check_options(wrapper != nullptr ? (*wrapper)->options() : std::span<const Parameter>{},
+                                        request.options, "CP wrapper " + request.target);
+    if (options.mismatch) {
+        return not_covered<StrategySpec>(Gap::bad_option, *options.mismatch, explanation, "cp wrapper options");
+    }
+    diagnostics.insert(diagnostics.end(), options.diagnostics.begin(), options.diagnostics.end());
+    CacheKey key = state.key('C');
+    key.add(request.target);
+    return state.cached(state.strategies, key, std::move(explanation), std::move(diagnostics), request.strict,
+                        [registered = wrapper != nullptr]() -> Outcome<StrategySpec> {
+                            auto spec = std::make_shared<StrategySpec>();
+                            spec->kind = kCpAttentionKind;  // imports-only: marks coverage, patches nothing
+                            return {ResolutionStatus::resolved,
+                                    std::move(spec),
+                                    {},
+                                    {},
+                                    registered ? "registered CP wrapper" : "adapter-path CP wrapper"};
+                        });
+}
+
+}  // namespace
+
+Resolution<StrategySpec> ResolverState::strategy(const ResolveRequest& request) const {
+    Explanation explanation;
+    if (request.target.empty()) {
+        return not_covered<StrategySpec>(Gap::no_target, "no target path", explanation, "empty target");
+    }
+    if (request.slot == Slot::replace_module) {
+        return not_covered<StrategySpec>(Gap::wrong_slot, "replace_module is not a strategy slot", explanation,
+                                         "wrong slot");
+    }
+    const FamilyChoice choice = choose_family(*registry, request.model_type, request.target, explanation);
+    if (request.slot == Slot::local_compute_fn) return from_archetype(*this, request, choice, std::move(explanation));
+    return from_cp_wrapper(*this, request, choice, std::move(explanation));
+}
+
+}  // namespace famspec::detail

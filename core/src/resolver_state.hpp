@@ -1,0 +1,116 @@
+// What the resolver's channels share: the registry snapshot, the caches and how one answer is put
+// together (cache lookup, diagnostics, strictness). Private to the resolver.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "answer_cache.hpp"
+#include "famspec/log.hpp"
+#include "famspec/resolver.hpp"
+#include "resolution_cache.hpp"
+
+namespace famspec::detail {
+
+// Which family a lookup is about: the explicit model_type (any spelling), or the one named by an
+// adapter-convention path. An explicit spelling no plugin knows never falls back to the path.
+struct FamilyChoice {
+    const RegisteredFamily* family = nullptr;
+    std::optional<std::string> requested;  // the spelling asked for, explicit or inferred
+    bool inferred = false;
+};
+
+FamilyChoice choose_family(const Registry& registry, const std::optional<std::string>& model_type,
+                           std::string_view target, Explanation& explanation);
+std::string unknown_family(const FamilyChoice& choice);
+std::string_view family_name(const FamilyChoice& choice);  // the registered model_type, or the spelling asked
+
+// A cache key of length-prefixed fields: no value of one field can pass for another, and an absent
+// optional part is spelled differently from every present one.
+class CacheKey {
+public:
+    CacheKey(std::uint64_t generation, char channel);
+    CacheKey& add(std::string_view field);
+    CacheKey& add_optional(const std::optional<std::string>& field);
+    CacheKey& add(const Options& options);
+    const std::string& text() const { return text_; }
+
+private:
+    std::string text_;
+};
+
+template <class T>
+Resolution<T> not_covered(Gap gap, std::string reason, Explanation explanation, std::string rule) {
+    explanation.rule = std::move(rule);
+    return Resolution<T>{ResolutionStatus::not_covered,
+                         nullptr,
+                         std::move(reason),
+                         gap,
+                         std::make_shared<const Explanation>(std::move(explanation)),
+                         {}};
+}
+
+// An answer from an outcome and the request's diagnostics. A native outcome carries its own
+// runtime_only diagnostic; under strict, the first diagnostic makes the answer not covered.
+template <class T>
+Resolution<T> finish(const Outcome<T>& outcome, Explanation explanation, bool cache_hit,
+                     std::vector<Diagnostic> diagnostics, bool strict) {
+    explanation.cache_hit = cache_hit;
+    if (!outcome.plugin.empty()) explanation.plugin = outcome.plugin;
+    if (!outcome.rule.empty()) explanation.rule = outcome.rule;
+    Resolution<T> out{outcome.status, outcome.value, outcome.reason, outcome.gap, nullptr, std::move(diagnostics)};
+    if (out.status == ResolutionStatus::native) {
+        out.diagnostics.push_back({DiagnosticKind::runtime_only, out.reason, {}});
+    }
+    const bool answered = out.status == ResolutionStatus::resolved || out.status == ResolutionStatus::native;
+    if (strict && answered && !out.diagnostics.empty()) {
+        const Diagnostic& first = out.diagnostics.front();
+        out.status = ResolutionStatus::not_covered;
+        out.value = nullptr;
+        out.gap = strict_gap(first.kind);
+        out.reason = first.message;
+        explanation.rule = "strict: " + std::string(diagnostic_kind_name(first.kind));
+    }
+    out.explanation = std::make_shared<const Explanation>(std::move(explanation));
+    return out;
+}
+
+struct ResolverState {
+    ResolverState(std::shared_ptr<const Registry> r, ResolverOptions o);
+
+    CacheKey key(char channel) const { return CacheKey(registry->generation(), channel); }
+
+    // The one cache lookup of a public entry point; `build` runs on a miss.
+    template <class T, class Build>
+    Resolution<T> cached(ResolutionCache<T>& cache, const CacheKey& key, Explanation explanation,
+                         std::vector<Diagnostic> diagnostics, bool strict, Build build) const {
+        if (auto hit = cache.find(key.text())) {
+            return finish(*hit, std::move(explanation), true, std::move(diagnostics), strict);
+        }
+        Outcome<T> outcome = build();
+        // An error is a broken declaration, not a gap in coverage: the host hears of it at once.
+        if (outcome.status == ResolutionStatus::error && options.log) options.log(LogLevel::error, outcome.reason);
+        return finish(cache.store(key.text(), std::move(outcome)), std::move(explanation), false,
+                      std::move(diagnostics), strict);
+    }
+
+    // The public entry points: the question cache first, then the channels on a miss.
+    Resolution<ReplacementSpec> answer_replacement(const ResolveRequest& request) const;
+    Resolution<StrategySpec> answer_strategy(const ResolveRequest& request) const;
+    // The channels.
+    Resolution<ReplacementSpec> replacement(const ResolveRequest& request) const;
+    Resolution<StrategySpec> strategy(const ResolveRequest& request) const;
+
+    std::shared_ptr<const Registry> registry;
+    ResolverOptions options;
+    const ComponentRenderer* renderer;
+    mutable ResolutionCache<ReplacementSpec> replacements;
+    mutable ResolutionCache<StrategySpec> strategies;
+    // In front of both: the same question asked again is answered before anything is looked up.
+    mutable AnswerCache<ReplacementSpec> replacement_answers;
+    mutable AnswerCache<StrategySpec> strategy_answers;
+};
+
+}  // namespace famspec::detail

@@ -1,0 +1,144 @@
+// The SDK's promises: it is header-only (a plugin needs no famspec library and exports only its
+// descriptor), the factory builder is a typestate, and an interface implemented by hand loads like
+// a declared one.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "famspec/famspec.hpp"
+#include "famspec/sdk/declare.hpp"
+#include "process.hpp"
+
+namespace fs = std::filesystem;
+using famspec::test::run_process;
+
+namespace {
+
+// An argument needs a construction to belong to: only what wraps()/replaces() return takes one.
+template <class Decl>
+concept takes_arguments = requires(Decl decl) {
+    decl.bind("dim");
+    decl.pass("eps", "1e-6");
+    decl.hand_over("attention_interface", "kernel");
+};
+template <class Decl>
+concept takes_a_construction = requires(Decl decl) {
+    decl.wraps("RMSNorm", "hyper_parallel.components.modules");
+};
+
+static_assert(!takes_arguments<famspec::declare::FactoryDecl>, "bind() before wraps() must not compile");
+static_assert(takes_a_construction<famspec::declare::FactoryDecl>);
+static_assert(takes_arguments<famspec::declare::ConstructionDecl>);
+static_assert(!takes_a_construction<famspec::declare::ConstructionDecl>, "one construction per factory");
+
+std::vector<fs::path> shipped_plugins() {
+    std::vector<fs::path> plugins;
+    for (const auto& entry : fs::directory_iterator(famspec::test::plugin_dir())) {
+        if (entry.path().extension() == ".so") plugins.push_back(entry.path());
+    }
+    REQUIRE_FALSE(plugins.empty());
+    return plugins;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    return lines;
+}
+
+// The libraries in `readelf -d`'s NEEDED entries.
+std::vector<std::string> needed(const fs::path& library) {
+    const auto result = run_process({FAMSPEC_TEST_READELF, "-d", "-W", library.string()});
+    REQUIRE(result.exit_code == 0);
+    std::vector<std::string> out;
+    for (const std::string& line : lines_of(result.out)) {
+        const std::size_t open = line.find("(NEEDED)");
+        if (open == std::string::npos) continue;
+        const std::size_t begin = line.find('[');
+        const std::size_t end = line.find(']', begin);
+        REQUIRE(end != std::string::npos);
+        out.push_back(line.substr(begin + 1, end - begin - 1));
+    }
+    return out;
+}
+
+// Symbols the library defines and exports (not UND), from `readelf --dyn-syms`.
+std::set<std::string> exported(const fs::path& library) {
+    const auto result = run_process({FAMSPEC_TEST_READELF, "--dyn-syms", "-W", library.string()});
+    REQUIRE(result.exit_code == 0);
+    std::set<std::string> out;
+    for (const std::string& line : lines_of(result.out)) {
+        std::istringstream fields(line);
+        std::string num, value, size, type, bind, visibility, ndx, name;
+        if (!(fields >> num >> value >> size >> type >> bind >> visibility >> ndx >> name)) continue;
+        if (num.back() != ':' || ndx == "UND" || (bind != "GLOBAL" && bind != "WEAK")) continue;
+        out.insert(name.substr(0, name.find('@')));
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("a shipped plugin needs no famspec library and exports only its descriptor") {
+    for (const fs::path& plugin : shipped_plugins()) {
+        INFO(plugin.string());
+        const std::vector<std::string> libraries = needed(plugin);
+        CHECK_FALSE(libraries.empty());  // libstdc++ at least: the parse must see the entries
+        for (const std::string& library : libraries) CHECK(library.find("famspec") == std::string::npos);
+        CHECK(exported(plugin) == std::set<std::string>{"famspec_plugin_descriptor"});
+    }
+}
+
+TEST_CASE("the NEEDED check sees a famspec dependency where there is one") {
+    // The CLI links libfamspec.so: the same parse must report it, or the check above proves nothing.
+    const std::vector<std::string> libraries = needed(famspec::test::cli_path());
+    CHECK(std::count_if(libraries.begin(), libraries.end(),
+                        [](const std::string& l) { return l.find("libfamspec.so") == 0; }) == 1);
+}
+
+TEST_CASE("the factory builder is a typestate") {
+    CHECK_FALSE(takes_arguments<famspec::declare::FactoryDecl>);
+    CHECK(takes_arguments<famspec::declare::ConstructionDecl>);
+    // Options may come before and after the construction; arguments only after it.
+    famspec::declare::Family family{"typestate", "TypestateForCausalLM"};
+    family.factory("hyper_parallel.models.typestate.adapter.replacements.replace_norm")
+        .option("eps", 1e-6)
+        .wraps("RMSNorm", "hyper_parallel.components.modules")
+        .bind("eps")
+        .option("dim", 64)
+        .bind("dim");
+}
+
+TEST_CASE("a family implemented by hand, without builders, loads and answers") {
+    famspec::LoadOptions options;
+    options.directories = {famspec::test::fixture_dir("hand_written")};
+    const auto registry = famspec::load_plugins(options);
+    REQUIRE(registry->plugins().size() == 1);
+    const auto& record = registry->plugins()[0];
+    INFO((record.error ? record.error->message : std::string("ok")));
+    REQUIRE(record.ok());
+    CHECK(record.manifest->factories ==
+          std::vector<std::string>{"hyper_parallel.models.hand_written.adapter.replacements.replace_layernorm",
+                                   "hyper_parallel.models.hand_written.adapter.replacements.replace_rmsnorm"});
+
+    const auto lookup = registry->find_family("HandWrittenForCausalLM");
+    REQUIRE(lookup.family != nullptr);
+    CHECK((*lookup.family)->model_type() == "hand_written");
+    CHECK(registry->find_family("hand-written").family == lookup.family);
+
+    const auto* factory =
+        registry->find_factory("hyper_parallel.models.hand_written.adapter.replacements.replace_rmsnorm");
+    REQUIRE(factory != nullptr);
+    REQUIRE((*factory)->construction() != nullptr);
+    CHECK((*factory)->construction()->component == "RMSNorm");
+    CHECK((*factory)->construction()->arguments.size() == 1);
+    CHECK(factory->plugin == "hand_written");
+    CHECK(needed(record.path).size() >= 1);
+    for (const std::string& library : needed(record.path)) CHECK(library.find("famspec") == std::string::npos);
+}

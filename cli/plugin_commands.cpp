@@ -163,6 +163,7 @@ void print_family_json(std::ostream& out, const FamilyView& view) {
                                  {"aliases", string_array(family->aliases())},
                                  {"directory_aliases", string_array(family->directory_aliases())},
                                  {"spellings", string_array(family.spellings)},
+                                 {"providers", string_array(family.provider_modules)},
                                  {"plugin", family.plugin},
                                  {"path", family.path},
                                  {"factories", std::move(factory_list)},
@@ -201,6 +202,7 @@ void print_family_text(std::ostream& out, const FamilyView& view) {
     if (!directories.empty()) {
         out << "  directory aliases: " << join({directories.begin(), directories.end()}, ", ") << "\n";
     }
+    print_section(out, "providers", family.provider_modules);
     std::vector<std::string> factories;
     for (const auto* f : view.factories)
         factories.push_back(std::string((*f)->target()) + "\n      -> " + declaration_of(**f));

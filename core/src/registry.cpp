@@ -38,10 +38,15 @@ std::string normalize_family_key(std::string_view name) {
 }
 
 std::vector<std::string> family_spellings(std::string_view model_type, std::string_view architecture,
-                                          std::span<const std::string> aliases,
-                                          std::span<const std::string> directory_aliases) {
+                                          std::span<const std::string> aliases) {
     std::set<std::string> keys = {normalize_family_key(model_type), normalize_family_key(architecture)};
     for (const auto& alias : aliases) keys.insert(normalize_family_key(alias));
+    keys.erase("");
+    return {keys.begin(), keys.end()};
+}
+
+std::vector<std::string> directory_keys(std::span<const std::string> directory_aliases) {
+    std::set<std::string> keys;
     for (const auto& alias : directory_aliases) keys.insert(normalize_family_key(alias));
     keys.erase("");
     return {keys.begin(), keys.end()};
@@ -51,12 +56,20 @@ Registry::Registry(Contents contents) : contents_(std::move(contents)), generati
     for (std::size_t i = 0; i < contents_.families.size(); ++i) {
         auto& family = contents_.families[i];
         family_by_model_type_.emplace(std::string(family->model_type()), i);
-        for (const auto& key : family.spellings) family_by_key_.emplace(key, i);
+        // A family's own name first: it outranks another family's architecture or alias.
+        family_by_key_.emplace(normalize_family_key(family->model_type()), i);
+        for (const auto& key : family.directory_keys) family_by_directory_key_.emplace(key, i);
         for (const auto& target : family->compute_functions()) compute_function_owner_.emplace(target, i);
     }
-    for (std::size_t i = 0; i < contents_.factories.size(); ++i) {
-        factory_by_target_.emplace(std::string(contents_.factories[i]->target()), i);
+    for (std::size_t i = 0; i < contents_.families.size(); ++i) {
+        for (const auto& key : contents_.families[i].spellings) family_by_key_.emplace(key, i);
     }
+    // What each family is told apart by: the keys that answer it.
+    for (std::size_t i = 0; i < contents_.families.size(); ++i) {
+        auto& spellings = contents_.families[i].spellings;
+        std::erase_if(spellings, [&](const std::string& key) { return family_by_key_.at(key) != i; });
+    }
+    index_factories();
     for (std::size_t i = 0; i < contents_.archetypes.size(); ++i) {
         archetype_by_factory_.emplace(std::string(contents_.archetypes[i]->compute_factory()), i);
     }
@@ -86,8 +99,37 @@ FamilyLookup Registry::find_family(std::string_view spelling) const {
     if (const auto it = family_by_key_.find(key); it != family_by_key_.end()) {
         lookup.family = &contents_.families[it->second];
         lookup.rule = "normalised key '" + key + "'";
+    } else if (const auto dir = family_by_directory_key_.find(key); dir != family_by_directory_key_.end()) {
+        // The reference imports that directory's registration and looks again; every plugin is
+        // already loaded here, so no family registers the identity itself: the directory's does.
+        lookup.family = &contents_.families[dir->second];
+        lookup.rule = "directory alias '" + key + "'";
     }
     return lookup;
+}
+
+void Registry::index_factories() {
+    // Each factory under every provider module of its family; the provider modules are the declared
+    // ones and those the factory targets live in.
+    for (const auto& factory : contents_.factories) {
+        const auto owner = family_by_model_type_.find(factory->family());
+        if (owner == family_by_model_type_.end()) continue;
+        const std::string_view target = factory->target();
+        auto& providers = contents_.families[owner->second].provider_modules;
+        const std::string_view home = target.substr(0, target.rfind('.'));
+        if (std::find(providers.begin(), providers.end(), home) == providers.end()) providers.emplace_back(home);
+    }
+    for (auto& family : contents_.families) std::sort(family.provider_modules.begin(), family.provider_modules.end());
+    for (std::size_t i = 0; i < contents_.factories.size(); ++i) {
+        const std::string_view target = contents_.factories[i]->target();
+        factory_by_target_.emplace(std::string(target), i);
+        const auto owner = family_by_model_type_.find(contents_.factories[i]->family());
+        if (owner == family_by_model_type_.end()) continue;
+        const std::string_view name = target.substr(target.rfind('.') + 1);
+        for (const auto& provider : contents_.families[owner->second].provider_modules) {
+            factory_by_target_.emplace(provider + "." + std::string(name), i);
+        }
+    }
 }
 
 const Registered<ReplacementFactory>* Registry::find_factory(std::string_view target) const {

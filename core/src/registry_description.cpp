@@ -123,6 +123,7 @@ json::object family_json(const Registry& registry, const RegisteredFamily& famil
                         {"architecture", family->architecture()},
                         {"aliases", string_array(family->aliases())},
                         {"directory_aliases", string_array(family->directory_aliases())},
+                        {"provider_modules", string_array(family.provider_modules)},
                         {"plugin", family.plugin},
                         {"where", family.where},
                         {"factories", std::move(factories)},

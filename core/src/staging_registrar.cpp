@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <set>
+#include <tuple>
 
 #include "dotted_path.hpp"
 
@@ -23,7 +24,7 @@ const RegisteredFamily* StagingRegistrar::family_named(std::string_view model_ty
 }
 
 bool StagingRegistrar::check_family_target(std::string_view what, std::string_view target, std::string_view family,
-                                           std::string_view where) {
+                                           std::string_view where, bool is_module) {
     const RegisteredFamily* owner = family_named(family);
     if (owner == nullptr) {
         fail(std::string(what) + " " + quoted(target) + " (" + std::string(where) + ") names family " + quoted(family) +
@@ -32,14 +33,20 @@ bool StagingRegistrar::check_family_target(std::string_view what, std::string_vi
     }
     // hyper_parallel.models.<directory>.adapter.<...>.<name>: the directory must name the family,
     // or a target could never be resolved from its path alone.
-    const std::optional<std::string> directory = declaration_family_directory(target);
+    // A module holds declarations: it is checked as the path of one of them.
+    const std::optional<std::string> directory =
+        declaration_family_directory(is_module ? std::string(target) + ".name" : std::string(target));
     if (!directory) {
-        fail(std::string(what) + " " + quoted(target) + " (" + std::string(where) +
-             "): expected a path hyper_parallel.models.<family>.adapter.<module>.<name>");
+        fail(std::string(what) + " " + quoted(target) + " (" + std::string(where) + "): expected a path " +
+             (is_module ? "hyper_parallel.models.<family>.adapter.<module>"
+                        : "hyper_parallel.models.<family>.adapter.<module>.<name>"));
         return false;
     }
     const std::string directory_key = normalize_family_key(*directory);
-    if (std::find(owner->spellings.begin(), owner->spellings.end(), directory_key) == owner->spellings.end()) {
+    const auto names = [&](const std::vector<std::string>& keys) {
+        return std::find(keys.begin(), keys.end(), directory_key) != keys.end();
+    };
+    if (!names(owner->spellings) && !names(owner->directory_keys)) {
         fail(std::string(what) + " " + quoted(target) + " (" + std::string(where) + "): directory " +
              quoted(*directory) + " does not name family " + quoted(family) +
              "; declare it with directory_alias() if the family lives there");
@@ -65,24 +72,76 @@ void StagingRegistrar::add_family(std::unique_ptr<const FamilyAdapter> family, s
         fail("a family (" + std::string(where) + ") has an empty model_type or architecture");
         return;
     }
-    RegisteredFamily staged{stage(std::move(family), where), {}};
-    staged.spellings =
-        family_spellings(staged->model_type(), staged->architecture(), staged->aliases(), staged->directory_aliases());
+    RegisteredFamily staged{stage(std::move(family), where), {}, {}, {}};
+    staged.spellings = family_spellings(staged->model_type(), staged->architecture(), staged->aliases());
+    staged.directory_keys = directory_keys(staged->directory_aliases());
     for (const auto& other : families) {
         if (other->model_type() == staged->model_type()) {
             fail("family " + quoted(staged->model_type()) + " registered twice (" + other.where + " and " +
                  std::string(where) + ")");
             return;
         }
-        for (const auto& key : staged.spellings) {
-            if (std::find(other.spellings.begin(), other.spellings.end(), key) != other.spellings.end()) {
-                fail("spelling " + quoted(key) + " names both family " + quoted(other->model_type()) + " (" +
-                     other.where + ") and " + quoted(staged->model_type()) + " (" + std::string(where) + ")");
-                return;
+        // Spellings and directory aliases are separate key spaces: each must be unique in its own,
+        // except that a family's own name outranks another's architecture or alias (qwen3_5_text's
+        // Qwen3_5ForCausalLM normalises to qwen3_5's name, and answers qwen3_5, as upstream).
+        const std::string name = normalize_family_key(staged->model_type());
+        const std::string other_name = normalize_family_key(other->model_type());
+        for (const auto& [mine, theirs, kind] :
+             {std::tuple{&staged.spellings, &other.spellings, "spelling "},
+              std::tuple{&staged.directory_keys, &other.directory_keys, "directory alias "}}) {
+            for (const auto& key : *mine) {
+                const bool outranked = mine == &staged.spellings && ((key == name) != (key == other_name));
+                if (!outranked && std::find(theirs->begin(), theirs->end(), key) != theirs->end()) {
+                    fail(kind + quoted(key) + " names both family " + quoted(other->model_type()) + " (" +
+                         other.where + ") and " + quoted(staged->model_type()) + " (" + std::string(where) + ")");
+                    return;
+                }
             }
         }
     }
     families.push_back(std::move(staged));
+}
+
+void StagingRegistrar::add_provider_module(std::string_view family, std::string_view module, std::string_view where) {
+    const std::string what = "provider module " + quoted(module);
+    if (!check_family_target("provider module", module, family, where, true)) return;
+    auto owner = std::find_if(families.begin(), families.end(), [&](const auto& f) { return f->model_type() == family; });
+    auto& providers = owner->provider_modules;
+    if (std::find(providers.begin(), providers.end(), module) != providers.end()) {
+        return fail(what + " declared twice for family " + quoted(family) + " (" + std::string(where) + ")");
+    }
+    if (std::any_of(factories.begin(), factories.end(), [&](const auto& f) { return f->family() == family; })) {
+        return fail(what + " (" + std::string(where) + ") is declared after a factory of family " + quoted(family) +
+                    ": declare the provider modules first");
+    }
+    providers.emplace_back(module);
+}
+
+bool StagingRegistrar::check_provider(std::string_view what, const ReplacementFactory& factory,
+                                      std::string_view where) {
+    const RegisteredFamily* family = family_named(factory.family());
+    const std::string_view target = factory.target();
+    const std::string_view home = target.substr(0, target.rfind('.'));
+    const std::string_view name = target.substr(target.rfind('.') + 1);
+    const auto& providers = family->provider_modules;
+    if (!providers.empty() && std::find(providers.begin(), providers.end(), home) == providers.end()) {
+        std::string declared;
+        for (const auto& p : providers) declared += (declared.empty() ? "" : ", ") + p;
+        fail(std::string(what) + " (" + std::string(where) + ") is not in a provider module of family " +
+             quoted(factory.family()) + " (" + declared + ")");
+        return false;
+    }
+    // Under every provider module the family's factories are told apart by name alone.
+    if (const auto* other = find_staged(factories, [&](const auto& f) {
+            const std::string_view t = f->target();
+            return f->family() == factory.family() && t.substr(t.rfind('.') + 1) == name;
+        })) {
+        fail(std::string(what) + " and " + quoted(other->object->target()) + " share the name " + quoted(name) +
+             " in family " + quoted(factory.family()) + " (" + other->where + " and " + std::string(where) +
+             "): a factory resolves under every provider module, so declare it once");
+        return false;
+    }
+    return true;
 }
 
 void StagingRegistrar::add_factory(std::unique_ptr<const ReplacementFactory> factory, std::string_view where) {
@@ -92,6 +151,7 @@ void StagingRegistrar::add_factory(std::unique_ptr<const ReplacementFactory> fac
         return fail(what + " registered twice (" + other->where + " and " + std::string(where) + ")");
     }
     if (!check_family_target("factory", factory->target(), factory->family(), where)) return;
+    if (!check_provider(what, *factory, where)) return;
     check_parameters(what, factory->parameters(), where);
     for (const char* runtime : {"module", "module_fqn", "context"}) {
         const auto params = factory->parameters();

@@ -24,6 +24,7 @@ public:
     void add_archetype(std::unique_ptr<const MoeArchetype> archetype, std::string_view where) override;
     void add_cp_wrapper(std::unique_ptr<const CpWrapper> wrapper, std::string_view where) override;
     void add_component(std::unique_ptr<const Component> component, std::string_view where) override;
+    void add_provider_module(std::string_view family, std::string_view module, std::string_view where) override;
 
     const std::vector<std::string>& errors() const { return errors_; }
     PluginManifest manifest(const PluginDescriptor& descriptor) const;
@@ -45,7 +46,8 @@ private:
     }
     const RegisteredFamily* family_named(std::string_view model_type) const;
     bool check_family_target(std::string_view what, std::string_view target, std::string_view family,
-                             std::string_view where);
+                             std::string_view where, bool is_module = false);
+    bool check_provider(std::string_view what, const ReplacementFactory& factory, std::string_view where);
     void check_parameters(std::string_view what, std::span<const Parameter> parameters, std::string_view where);
     void fail(std::string message) { errors_.push_back(std::move(message)); }
 

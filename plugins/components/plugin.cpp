@@ -22,7 +22,7 @@ FAMSPEC_PLUGIN("components", "1.0.0", "Generic components of hyper_parallel.comp
     modules.component({.name = "OffsetRMSNorm", .submodule = "rms_norm", .signature = wrapper});
     modules.component({
         .name = "GQAAttention",
-        .submodule = "attention",
+        .submodule = "gqa_attention",
         .signature = {kw_only, param("module"), param("module_fqn", ""), param("context", none),
                       param("attention_interface", expression("npu_fusion_attention_forward"))},
         .source =
@@ -48,26 +48,25 @@ FAMSPEC_PLUGIN("components", "1.0.0", "Generic components of hyper_parallel.comp
                  .text = std::string(py::gqa_attention)},
             },
     });
-    modules.component({
-        .name = "GroupedExperts",
-        .submodule = "grouped_experts",
-        .signature = {param("module", none), param("module_fqn", ""), param("context", none),
-                      param("use_mxfp8", false)},
-    });
+    modules.component({.name = "GroupedExperts", .submodule = "grouped_experts", .signature = wrapper});
     modules.component({.name = "MLAAttention", .submodule = "mla_attention", .signature = wrapper});
     modules.component({.name = "DSAAttention", .submodule = "dsa_attention", .signature = wrapper});
     modules.component({.name = "DeepseekV32DSAAttention", .submodule = "dsa_attention", .signature = wrapper});
     modules.component({.name = "EngramModule", .submodule = "engram", .signature = wrapper});
     modules.component({.name = "PipelinedMhcModule", .submodule = "mhc", .signature = wrapper});
+    // A registered module replacement whose module may also be passed positionally; use_fused_ops
+    // is a static option a plan sets next to the _target_.
     modules.component({
         .name = "SharedCompressedDSAAttention",
         .submodule = "shared_compressed_dsa_attention",
-        .signature = {param("module")},
+        .signature = {param("module"), param("module_fqn", ""), param("context", none), kw_only,
+                      param("use_fused_ops", false)},
     });
+    // Not a module replacement: it takes no module, so a direct target naming it is not covered.
     modules.component({
         .name = "NgramHashMapping",
         .submodule = "engram",
-        .signature = {param("vocab_size"), param("max_ngram", 3)},
+        .signature = {param("assets"), param("layer_id")},
     });
     modules.register_into(registrar);
 }

@@ -1,5 +1,6 @@
-// DeepSeek-V3 (and V2, which lives in the same directory): low-precision factories that build at
-// runtime only, and the routed-MoE EP archetype with an additive shared branch.
+// DeepSeek-V3: low-precision factories that build at runtime only, and the routed-MoE EP archetype
+// with an additive shared branch. DeepSeek-V2 is registered from the same directory as a family of
+// its own (shared sharding rules only, so no replacement factories).
 #include "famspec/sdk.hpp"
 
 FAMSPEC_PLUGIN("deepseek_v3", "1.0.0", "DeepSeek-V3 family")(famspec::Registrar& registrar) {
@@ -30,4 +31,6 @@ FAMSPEC_PLUGIN("deepseek_v3", "1.0.0", "DeepSeek-V3 family")(famspec::Registrar&
         .options = {},
     });
     deepseek.register_into(registrar);
+
+    Family{"deepseek_v2", "DeepseekV2ForCausalLM"}.register_into(registrar);
 }

@@ -4,24 +4,19 @@
 FAMSPEC_PLUGIN("deepseek_v32", "1.0.0", "DeepSeek-V3.2 family")(famspec::Registrar& registrar) {
     using namespace famspec::declare;
     const std::string adapter = "hyper_parallel.models.deepseek_v32.adapter.";
-    const std::string replacements = adapter + "conversion.module_replacement.";
     const std::string components = "hyper_parallel.components.modules";
 
     Family deepseek{"deepseek_v32", "DeepseekV32ForCausalLM"};
-    deepseek.factory(replacements + "replace_deepseek_v32_rms_norm")
-        .wraps("RMSNorm", components)
-        .bind("module_fqn")
-        .bind("context");
-    deepseek.factory(replacements + "replace_deepseek_v32_dsa_attention")
+    deepseek.provider(adapter + "conversion.module_replacement");
+    deepseek.factory("replace_deepseek_v32_rms_norm").wraps("RMSNorm", components).bind("module_fqn").bind("context");
+    deepseek.factory("replace_deepseek_v32_dsa_attention")
         .wraps("DeepseekV32DSAAttention", components)
         .bind("module_fqn")
         .bind("context");
-    deepseek.factory(replacements + "replace_deepseek_v32_grouped_experts")
-        .option("use_mxfp8", false)
+    deepseek.factory("replace_deepseek_v32_grouped_experts")
         .wraps("GroupedExperts", components)
         .bind("module_fqn")
-        .bind("context")
-        .bind("use_mxfp8");
+        .bind("context");
 
     deepseek.cp_wrapper(adapter + "distributed.context_parallel.deepseek_v32_dsa_attention_cp_wrapper");
     deepseek.register_into(registrar);

@@ -8,9 +8,11 @@ FAMSPEC_PLUGIN("deepseek_v41", "1.0.0", "DeepSeek-V4.1 family")(famspec::Registr
     const std::string expert_parallel = adapter + "distributed.expert_parallel.";
 
     Family deepseek{"deepseek_v41", "DeepseekV41ForCausalLM"};
-    // SharedCompressedDSAAttention(module): a wrap, with the module handed over positionally.
+    // SharedCompressedDSAAttention(module): a wrap, with the module handed over positionally and the
+    // class imported from its defining submodule.
     deepseek.factory(adapter + "replacements.replace_deepseek_v41_shared_attention")
-        .wraps_positionally("SharedCompressedDSAAttention", "hyper_parallel.components.modules");
+        .wraps_positionally("SharedCompressedDSAAttention",
+                            "hyper_parallel.components.modules.shared_compressed_dsa_attention");
     deepseek.compute_function(expert_parallel + "deepseek_v41_ep_compute_fn");
     deepseek.compute_function(expert_parallel + "deepseek_v41_engram_compute_fn");
     deepseek.register_into(registrar);

@@ -8,7 +8,6 @@ FAMSPEC_PLUGIN("qwen3_moe", "1.0.0", "Qwen3-MoE family")(famspec::Registrar& reg
     using namespace famspec::declare;
     namespace py = famspec_assets;
     const std::string adapter = "hyper_parallel.models.qwen3_moe.adapter.";
-    const std::string replacements = adapter + "replacements.";
     const std::string context_parallel = adapter + "distributed.context_parallel.";
     const std::string components = "hyper_parallel.components.modules";
 
@@ -28,16 +27,16 @@ FAMSPEC_PLUGIN("qwen3_moe", "1.0.0", "Qwen3-MoE family")(famspec::Registrar& reg
          .text = std::string(py::compressed_causal_mask_cache)},
     });
 
-    qwen.factory(replacements + "replace_qwen3_moe_rms_norm")
-        .wraps("RMSNorm", components)
-        .bind("module_fqn")
-        .bind("context");
-    qwen.factory(replacements + "replace_qwen3_moe_flash_attention")
+    // Both layouts the runtime has used: plans name the factories under either.
+    qwen.provider(adapter + "replacements");
+    qwen.provider(adapter + "conversion.module_replacement");
+    qwen.factory("replace_qwen3_moe_rms_norm").wraps("RMSNorm", components).bind("module_fqn").bind("context");
+    qwen.factory("replace_qwen3_moe_flash_attention")
         .wraps("GQAAttention", components)
         .bind("module_fqn")
         .bind("context")
         .hand_over("attention_interface", "run_qwen3_moe_flash_attention");
-    qwen.factory(replacements + "replace_qwen3_moe_grouped_experts")
+    qwen.factory("replace_qwen3_moe_grouped_experts")
         .wraps("GroupedExperts", components)
         .bind("module_fqn")
         .bind("context");

@@ -101,6 +101,25 @@ TEST_CASE("positional module, runtime-only factories and compute functions") {
     CHECK(linear.at("runtime_only_reason").as_string() ==
           "builds through the low-precision Linear.from_linear at runtime");
     CHECK(famspec::canonical_json(v3.at("directory_aliases")) == R"(["deepseekv2"])");
+    CHECK(famspec::canonical_json(v3.at("provider_modules")) ==
+          R"(["hyper_parallel.models.deepseek_v3.adapter.replacements"])");
+}
+
+TEST_CASE("provider modules: declared, or where the factories live") {
+    const json::value described = json::parse(describe_shipped());
+    const auto& qwen = by_key(described.at("families"), "model_type", "qwen3_moe");
+    CHECK(famspec::canonical_json(qwen.at("provider_modules")) ==
+          R"(["hyper_parallel.models.qwen3_moe.adapter.conversion.module_replacement",)"
+          R"("hyper_parallel.models.qwen3_moe.adapter.replacements"])");
+    // One factory object each, listed under its own target in the first declared provider.
+    CHECK(qwen.at("factories").as_array().size() == 3);
+    const auto& v41 = by_key(described.at("families"), "model_type", "deepseek_v41");
+    CHECK(famspec::canonical_json(v41.at("provider_modules")) ==
+          R"(["hyper_parallel.models.deepseek_v41.adapter.replacements"])");
+    for (const char* family : {"deepseek_v2", "qwen3_5_text", "qwen4_exp_text", "kimi_k3"}) {
+        CAPTURE(family);
+        CHECK(by_key(described.at("families"), "model_type", family).at("provider_modules").as_array().empty());
+    }
 }
 
 TEST_CASE("a component's signature: kinds, literal and expression defaults, module") {
@@ -120,6 +139,20 @@ TEST_CASE("a component's signature: kinds, literal and expression defaults, modu
     CHECK(
         famspec::canonical_json(gqa.at("parameters").as_array().back()) ==
         R"({"default_expression":"npu_fusion_attention_forward","kind":"keyword_only","name":"attention_interface"})");
+    CHECK(gqa.at("defining_module").as_string() == "hyper_parallel.components.modules.gqa_attention");
     const auto& ngram = by_key(described.at("components"), "name", "NgramHashMapping");
     CHECK_FALSE(ngram.at("takes_module").as_bool());
+    CHECK(famspec::canonical_json(ngram.at("parameters")) ==
+          R"([{"kind":"positional","name":"assets"},{"kind":"positional","name":"layer_id"}])");
+    const auto& shared = by_key(described.at("components"), "name", "SharedCompressedDSAAttention");
+    CHECK(famspec::canonical_json(shared.at("parameters")) ==
+          R"([{"kind":"positional","name":"module"},)"
+          R"({"default":"''","kind":"positional","name":"module_fqn"},)"
+          R"({"default":"None","kind":"positional","name":"context"},)"
+          R"({"default":"False","kind":"keyword_only","name":"use_fused_ops"}])");
+    const auto& experts = by_key(described.at("components"), "name", "GroupedExperts");
+    CHECK(famspec::canonical_json(experts.at("parameters")) ==
+          R"([{"kind":"keyword_only","name":"module"},)"
+          R"({"default":"''","kind":"keyword_only","name":"module_fqn"},)"
+          R"({"default":"None","kind":"keyword_only","name":"context"}])");
 }

@@ -63,8 +63,8 @@ def test_family_selected_by_architecture_audits_only_its_components(audit, tree)
 
 
 def test_parameter_added(audit, tree):
-    tree.replace(f"{MODULES}/engram.py", "def __init__(self, vocab_size, max_ngram=3):",
-                 "def __init__(self, vocab_size, max_ngram=3, seed=0):")
+    tree.replace(f"{MODULES}/engram.py", "def __init__(self, assets, layer_id):",
+                 "def __init__(self, assets, layer_id, seed=0):")
     code, report, _ = audit(tree.root)
     f = only(report, kind="parameter_added")
     assert (f["subject"], f["file"], f["line"]) == (
@@ -74,13 +74,14 @@ def test_parameter_added(audit, tree):
 
 
 def test_parameter_removed(audit, tree):
-    tree.replace(f"{MODULES}/grouped_experts.py", ', use_mxfp8=False):', "):")
-    tree.replace(f"{MODULES}/grouped_experts.py", "self.use_mxfp8 = use_mxfp8", "pass")
+    rel = f"{MODULES}/shared_compressed_dsa_attention.py"
+    tree.replace(rel, ", *, use_fused_ops=False):", "):")
+    tree.replace(rel, "self.use_fused_ops = use_fused_ops", "pass")
     code, report, _ = audit(tree.root)
     f = only(report, kind="parameter_removed")
     assert (f["subject"], f["file"], f["line"], f["declared"]) == (
-        "hyper_parallel.components.modules.grouped_experts.GroupedExperts",
-        f"{MODULES}/grouped_experts.py", 5, "use_mxfp8=False")
+        "hyper_parallel.components.modules.shared_compressed_dsa_attention.SharedCompressedDSAAttention",
+        rel, 5, "use_fused_ops=False")
     assert code == 1
 
 
@@ -109,10 +110,10 @@ def test_parameter_new_default_compared_by_value(audit, tree):
 
 
 def test_default_type_matters(audit, tree):
-    tree.replace(f"{MODULES}/grouped_experts.py", "use_mxfp8=False)", "use_mxfp8=0)")
+    tree.replace(f"{MODULES}/shared_compressed_dsa_attention.py", "use_fused_ops=False)", "use_fused_ops=0)")
     code, report, _ = audit(tree.root)
     f = only(report, kind="parameter_default")
-    assert (f["declared"], f["found"].split(" in ")[0], code) == ("use_mxfp8=False", "use_mxfp8=0", 1)
+    assert (f["declared"], f["found"].split(" in ")[0], code) == ("use_fused_ops=False", "use_fused_ops=0", 1)
 
 
 def test_keyword_only_made_positional(audit, tree):
@@ -129,12 +130,12 @@ def test_keyword_only_made_positional(audit, tree):
 
 
 def test_expression_default_compared_as_source(audit, tree):
-    tree.replace(f"{MODULES}/attention.py", "attention_interface=npu_fusion_attention_forward,",
+    tree.replace(f"{MODULES}/gqa_attention.py", "attention_interface=npu_fusion_attention_forward,",
                  "attention_interface=None,")
     code, report, _ = audit(tree.root)
     f = only(report, kind="parameter_default")
     assert (f["line"], f["declared"], f["found"].split(" in ")[0], code) == (
-        tree.line_of(f"{MODULES}/attention.py", "attention_interface=None"),
+        tree.line_of(f"{MODULES}/gqa_attention.py", "attention_interface=None"),
         "attention_interface=npu_fusion_attention_forward", "attention_interface=None", 1)
 
 
@@ -228,12 +229,12 @@ def test_factory_passes_module_by_keyword_where_declared_positional(audit, tree)
 
 
 def test_factory_imports_component_from_another_module(audit, tree):
-    tree.replace(f"{V41}/replacements.py", "from hyper_parallel.components.modules import",
-                 "from hyper_parallel.components.modules.shared_compressed_dsa_attention import")
+    # The factory imports the class from its defining submodule, as upstream's does.
+    tree.replace(f"{V41}/replacements.py", "from hyper_parallel.components.modules.shared_compressed_dsa_attention import",
+                 "from hyper_parallel.components.modules import")
     code, report, _ = audit(tree.root)
     f = only(report, kind="construction_import")
-    assert f["found"] == ("imports SharedCompressedDSAAttention from "
-                          "hyper_parallel.components.modules.shared_compressed_dsa_attention")
+    assert f["found"] == "imports SharedCompressedDSAAttention from hyper_parallel.components.modules"
     assert (f["line"], code) == (7, 1)
 
 
@@ -262,9 +263,11 @@ def test_interface_the_provider_does_not_define(audit, tree):
 
 
 def test_undeclared_keyword_and_factory_option(audit, tree):
-    tree.replace(f"{V32}/conversion/module_replacement.py", "context=context, use_mxfp8=use_mxfp8)",
-                 "context=context, use_mxfp8=use_mxfp8, capacity=capacity)")
-    tree.replace(f"{V32}/conversion/module_replacement.py", "use_mxfp8=False):", "use_mxfp8=False, capacity=2.0):")
+    rel = f"{V32}/conversion/module_replacement.py"
+    tree.replace(rel, "experts = GroupedExperts(module=module, module_fqn=module_fqn, context=context)",
+                 "experts = GroupedExperts(module=module, module_fqn=module_fqn, context=context, capacity=capacity)")
+    tree.replace(rel, 'def replace_deepseek_v32_grouped_experts(module, module_fqn="", context=None):',
+                 'def replace_deepseek_v32_grouped_experts(module, module_fqn="", context=None, capacity=2.0):')
     code, report, _ = audit(tree.root)
     assert only(report, kind="argument_added")["found"] == "passes capacity=capacity"
     f = only(report, kind="factory_parameter_added")
@@ -273,8 +276,8 @@ def test_undeclared_keyword_and_factory_option(audit, tree):
 
 def test_in_place_conversion_must_be_declared_runtime_only(audit, tree):
     tree.replace(f"{V32}/conversion/module_replacement.py",
-                 "experts = GroupedExperts(module=module, module_fqn=module_fqn, context=context, use_mxfp8=use_mxfp8)",
-                 "experts = GroupedExperts.from_module(module, use_mxfp8=use_mxfp8)")
+                 "experts = GroupedExperts(module=module, module_fqn=module_fqn, context=context)",
+                 "experts = GroupedExperts.from_module(module)")
     code, report, _ = audit(tree.root)
     f = only(report, kind="construction_in_place")
     assert (f["file"], f["line"]) == (f"{V32}/conversion/module_replacement.py", 17)
@@ -348,12 +351,12 @@ def test_archetype_compute_factory_module_missing(audit, tree):
 
 def test_registration_architecture_changed(audit, tree):
     rel = "hyper_parallel/models/qwen4_exp/adapter/registration.py"
-    tree.replace(rel, 'architecture="Qwen4ExpForCausalLM"', 'architecture="Qwen4ExpForConditionalGeneration"')
+    tree.replace(rel, 'architecture="Qwen4ExpForConditionalGeneration"', 'architecture="Qwen4ExpForCausalLM"')
     code, report, _ = audit(tree.root)
     f = only(report, kind="registration_architecture")
     assert (f["family"], f["file"], f["line"]) == ("qwen4_exp", rel, 10)
-    assert (f["declared"], f["found"]) == ("architecture 'Qwen4ExpForCausalLM'",
-                                           "architecture 'Qwen4ExpForConditionalGeneration'")
+    assert (f["declared"], f["found"]) == ("architecture 'Qwen4ExpForConditionalGeneration'",
+                                           "architecture 'Qwen4ExpForCausalLM'")
     assert code == 1
 
 
@@ -364,6 +367,32 @@ def test_registration_model_type_changed(audit, tree):
     f = only(report, kind="registration_missing")
     assert (f["family"], f["file"], f["line"]) == ("kimi_k3", rel, 8)
     assert "registers 'kimi_k3_1'" in f["found"] and code == 1
+
+
+def test_text_registration_removed(audit, tree):
+    rel = "hyper_parallel/models/qwen4_exp/adapter/registration.py"
+    tree.replace(rel, 'model_type="qwen4_exp_text"', 'model_type="qwen4_exp_chat"')
+    code, report, _ = audit(tree.root)
+    f = only(report, kind="registration_missing")
+    assert (f["family"], f["file"], f["line"]) == ("qwen4_exp_text", None, None)
+    assert (f["found"], code) == ("no registration declares this model_type", 1)
+
+
+def test_factory_checked_under_both_provider_layouts(audit, tree, declarations):
+    qwen = next(f for f in declarations["families"] if f["model_type"] == "qwen3_moe")
+    assert qwen["provider_modules"] == [
+        "hyper_parallel.models.qwen3_moe.adapter.conversion.module_replacement",
+        "hyper_parallel.models.qwen3_moe.adapter.replacements",
+    ]
+    code, report, _ = audit(tree.root, "--family", "qwen3_moe")
+    checked = sorted(f["subject"] for f in report["findings"] if f["check"] == "factory")
+    assert len(checked) == 6 and code == 0
+    rel = f"{QWEN}/conversion/module_replacement.py"
+    tree.replace(rel, "def replace_qwen3_moe_rms_norm(", "def replace_qwen3_moe_rmsnorm(")
+    code, report, _ = audit(tree.root)
+    f = only(report, kind="factory_renamed")
+    assert (f["subject"], f["file"], code) == (
+        "hyper_parallel.models.qwen3_moe.adapter.conversion.module_replacement.replace_qwen3_moe_rms_norm", rel, 1)
 
 
 def test_directory_alias_changed(audit, tree):
@@ -437,6 +466,21 @@ def test_bad_root_and_bad_arguments(audit, tree, tmp_path):
 def test_family_spellings(audit, tree, spelling):
     code, report, _ = audit(tree.root, "--family", spelling)
     assert (code, report["families"]) == (0, ["qwen3_moe"])
+
+
+@pytest.mark.parametrize(
+    "spelling, family",
+    [
+        ("deepseekv2", "deepseek_v2"),  # a family's own name before another's directory alias
+        ("DeepseekV2ForCausalLM", "deepseek_v2"),
+        ("qwen35text", "qwen3_5_text"),
+        ("Qwen3_5ForCausalLM", "qwen3_5"),  # qwen3_5's own name outranks qwen3_5_text's architecture
+        ("qwen3_5_moe_text", "qwen3_5_moe"),  # only a directory alias names it
+    ],
+)
+def test_family_lookup_as_the_registry(audit, tree, spelling, family):
+    code, report, _ = audit(tree.root, "--family", spelling)
+    assert (code, report["families"]) == (0, [family])
 
 
 def test_runtime_only_factory_returning_a_helper_call_is_ok(audit, tree):

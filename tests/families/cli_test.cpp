@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "process.hpp"
@@ -21,8 +22,8 @@ using famspec::test::run_process;
 
 const std::string kQwen = "hyper_parallel.models.qwen3_moe.adapter.";
 const std::string kQwenModeling = "transformers.models.qwen3_moe.modeling_qwen3_moe.";
-const std::string kV32Experts =
-    "hyper_parallel.models.deepseek_v32.adapter.conversion.module_replacement.replace_deepseek_v32_grouped_experts";
+const std::string kSharedAttention =
+    "hyper_parallel.components.modules.shared_compressed_dsa_attention.SharedCompressedDSAAttention";
 
 std::vector<std::string> resolve_args(const std::string& target, std::vector<std::string> more = {}) {
     std::vector<std::string> args{"resolve", "--target", target};
@@ -191,19 +192,67 @@ TEST_CASE("cli: direct components and the positional factory") {
     CHECK(shared.at("new_ctor") == "SharedCompressedDSAAttention");
     CHECK(shared.at("mode") == "wrap_source");
     CHECK(shared.at("keyword_args").as_array().empty());
+    CHECK(shared.at("imports").as_array()[0].at("module") ==
+          "hyper_parallel.components.modules.shared_compressed_dsa_attention");
+
+    const auto gqa = resolved(resolve_args("hyper_parallel.components.modules.gqa_attention.GQAAttention",
+                                           {"--module-type", kQwenModeling + "Qwen3MoeAttention"}));
+    CHECK(gqa.at("new_ctor") == "GQAAttention");
+    CHECK(strings(gqa.at("keyword_args")) == std::vector<std::string>{"module_fqn=''", "context=None"});
+    CHECK(gqa.at("imports").as_array()[0].at("module") == "hyper_parallel.components.modules.gqa_attention");
 }
 
-TEST_CASE("cli: use_mxfp8 without and with the plan option") {
+TEST_CASE("cli: use_fused_ops without and with the plan option") {
     const std::vector<std::string> module_type = {
-        "--module-type", "hyper_parallel.models.deepseek_v32.modeling_deepseek_v32.DeepseekV32Experts"};
-    const auto plain = resolved(resolve_args(kV32Experts, module_type));
-    CHECK(strings(plain.at("keyword_args")) ==
-          std::vector<std::string>{"module_fqn=''", "context=None", "use_mxfp8=False"});
+        "--module-type", "hyper_parallel.models.deepseek_v41.modeling_deepseek_v41.DeepseekV41SharedAttention"};
+    const auto plain = resolved(resolve_args(kSharedAttention, module_type));
+    CHECK(strings(plain.at("keyword_args")) == std::vector<std::string>{"module_fqn=''", "context=None"});
     std::vector<std::string> with_option = module_type;
-    with_option.insert(with_option.end(), {"--option", "use_mxfp8=true"});
-    const auto mxfp8 = resolved(resolve_args(kV32Experts, with_option));
-    CHECK(strings(mxfp8.at("keyword_args")) ==
-          std::vector<std::string>{"module_fqn=''", "context=None", "use_mxfp8=True"});
+    with_option.insert(with_option.end(), {"--option", "use_fused_ops=true"});
+    const auto fused = resolved(resolve_args(kSharedAttention, with_option));
+    CHECK(strings(fused.at("keyword_args")) ==
+          std::vector<std::string>{"module_fqn=''", "context=None", "use_fused_ops=True"});
+}
+
+TEST_CASE("cli: show prints the upstream families and qwen3_moe's two provider modules") {
+    const auto qwen = run_cli({"show", "qwen3_moe"});
+    INFO(qwen.err);
+    REQUIRE(qwen.exit_code == 0);
+    CHECK(qwen.out.find("  providers:\n"
+                        "    hyper_parallel.models.qwen3_moe.adapter.conversion.module_replacement\n"
+                        "    hyper_parallel.models.qwen3_moe.adapter.replacements\n") != std::string::npos);
+    const auto qwen_json = resolved({"show", "Qwen3MoeForCausalLM", "--json"});
+    CHECK(strings(qwen_json.at("providers")) ==
+          std::vector<std::string>{"hyper_parallel.models.qwen3_moe.adapter.conversion.module_replacement",
+                                   "hyper_parallel.models.qwen3_moe.adapter.replacements"});
+    // (spelling, model_type, architecture) for the registrations of their own.
+    const std::vector<std::tuple<std::string, std::string, std::string>> families = {
+        {"deepseek_v2", "deepseek_v2", "DeepseekV2ForCausalLM"},
+        {"deepseekv2", "deepseek_v2", "DeepseekV2ForCausalLM"},
+        {"qwen3_5_text", "qwen3_5_text", "Qwen3_5ForCausalLM"},
+        {"qwen35text", "qwen3_5_text", "Qwen3_5ForCausalLM"},
+        {"qwen4_exp", "qwen4_exp", "Qwen4ExpForConditionalGeneration"},
+        {"qwen4_exp_text", "qwen4_exp_text", "Qwen4ExpForCausalLM"},
+        {"Qwen4ExpForConditionalGeneration", "qwen4_exp", "Qwen4ExpForConditionalGeneration"},
+    };
+    for (const auto& [spelling, model_type, architecture] : families) {
+        CAPTURE(spelling);
+        const auto text = run_cli({"show", spelling});
+        CHECK(text.exit_code == 0);
+        CHECK(text.out.find("family " + model_type + "\n  architecture:      " + architecture + "\n") == 0);
+        CHECK(text.out.find("  providers:\n    (none)\n") != std::string::npos);
+        const auto report = resolved({"show", spelling, "--json"});
+        CHECK(report.at("model_type") == model_type.c_str());
+        CHECK(report.at("architecture") == architecture.c_str());
+        CHECK(report.at("providers").as_array().empty());
+        CHECK(report.at("factories").as_array().empty());
+    }
+    // deepseek_v3 keeps its directory alias, which no longer makes deepseekv2 one of its spellings.
+    const auto v3 = resolved({"show", "deepseek_v3", "--json"});
+    CHECK(strings(v3.at("directory_aliases")) == std::vector<std::string>{"deepseekv2"});
+    CHECK(strings(v3.at("spellings")) == std::vector<std::string>{"deepseekv3"});
+    CHECK(strings(v3.at("providers")) ==
+          std::vector<std::string>{"hyper_parallel.models.deepseek_v3.adapter.replacements"});
 }
 
 TEST_CASE("cli: check passes on every example plan; documented runtime-only entries are native") {
@@ -289,9 +338,9 @@ TEST_CASE("cli: summary digests are stable, and every rendered snippet in them p
     const auto by_architecture =
         run_cli({"summary", plan_path("qwen3_moe.yaml"), "--digest", "--model-type", "Qwen3MoeForCausalLM"});
     CHECK(by_type.out == by_architecture.out);
-    // An option that changes the generated call changes the digest.
-    const auto plain = run_cli({"resolve", "--target", kV32Experts, "--module-type", "x.DeepseekV32Experts", "--json"});
-    const auto mxfp8 = run_cli({"resolve", "--target", kV32Experts, "--module-type", "x.DeepseekV32Experts", "--option",
-                                "use_mxfp8=true", "--json"});
-    CHECK(plain.out != mxfp8.out);
+    // An option that changes the generated call changes the answer.
+    const auto plain = run_cli({"resolve", "--target", kSharedAttention, "--module-type", "x.Attention", "--json"});
+    const auto fused = run_cli(
+        {"resolve", "--target", kSharedAttention, "--module-type", "x.Attention", "--option", "use_fused_ops=true", "--json"});
+    CHECK(plain.out != fused.out);
 }

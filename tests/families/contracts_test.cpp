@@ -78,7 +78,6 @@ TEST_CASE("contracts: qwen3 grouped experts wrap the source experts") {
     CHECK(spec->old_ctor == "Qwen3MoeExperts");
     CHECK(spec->new_ctor == "GroupedExperts");
     CHECK(spec->mode == "wrap_source");
-    // use_mxfp8 is not bound by this factory, so it is not rendered.
     CHECK(spec->keyword_args == kRuntimeArgs);
     CHECK_FALSE(spec->remove_class);
     CHECK(spec->imports ==
@@ -225,11 +224,15 @@ TEST_CASE("contracts: direct components wrap the source module") {
         {components + "engram.EngramModule", "DeepseekV41Engram", "EngramModule", components + "engram", kRuntimeArgs},
         {components + "mhc.PipelinedMhcModule", "DeepseekV41Mhc", "PipelinedMhcModule", components + "mhc",
          kRuntimeArgs},
+        // (module, module_fqn='', context=None, *, use_fused_ops=False): the runtime arguments render.
         {components + "shared_compressed_dsa_attention.SharedCompressedDSAAttention",
          "DeepseekV41SharedAttention",
          "SharedCompressedDSAAttention",
          components + "shared_compressed_dsa_attention",
-         {}},
+         kRuntimeArgs},
+        // GQAAttention is defined in gqa_attention, so a direct target names it there.
+        {components + "gqa_attention.GQAAttention", "Qwen3MoeAttention", "GQAAttention",
+         components + "gqa_attention", kRuntimeArgs},
     };
     for (const Case& c : cases) {
         CAPTURE(c.target);
@@ -244,10 +247,15 @@ TEST_CASE("contracts: direct components wrap the source module") {
         // One canonical key: the spelling of the family does not split the cache.
         CHECK(replacement(c.target, "DeepseekV41ForCausalLM", kV41Modeling + c.source_class) == spec);
     }
-    // A component that takes no module cannot wrap anything.
-    CHECK_FALSE(resolver()
-                    .replacement_spec_for(components + "engram.NgramHashMapping", "deepseek_v41", kV41Modeling + "Hash")
-                    .resolved());
+    // A component that takes no module cannot wrap anything: NgramHashMapping(assets, layer_id).
+    const auto ngram =
+        resolver().replacement_spec_for(components + "engram.NgramHashMapping", "deepseek_v41", kV41Modeling + "Hash");
+    CHECK(ngram.gap == famspec::Gap::component_mismatch);
+    CHECK(ngram.reason == "component NgramHashMapping takes no 'module' parameter, so it cannot wrap the source module");
+    // The old home of GQAAttention is not a component path.
+    CHECK(resolver()
+              .replacement_spec_for(components + "attention.GQAAttention", "qwen3_moe", kQwenModeling + "Qwen3MoeAttention")
+              .gap == famspec::Gap::not_registered);
     CHECK_FALSE(resolver()
                     .replacement_spec_for(components + "engram.NoSuchModule", "deepseek_v41", kV41Modeling + "Engram")
                     .resolved());
@@ -260,8 +268,10 @@ TEST_CASE("contracts: the deepseek_v41 factory wraps with the module handed over
     CHECK(spec->mode == "wrap_source");
     CHECK_FALSE(spec->remove_class);
     CHECK(spec->keyword_args.empty());
-    CHECK(spec->imports ==
-          std::vector<ImportPatch>{{"hyper_parallel.components.modules", {"SharedCompressedDSAAttention"}, nullopt}});
+    // Imported from the defining submodule, as the factory does.
+    CHECK(spec->imports == std::vector<ImportPatch>{{"hyper_parallel.components.modules.shared_compressed_dsa_attention",
+                                                     {"SharedCompressedDSAAttention"},
+                                                     nullopt}});
     for (const char* function : {"deepseek_v41_ep_compute_fn", "deepseek_v41_engram_compute_fn"}) {
         CAPTURE(function);
         const auto result = resolver().strategy_spec_for(kV41 + "distributed.expert_parallel." + function,
@@ -275,24 +285,76 @@ TEST_CASE("contracts: deepseek_v3 low-precision factories are runtime-only, with
                              "replace_hifloat8_grouped_experts"}) {
         const std::string target = std::string("hyper_parallel.models.deepseek_v3.adapter.replacements.") + name;
         CAPTURE(target);
-        for (const char* family : {"deepseek_v3", "deepseek_v2", "DeepseekV2ForCausalLM"}) {
+        for (const char* family : {"deepseek_v3", "DeepseekV3ForCausalLM"}) {
             const auto result = resolver().replacement_spec_for(target, family, "torch.nn.Linear");
             CHECK(result.status == famspec::ResolutionStatus::native);
             CHECK(result.reason.find("at runtime") != std::string::npos);
         }
+        // deepseek_v2 is a family of its own with no replacement factories, as upstream registers it.
+        for (const char* family : {"deepseek_v2", "DeepseekV2ForCausalLM", "deepseekv2"}) {
+            CAPTURE(family);
+            const auto result = resolver().replacement_spec_for(target, family, "torch.nn.Linear");
+            CHECK(result.status == famspec::ResolutionStatus::not_covered);
+            CHECK(result.gap == famspec::Gap::not_registered);
+            CHECK(result.reason == "target " + target + " is not a factory registered by family 'deepseek_v2'");
+        }
     }
 }
 
-TEST_CASE("contracts: use_mxfp8 renders the factory default, or the plan option") {
+TEST_CASE("contracts: qwen3_moe factories resolve under both provider layouts, to the same spec") {
+    const std::string newer = kQwen + "conversion.module_replacement.";
+    for (const auto& [older, source] : {std::pair{kRmsNorm, "Qwen3MoeRMSNorm"}, std::pair{kAttention, "Qwen3MoeAttention"},
+                                        std::pair{kExperts, "Qwen3MoeExperts"}}) {
+        const std::string target = newer + older.substr(older.rfind('.') + 1);
+        CAPTURE(target);
+        const auto spec = replacement(target, nullopt, kQwenModeling + source);
+        CHECK(*spec == *replacement(older, "qwen3_moe", kQwenModeling + source));
+        CHECK(replacement(target, "Qwen3MoeForCausalLM", kQwenModeling + source) == spec);
+    }
+    // Another family's provider layout does not hold qwen3_moe's factories.
+    const auto elsewhere = resolver().replacement_spec_for(
+        kV32 + "conversion.module_replacement.replace_qwen3_moe_rms_norm", nullopt, kQwenModeling + "Qwen3MoeRMSNorm");
+    CHECK(elsewhere.gap == famspec::Gap::not_registered);
+}
+
+TEST_CASE("contracts: the text identities answer as families of their own") {
+    for (const auto& [spelling, model_type] :
+         {std::pair{"qwen3_5_text", "qwen3_5_text"}, std::pair{"qwen35text", "qwen3_5_text"},
+          std::pair{"Qwen3_5ForConditionalGeneration", "qwen3_5"}, std::pair{"qwen4_exp_text", "qwen4_exp_text"},
+          std::pair{"Qwen4ExpForConditionalGeneration", "qwen4_exp"}, std::pair{"deepseek_v2", "deepseek_v2"},
+          std::pair{"DeepseekV2ForCausalLM", "deepseek_v2"},
+          // The text architectures normalise to the multimodal family's own name, which outranks them
+          // (the reference keeps the first registration of a key, and upstream registers that family first).
+          std::pair{"Qwen3_5ForCausalLM", "qwen3_5"}, std::pair{"Qwen4ExpForCausalLM", "qwen4_exp"}}) {
+        CAPTURE(spelling);
+        // They ship no factory and hand no interface over: the answer names the family found.
+        const auto result = resolver().interface_component_class(spelling);
+        CHECK(result.status == famspec::ResolutionStatus::not_covered);
+        CHECK(result.reason == "family '" + std::string(model_type) + "' hands no interface to any component");
+    }
+}
+
+TEST_CASE("contracts: deepseek_v32 grouped experts pass only module, module_fqn and context") {
     const std::string module_type = "hyper_parallel.models.deepseek_v32.modeling_deepseek_v32.DeepseekV32Experts";
     const auto plain = replacement(kV32Experts, "deepseek_v32", module_type);
-    CHECK(plain->keyword_args == std::vector<std::string>{"module_fqn=''", "context=None", "use_mxfp8=False"});
-    const auto mxfp8 = replacement(kV32Experts, "deepseek_v32", module_type, Options{{"use_mxfp8", true}});
-    CHECK(mxfp8->keyword_args == std::vector<std::string>{"module_fqn=''", "context=None", "use_mxfp8=True"});
-    CHECK(mxfp8->new_ctor == "GroupedExperts");
-    CHECK(replacement(kV32Experts, "DeepseekV32ForCausalLM", module_type, Options{{"use_mxfp8", true}}) == mxfp8);
-    const auto explicit_false = replacement(kV32Experts, "deepseek_v32", module_type, Options{{"use_mxfp8", false}});
-    CHECK(explicit_false->keyword_args == plain->keyword_args);
+    CHECK(plain->keyword_args == kRuntimeArgs);
+    CHECK(plain->new_ctor == "GroupedExperts");
+    // GroupedExperts has no use_mxfp8: the option is ignored, with a diagnostic, as the reference ignores it.
+    const auto mxfp8 = resolver().replacement_spec_for(kV32Experts, "deepseek_v32", module_type, Options{{"use_mxfp8", true}});
+    REQUIRE(mxfp8.resolved());
+    CHECK(*mxfp8.value == *plain);
+    REQUIRE(mxfp8.diagnostics.size() == 1);
+    CHECK(mxfp8.diagnostics[0].kind == famspec::DiagnosticKind::ignored_option);
+}
+
+TEST_CASE("contracts: SharedCompressedDSAAttention renders use_fused_ops when a plan sets it") {
+    const std::string target = "hyper_parallel.components.modules.shared_compressed_dsa_attention.SharedCompressedDSAAttention";
+    const auto spec =
+        replacement(target, "deepseek_v41", kV41Modeling + "DeepseekV41SharedAttention", Options{{"use_fused_ops", false}});
+    CHECK(spec->keyword_args == std::vector<std::string>{"module_fqn=''", "context=None", "use_fused_ops=False"});
+    CHECK(spec->imports == std::vector<ImportPatch>{{"hyper_parallel.components.modules.shared_compressed_dsa_attention",
+                                                     {"SharedCompressedDSAAttention"},
+                                                     nullopt}});
 }
 
 TEST_CASE("contracts: a component that cannot be rendered is an error naming the name and the class") {

@@ -112,7 +112,7 @@ TEST_CASE("plugins: every shipped plugin loads ok from the build's plugin direct
     CHECK(registry->all_ok());
 }
 
-TEST_CASE("plugins: the families, their architectures and directory aliases") {
+TEST_CASE("plugins: the families, their architectures and directory aliases, as upstream registers them") {
     const auto& registry = *shipped_registry();
     std::map<std::string, std::string> architectures;
     std::map<std::string, std::vector<std::string>> directories;
@@ -123,6 +123,7 @@ TEST_CASE("plugins: the families, their architectures and directory aliases") {
         CHECK(family->aliases().empty());
     }
     CHECK(architectures == std::map<std::string, std::string>{
+                               {"deepseek_v2", "DeepseekV2ForCausalLM"},
                                {"deepseek_v3", "DeepseekV3ForCausalLM"},
                                {"deepseek_v32", "DeepseekV32ForCausalLM"},
                                {"deepseek_v41", "DeepseekV41ForCausalLM"},
@@ -131,15 +132,17 @@ TEST_CASE("plugins: the families, their architectures and directory aliases") {
                                {"kimi_k3", "KimiK3ForConditionalGeneration"},
                                {"qwen2_moe", "Qwen2MoeForCausalLM"},
                                {"qwen3_5", "Qwen3_5ForConditionalGeneration"},
+                               {"qwen3_5_text", "Qwen3_5ForCausalLM"},
                                {"qwen3_5_moe", "Qwen3_5MoeForConditionalGeneration"},
                                {"qwen3_moe", "Qwen3MoeForCausalLM"},
-                               {"qwen4_exp", "Qwen4ExpForCausalLM"},
+                               {"qwen4_exp", "Qwen4ExpForConditionalGeneration"},
+                               {"qwen4_exp_text", "Qwen4ExpForCausalLM"},
                            });
     CHECK(directories["deepseek_v3"] == std::vector<std::string>{"deepseekv2"});
     CHECK(directories["qwen3_5"] == std::vector<std::string>{"qwen35text"});
     CHECK(directories["qwen3_5_moe"] == std::vector<std::string>{"qwen35moetext"});
-    for (const char* family : {"qwen3_moe", "deepseek_v32", "deepseek_v41", "kimi_k26", "kimi_k3", "qwen2_moe",
-                               "qwen4_exp", "jt_deepseek_v3"}) {
+    for (const char* family : {"qwen3_moe", "deepseek_v2", "deepseek_v32", "deepseek_v41", "kimi_k26", "kimi_k3",
+                               "qwen2_moe", "qwen3_5_text", "qwen4_exp", "qwen4_exp_text", "jt_deepseek_v3"}) {
         CAPTURE(family);
         CHECK(directories[family].empty());
     }
@@ -149,15 +152,21 @@ TEST_CASE("plugins: every spelling of a family finds it") {
     const auto& registry = *shipped_registry();
     const std::map<std::string, std::vector<std::string>> spellings = {
         {"qwen3_moe", {"qwen3_moe", "Qwen3MoeForCausalLM", "qwen3moe", "Qwen3-MoE"}},
-        {"deepseek_v3", {"deepseek_v3", "DeepseekV3ForCausalLM", "deepseek_v2", "DeepseekV2ForCausalLM", "deepseekv2"}},
+        {"deepseek_v3", {"deepseek_v3", "DeepseekV3ForCausalLM", "deepseekv3", "DeepSeek-V3"}},
+        // Its own registration: the directory alias deepseekv2 -> deepseek_v3 does not make it a spelling of V3.
+        {"deepseek_v2", {"deepseek_v2", "DeepseekV2ForCausalLM", "deepseekv2", "DeepSeek-V2"}},
         {"deepseek_v32", {"deepseek_v32", "DeepseekV32ForCausalLM"}},
         {"deepseek_v41", {"deepseek_v41", "DeepseekV41ForCausalLM"}},
         {"kimi_k26", {"kimi_k26", "KimiK25ForConditionalGeneration", "kimi_k25"}},
         {"kimi_k3", {"kimi_k3", "KimiK3ForConditionalGeneration"}},
-        {"qwen3_5", {"qwen3_5", "Qwen3_5ForConditionalGeneration", "qwen3_5_text", "qwen35text"}},
+        // Qwen3_5ForCausalLM normalises to qwen35, qwen3_5's own name, which outranks it: upstream registers
+        // qwen3_5 first and its alias table keeps the first, so the reference answers qwen3_5 too.
+        {"qwen3_5", {"qwen3_5", "Qwen3_5ForConditionalGeneration", "qwen35", "Qwen3_5ForCausalLM"}},
+        {"qwen3_5_text", {"qwen3_5_text", "qwen35text", "Qwen3_5_Text"}},
         {"qwen3_5_moe", {"qwen3_5_moe", "Qwen3_5MoeForConditionalGeneration", "qwen3_5_moe_text"}},
         {"qwen2_moe", {"qwen2_moe", "Qwen2MoeForCausalLM"}},
-        {"qwen4_exp", {"qwen4_exp", "Qwen4ExpForCausalLM"}},
+        {"qwen4_exp", {"qwen4_exp", "Qwen4ExpForConditionalGeneration", "qwen4exp", "Qwen4ExpForCausalLM"}},
+        {"qwen4_exp_text", {"qwen4_exp_text", "qwen4exptext"}},
         {"jt_deepseek_v3", {"jt_deepseek_v3", "JTDeepseekV3ForCausalLM"}},
     };
     for (const auto& [model_type, names] : spellings) {
@@ -172,6 +181,22 @@ TEST_CASE("plugins: every spelling of a family finds it") {
         CAPTURE(unknown);
         CHECK(registry.find_family(unknown).family == nullptr);
     }
+    // Family spellings come before directory aliases: deepseekv2 and qwen35text are both.
+    const auto v2 = registry.find_family("deepseekv2");
+    CHECK((*v2.family)->model_type() == "deepseek_v2");
+    CHECK(v2.rule == "normalised key 'deepseekv2'");
+    const auto text = registry.find_family("Qwen3_5_Text");
+    CHECK((*text.family)->model_type() == "qwen3_5_text");
+    CHECK(text.spellings_tried == std::vector<std::string>{"Qwen3_5_Text", "qwen35text"});
+    // An identity no family registers is answered by the family whose directory holds it.
+    // The frozen registry lists, per family, the keys that answer it.
+    const auto* qwen35_text = registry.find_family("qwen3_5_text").family;
+    CHECK(qwen35_text->spellings == std::vector<std::string>{"qwen35text"});
+    CHECK(registry.find_family("qwen3_5").family->spellings == std::vector<std::string>{"qwen35"});
+    const auto moe_text = registry.find_family("qwen3_5_moe_text");
+    REQUIRE(moe_text.family != nullptr);
+    CHECK((*moe_text.family)->model_type() == "qwen3_5_moe");
+    CHECK(moe_text.rule == "directory alias 'qwen35moetext'");
 }
 
 TEST_CASE("plugins: the component catalogue, with exactly the declared signatures") {
@@ -180,15 +205,17 @@ TEST_CASE("plugins: the component catalogue, with exactly the declared signature
         {"RMSNorm", {"rms_norm", "hidden_size=None, eps=1e-05, *, module=None, module_fqn='', context=None"}},
         {"OffsetRMSNorm", {"rms_norm", "*, module, module_fqn='', context=None"}},
         {"GQAAttention",
-         {"attention", "*, module, module_fqn='', context=None, attention_interface=<npu_fusion_attention_forward>"}},
-        {"GroupedExperts", {"grouped_experts", "module=None, module_fqn='', context=None, use_mxfp8=False"}},
+         {"gqa_attention",
+          "*, module, module_fqn='', context=None, attention_interface=<npu_fusion_attention_forward>"}},
+        {"GroupedExperts", {"grouped_experts", "*, module, module_fqn='', context=None"}},
         {"MLAAttention", {"mla_attention", "*, module, module_fqn='', context=None"}},
         {"DSAAttention", {"dsa_attention", "*, module, module_fqn='', context=None"}},
         {"DeepseekV32DSAAttention", {"dsa_attention", "*, module, module_fqn='', context=None"}},
         {"EngramModule", {"engram", "*, module, module_fqn='', context=None"}},
         {"PipelinedMhcModule", {"mhc", "*, module, module_fqn='', context=None"}},
-        {"SharedCompressedDSAAttention", {"shared_compressed_dsa_attention", "module"}},
-        {"NgramHashMapping", {"engram", "vocab_size, max_ngram=3"}},
+        {"SharedCompressedDSAAttention",
+         {"shared_compressed_dsa_attention", "module, module_fqn='', context=None, *, use_fused_ops=False"}},
+        {"NgramHashMapping", {"engram", "assets, layer_id"}},
     };
     CHECK(registry.components().size() == expected.size());
     for (const auto& [name, shape] : expected) {
@@ -232,11 +259,11 @@ TEST_CASE("plugins: the replacement factories and what they construct") {
          {"deepseek_v32", runtime,
           "DeepseekV32DSAAttention(module=module, module_fqn=$module_fqn, context=$context) from " + kComponents}},
         {kDeepseekV32 + "conversion.module_replacement.replace_deepseek_v32_grouped_experts",
-         {"deepseek_v32", runtime + ", use_mxfp8=False",
-          "GroupedExperts(module=module, module_fqn=$module_fqn, context=$context, use_mxfp8=$use_mxfp8) from " +
-              kComponents}},
+         {"deepseek_v32", runtime,
+          "GroupedExperts(module=module, module_fqn=$module_fqn, context=$context) from " + kComponents}},
         {kDeepseekV41 + "replacements.replace_deepseek_v41_shared_attention",
-         {"deepseek_v41", runtime, "SharedCompressedDSAAttention(module) from " + kComponents}},
+         {"deepseek_v41", runtime,
+          "SharedCompressedDSAAttention(module) from " + kComponents + ".shared_compressed_dsa_attention"}},
     };
     CHECK(registry.factories().size() == expected.size());
     for (const auto& [target, shape] : expected) {
@@ -256,6 +283,33 @@ TEST_CASE("plugins: the replacement factories and what they construct") {
             CHECK(call(*construction) == std::get<2>(shape));
         }
     }
+}
+
+TEST_CASE("plugins: each family's provider modules, and qwen3_moe's factories under both layouts") {
+    const auto& registry = *shipped_registry();
+    std::map<std::string, std::vector<std::string>> providers;
+    for (const auto& family : registry.families()) {
+        if (!family.provider_modules.empty()) providers.emplace(family->model_type(), family.provider_modules);
+    }
+    CHECK(providers == std::map<std::string, std::vector<std::string>>{
+                           {"deepseek_v3", {"hyper_parallel.models.deepseek_v3.adapter.replacements"}},
+                           {"deepseek_v32", {kDeepseekV32 + "conversion.module_replacement"}},
+                           {"deepseek_v41", {kDeepseekV41 + "replacements"}},
+                           {"qwen3_moe", {kQwen + "conversion.module_replacement", kQwen + "replacements"}},
+                       });
+    for (const char* name :
+         {"replace_qwen3_moe_rms_norm", "replace_qwen3_moe_flash_attention", "replace_qwen3_moe_grouped_experts"}) {
+        CAPTURE(name);
+        const auto* older = registry.find_factory(kQwen + "replacements." + name);
+        REQUIRE(older != nullptr);
+        CHECK(registry.find_factory(kQwen + "conversion.module_replacement." + name) == older);
+        // One factory, declared once: its own target is the first provider's.
+        CHECK((*older)->target() == kQwen + "replacements." + name);
+        CHECK(registry.find_factory(kQwen + "conversion." + name) == nullptr);
+        CHECK(registry.find_factory(kQwen + "conversion.module_replacement.nested." + name) == nullptr);
+    }
+    // A provider module of one family is not one of another's.
+    CHECK(registry.find_factory(kDeepseekV32 + "conversion.module_replacement.replace_qwen3_moe_rms_norm") == nullptr);
 }
 
 TEST_CASE("plugins: the two MoE archetypes") {

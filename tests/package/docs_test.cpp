@@ -132,6 +132,12 @@ TEST_CASE("the plugin-authors walkthrough resolves through every channel") {
     CHECK(factory->mode == "wrap_source");
     CHECK(factory->keyword_args == std::vector<std::string>{"module_fqn=''", "context=None", "eps=1e-06"});
 
+    // The same factory under the second provider module: an equal spec.
+    const auto newer = docs::replacement_for(
+        resolver, kAdapter + "conversion.module_replacement.replace_docs_moe_rms_norm", "docs", "m.DocsNorm");
+    REQUIRE(newer);
+    CHECK(*newer == *factory);
+
     const auto with_option = resolver.replacement_spec_for(kAdapter + "replacements.replace_docs_moe_rms_norm",
                                                            "docs_moe", "m.DocsNorm", {{"eps", 1e-5}});
     REQUIRE(with_option.resolved());

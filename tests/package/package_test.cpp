@@ -274,11 +274,11 @@ TEST_CASE("the installed package builds the out-of-tree example and the installe
         const std::string acme = line_with(list.out, installed.string());
         CHECK(acme.ends_with(installed.string()));  // the path may hold spaces: it is the last column
         CHECK(fields_of(acme.substr(0, acme.find(installed.string()))) ==
-              std::vector<std::string>{"acme_moe", "1.0.0", "2.0", "ok", "acme_moe"});
+              std::vector<std::string>{"acme_moe", "1.0.0", "2.1", "ok", "acme_moe"});
         const auto qwen = fields_of(line_with(list.out, "famspec_qwen3_moe.so"));
         REQUIRE(qwen.size() >= 5);
         CHECK(std::vector<std::string>(qwen.begin(), qwen.begin() + 5) ==
-              std::vector<std::string>{"qwen3_moe", "1.0.0", "2.0", "ok", "qwen3_moe"});
+              std::vector<std::string>{"qwen3_moe", "1.0.0", "2.1", "ok", "qwen3_moe"});
     }
 }
 
@@ -301,10 +301,10 @@ TEST_CASE("a family built with another C++ ABI is refused with a clear message, 
     CHECK(contains(list.out, "acme_moe  1.0.0    2.0  error (compatibility)"));
     const std::string refusal = "  compatibility: " + plugin.string() +
                                 ": plugin 'acme_moe' has a different build fingerprint (cxx11-abi: plugin 0, core 1); "
-                                "built for ABI 2.0, compiler=";
+                                "built for ABI 2.1, compiler=";
     CHECK(contains(list.out, refusal));
     CHECK(contains(list.out, "cxx11-abi=0;"));
-    CHECK(contains(list.out, "; this core is ABI 2.0, compiler="));
+    CHECK(contains(list.out, "; this core is ABI 2.1, compiler="));
     CHECK(contains(list.out, "cxx11-abi=1;"));
     CHECK(contains(list.out, "; rebuild it against famspec 0.1.0 with the same compiler and flags\n"));
 

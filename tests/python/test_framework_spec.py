@@ -152,13 +152,40 @@ def test_declaration_summary_has_exactly_the_reference_shape(framework_spec):
 
 
 def test_static_options_change_the_spec_as_the_cli_option_does(framework_spec):
-    target = "hyper_parallel.models.deepseek_v32.adapter.conversion.module_replacement." \
-             "replace_deepseek_v32_grouped_experts"
-    module_type = "hyper_parallel.models.deepseek_v32.modeling_deepseek_v32.DeepseekV32Experts"
+    target = "hyper_parallel.components.modules.shared_compressed_dsa_attention.SharedCompressedDSAAttention"
+    module_type = "hyper_parallel.models.deepseek_v41.modeling_deepseek_v41.DeepseekV41SharedAttention"
     plain = framework_spec.replacement_spec_for(target, module_type=module_type)
-    mxfp8 = framework_spec.replacement_spec_for({"_target_": target, "use_mxfp8": True}, module_type=module_type)
-    assert plain.keyword_args == RUNTIME_ARGS + ("use_mxfp8=False",)
-    assert mxfp8.keyword_args == RUNTIME_ARGS + ("use_mxfp8=True",)
+    fused = framework_spec.replacement_spec_for({"_target_": target, "use_fused_ops": True}, module_type=module_type)
+    assert plain.keyword_args == RUNTIME_ARGS
+    assert fused.keyword_args == RUNTIME_ARGS + ("use_fused_ops=True",)
+
+
+def test_qwen_factories_answer_under_both_provider_layouts(framework_spec):
+    module_type = QWEN_MODELING + "Qwen3MoeRMSNorm"
+    newer = RMS_NORM.replace(".adapter.replacements.", ".adapter.conversion.module_replacement.")
+    assert newer != RMS_NORM
+    spec = framework_spec.replacement_spec_for(newer, module_type=module_type)
+    assert spec == framework_spec.replacement_spec_for(RMS_NORM, module_type=module_type)
+    assert spec.new_ctor == "RMSNorm" and spec.keyword_args == RUNTIME_ARGS
+
+
+def test_upstream_families_describe_as_registered(registry):
+    import json
+    families = {f["model_type"]: f for f in json.loads(registry.describe())["families"]}
+    expected = {
+        "deepseek_v2": "DeepseekV2ForCausalLM",
+        "deepseek_v3": "DeepseekV3ForCausalLM",
+        "qwen3_5": "Qwen3_5ForConditionalGeneration",
+        "qwen3_5_text": "Qwen3_5ForCausalLM",
+        "qwen4_exp": "Qwen4ExpForConditionalGeneration",
+        "qwen4_exp_text": "Qwen4ExpForCausalLM",
+    }
+    assert {name: families[name]["architecture"] for name in expected} == expected
+    assert families["qwen3_moe"]["provider_modules"] == [
+        "hyper_parallel.models.qwen3_moe.adapter.conversion.module_replacement",
+        "hyper_parallel.models.qwen3_moe.adapter.replacements",
+    ]
+    assert families["deepseek_v2"]["provider_modules"] == []
 
 
 def test_a_registry_replaced_with_use_registry_is_used_from_then_on(framework_spec, tmp_path):

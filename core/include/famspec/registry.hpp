@@ -34,24 +34,33 @@ struct Registered {
 };
 
 struct RegisteredFamily : Registered<FamilyAdapter> {
-    std::vector<std::string> spellings;  // normalised keys that name this family
+    // Normalised keys of its model_type, architecture and aliases. In a Registry, only the keys that
+    // answer this family: another family's own name outranks its architecture or alias.
+    std::vector<std::string> spellings;
+    // Normalised directory aliases: identities whose registration lives in this family's directory.
+    // A key space of its own, so a family's spelling (deepseek_v2) may equal another family's
+    // directory alias (deepseekv2 -> deepseek_v3); a lookup tries spellings first.
+    std::vector<std::string> directory_keys;
+    // The modules that hold its replacement factories, sorted: those it declared, and the modules its
+    // factory targets live in. Each factory resolves under every one of them.
+    std::vector<std::string> provider_modules;
 };
 
 // How a spelling was matched to a family, for `resolve --explain`.
 struct FamilyLookup {
     const RegisteredFamily* family = nullptr;
     std::vector<std::string> spellings_tried;
-    std::string rule;  // "exact model_type" or "normalised key '<k>'"
+    std::string rule;  // "exact model_type", "normalised key '<k>'" or "directory alias '<k>'"
 };
 
 // lower-case, '_' and '-' removed, then the first of the HF task suffixes stripped.
 FAMSPEC_API std::string normalize_family_key(std::string_view name);
 
-// Every normalised key that names a family: its model_type, architecture, aliases and directory
-// aliases; sorted, each once.
+// Every normalised key that names a family: its model_type, architecture and aliases; sorted, each once.
 FAMSPEC_API std::vector<std::string> family_spellings(std::string_view model_type, std::string_view architecture,
-                                                      std::span<const std::string> aliases,
-                                                      std::span<const std::string> directory_aliases);
+                                                      std::span<const std::string> aliases);
+// The normalised keys of a family's directory aliases; sorted, each once.
+FAMSPEC_API std::vector<std::string> directory_keys(std::span<const std::string> directory_aliases);
 
 class FAMSPEC_API Registry {
 public:
@@ -79,8 +88,10 @@ public:
     std::span<const Registered<CpWrapper>> cp_wrappers() const { return contents_.cp_wrappers; }
     std::span<const Registered<Component>> components() const { return contents_.components; }
 
-    // Any spelling: the model_type, the architecture, an alias, a directory alias, normalised or not.
+    // Any spelling, as the reference looks it up: the exact model_type; else the normalised key among
+    // the families' spellings (model_type, architecture, aliases); else among their directory aliases.
     FamilyLookup find_family(std::string_view spelling) const;
+    // By target: <provider module>.<name> for any provider module of the factory's family.
     const Registered<ReplacementFactory>* find_factory(std::string_view target) const;
     const Registered<MoeArchetype>* find_archetype(std::string_view compute_factory) const;
     const Registered<MoeArchetype>* find_archetype(const MoeFingerprint& fingerprint) const;
@@ -99,10 +110,13 @@ public:
     std::string snapshot() const;
 
 private:
+    void index_factories();
+
     Contents contents_;
     std::uint64_t generation_;
     std::map<std::string, std::size_t, std::less<>> family_by_model_type_;
     std::map<std::string, std::size_t, std::less<>> family_by_key_;
+    std::map<std::string, std::size_t, std::less<>> family_by_directory_key_;
     std::map<std::string, std::size_t, std::less<>> factory_by_target_;
     std::map<std::string, std::size_t, std::less<>> archetype_by_factory_;
     std::map<std::string, std::size_t, std::less<>> cp_wrapper_by_target_;

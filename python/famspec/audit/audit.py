@@ -50,6 +50,21 @@ def check_root(root: Path) -> Path:
     return root.resolve()
 
 
+def _find_family(families: list[dict], name: str) -> dict | None:
+    """As the registry looks a name up: the exact model_type, else the normalised key among the
+    families' names, then their other spellings (architecture, aliases), then their directory aliases."""
+    key = registrations.normalize(name)
+    exact = [f for f in families if f["model_type"] == name]
+    named = [f for f in families if registrations.normalize(f["model_type"]) == key]
+    spelled = [
+        f
+        for f in families
+        if key in {registrations.normalize(s) for s in [f["model_type"], f["architecture"], *f.get("aliases", [])]}
+    ]
+    housed = [f for f in families if key in {registrations.normalize(s) for s in f.get("directory_aliases", [])}]
+    return next(iter(exact + named + spelled + housed), None)
+
+
 def select_families(declarations: dict, names: list[str] | None) -> list[dict]:
     """The declared families named by any spelling (model_type, architecture, alias), or all of them."""
     families = declarations.get("families", [])
@@ -57,20 +72,7 @@ def select_families(declarations: dict, names: list[str] | None) -> list[dict]:
         return families
     chosen = []
     for name in names:
-        key = registrations.normalize(name)
-        match = next(
-            (
-                f
-                for f in families
-                if name == f["model_type"]
-                or key
-                in {
-                    registrations.normalize(s)
-                    for s in [f["model_type"], f["architecture"], *f.get("aliases", []), *f.get("directory_aliases", [])]
-                }
-            ),
-            None,
-        )
+        match = _find_family(families, name)
         if match is None:
             known = ", ".join(f["model_type"] for f in families) or "none"
             raise AuditError(f"--family {name}: no loaded plugin declares it (families: {known})")

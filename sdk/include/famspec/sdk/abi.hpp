@@ -14,7 +14,7 @@ class Registrar;
 // Bump the major for any change to the descriptor layout or to an interface class; bump the minor
 // for an addition that older cores can ignore.
 inline constexpr std::uint16_t kAbiMajor = 2;  // 2: header-only SDK, Registrar takes ownership (unique_ptr)
-inline constexpr std::uint16_t kAbiMinor = 0;
+inline constexpr std::uint16_t kAbiMinor = 1;  // 1: Registrar::add_provider_module
 inline constexpr std::uint64_t kPluginMagic = 0x3143455053'4d4146ULL;  // "FAMSPEC1", little-endian
 
 using RegisterFunction = void (*)(Registrar&);

@@ -183,11 +183,19 @@ public:
         directory_aliases_.push_back(std::move(directory));
         return *this;
     }
+    // A module that holds the family's replacement factories. Declare one per layout the runtime
+    // uses (e.g. adapter.replacements and adapter.conversion.module_replacement): every factory then
+    // resolves under each, and factory() may name a factory by its bare name (placed in the first).
+    Family& provider(std::string module, SourceSite where = SourceSite::current()) {
+        providers_.push_back({std::move(module), site(where)});
+        return *this;
+    }
     // A function this family hands to a component, with the blocks it needs.
     Family& interface(std::vector<SourceBlock> blocks) {
         for (SourceBlock& block : blocks) interface_blocks_.push_back(std::move(block));
         return *this;
     }
+    // `target` is the full dotted path, or a bare name in the first provider() module.
     FactoryDecl factory(std::string target, SourceSite where = SourceSite::current()) {
         return FactoryDecl(factories_.emplace_back(std::move(target), site(where)));
     }
@@ -217,6 +225,14 @@ private:
         ArchetypeDecl decl;
         std::string where;
     };
+    struct ProviderDecl {
+        std::string module;
+        std::string where;
+    };
+    std::string qualified(const std::string& target) const {
+        if (target.find('.') != std::string::npos || providers_.empty()) return target;
+        return providers_.front().module + "." + target;
+    }
 
     std::string model_type_;
     std::string architecture_;
@@ -228,6 +244,7 @@ private:
     std::deque<detail::FactoryData> factories_;  // deque: what factory() handed out stays valid
     std::vector<CpWrapperDecl> cp_wrappers_;
     std::vector<SitedArchetype> archetypes_;
+    std::vector<ProviderDecl> providers_;
 };
 
 // Generic components that live under one import package.

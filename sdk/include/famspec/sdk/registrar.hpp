@@ -32,6 +32,12 @@ public:
     virtual void add_archetype(std::unique_ptr<const MoeArchetype> archetype, std::string_view where) = 0;
     virtual void add_cp_wrapper(std::unique_ptr<const CpWrapper> wrapper, std::string_view where) = 0;
     virtual void add_component(std::unique_ptr<const Component> component, std::string_view where) = 0;
+    // ABI minor 1. A module that holds `family`'s replacement factories, e.g.
+    // hyper_parallel.models.<family>.adapter.replacements. A family may declare several (runtime
+    // versions moved the factories between layouts); each of its factories then resolves under every
+    // one of them. Declare them after the family and before its factories. A family that declares
+    // none has the modules its factory targets live in.
+    virtual void add_provider_module(std::string_view family, std::string_view module, std::string_view where) = 0;
 
 protected:
     // Owned by the core: a plugin never destroys it.

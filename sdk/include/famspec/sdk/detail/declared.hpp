@@ -40,9 +40,9 @@ private:
 
 class DeclaredFactory final : public ReplacementFactory {
 public:
-    DeclaredFactory(std::string family, const FactoryData& decl)
+    DeclaredFactory(std::string family, std::string target, const FactoryData& decl)
         : family_(std::move(family)),
-          target_(decl.target),
+          target_(std::move(target)),
           parameters_(decl.parameters),
           construction_(decl.construction),
           runtime_only_reason_(decl.runtime_only_reason) {}
@@ -120,8 +120,11 @@ inline void Family::register_into(Registrar& registrar) const {
         std::make_unique<detail::DeclaredFamily>(model_type_, architecture_, aliases_, directory_aliases_,
                                                  interface_blocks_, compute_functions_),
         where_);
+    for (const ProviderDecl& provider : providers_) registrar.add_provider_module(model_type_, provider.module, provider.where);
     for (const detail::FactoryData& factory : factories_) {
-        registrar.add_factory(std::make_unique<detail::DeclaredFactory>(model_type_, factory), factory.where);
+        registrar.add_factory(
+            std::make_unique<detail::DeclaredFactory>(model_type_, qualified(factory.target), factory),
+            factory.where);
     }
     for (const CpWrapperDecl& wrapper : cp_wrappers_) {
         registrar.add_cp_wrapper(

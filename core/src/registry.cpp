@@ -109,27 +109,25 @@ FamilyLookup Registry::find_family(std::string_view spelling) const {
 }
 
 void Registry::index_factories() {
-    // Each factory under every provider module of its family; the provider modules are the declared
-    // ones and those the factory targets live in.
-    for (const auto& factory : contents_.factories) {
-        const auto owner = family_by_model_type_.find(factory->family());
-        if (owner == family_by_model_type_.end()) continue;
-        const std::string_view target = factory->target();
-        auto& providers = contents_.families[owner->second].provider_modules;
-        const std::string_view home = target.substr(0, target.rfind('.'));
-        if (std::find(providers.begin(), providers.end(), home) == providers.end()) providers.emplace_back(home);
-    }
-    for (auto& family : contents_.families) std::sort(family.provider_modules.begin(), family.provider_modules.end());
+    // A family that declared provider modules has each factory under every one of them. One that
+    // declared none has each under its own target only, and lists the modules they live in.
+    std::vector<bool> declared;
+    for (const auto& family : contents_.families) declared.push_back(!family.provider_modules.empty());
     for (std::size_t i = 0; i < contents_.factories.size(); ++i) {
         const std::string_view target = contents_.factories[i]->target();
         factory_by_target_.emplace(std::string(target), i);
         const auto owner = family_by_model_type_.find(contents_.factories[i]->family());
         if (owner == family_by_model_type_.end()) continue;
-        const std::string_view name = target.substr(target.rfind('.') + 1);
-        for (const auto& provider : contents_.families[owner->second].provider_modules) {
-            factory_by_target_.emplace(provider + "." + std::string(name), i);
+        auto& providers = contents_.families[owner->second].provider_modules;
+        const std::string_view home = target.substr(0, target.rfind('.'));
+        if (!declared[owner->second]) {
+            if (std::find(providers.begin(), providers.end(), home) == providers.end()) providers.emplace_back(home);
+            continue;
         }
+        const std::string_view name = target.substr(target.rfind('.') + 1);
+        for (const auto& provider : providers) factory_by_target_.emplace(provider + "." + std::string(name), i);
     }
+    for (auto& family : contents_.families) std::sort(family.provider_modules.begin(), family.provider_modules.end());
 }
 
 const Registered<ReplacementFactory>* Registry::find_factory(std::string_view target) const {

@@ -92,8 +92,8 @@ void StagingRegistrar::add_family(std::unique_ptr<const FamilyAdapter> family, s
             for (const auto& key : *mine) {
                 const bool outranked = mine == &staged.spellings && ((key == name) != (key == other_name));
                 if (!outranked && std::find(theirs->begin(), theirs->end(), key) != theirs->end()) {
-                    fail(kind + quoted(key) + " names both family " + quoted(other->model_type()) + " (" +
-                         other.where + ") and " + quoted(staged->model_type()) + " (" + std::string(where) + ")");
+                    fail(kind + quoted(key) + " names both family " + quoted(other->model_type()) + " (" + other.where +
+                         ") and " + quoted(staged->model_type()) + " (" + std::string(where) + ")");
                     return;
                 }
             }
@@ -105,7 +105,8 @@ void StagingRegistrar::add_family(std::unique_ptr<const FamilyAdapter> family, s
 void StagingRegistrar::add_provider_module(std::string_view family, std::string_view module, std::string_view where) {
     const std::string what = "provider module " + quoted(module);
     if (!check_family_target("provider module", module, family, where, true)) return;
-    auto owner = std::find_if(families.begin(), families.end(), [&](const auto& f) { return f->model_type() == family; });
+    auto owner =
+        std::find_if(families.begin(), families.end(), [&](const auto& f) { return f->model_type() == family; });
     auto& providers = owner->provider_modules;
     if (std::find(providers.begin(), providers.end(), module) != providers.end()) {
         return fail(what + " declared twice for family " + quoted(family) + " (" + std::string(where) + ")");

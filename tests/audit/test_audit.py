@@ -38,9 +38,15 @@ def test_clean_tree_has_no_drift_for_any_shipped_family(audit, tree, declaration
     assert sorted(report["families"]) == families
     registered = {f["family"] for f in report["findings"] if f["check"] == "registration"}
     assert registered == set(families)
-    factories = [f for family in declarations["families"] for f in family["factories"]]
+    # Each factory is audited in every provider module its family declares.
     audited = {f["subject"] for f in report["findings"] if f["check"] == "factory"}
-    assert audited == {f["target"] for f in factories}
+    assert audited == {
+        f"{provider}.{f['target'].rsplit('.', 1)[1]}"
+        for family in declarations["families"]
+        for f in family["factories"]
+        for provider in family["provider_modules"]
+    }
+    assert {f["target"] for family in declarations["families"] for f in family["factories"]} <= audited
     components = {f["subject"] for f in report["findings"] if f["check"] == "signature"}
     assert components == {f"{c['defining_module']}.{c['name']}" for c in declarations["components"]}
     assert report["counts"]["drift"] == 0 and report["counts"]["ok"] == len(report["findings"])

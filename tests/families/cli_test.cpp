@@ -340,7 +340,7 @@ TEST_CASE("cli: summary digests are stable, and every rendered snippet in them p
     CHECK(by_type.out == by_architecture.out);
     // An option that changes the generated call changes the answer.
     const auto plain = run_cli({"resolve", "--target", kSharedAttention, "--module-type", "x.Attention", "--json"});
-    const auto fused = run_cli(
-        {"resolve", "--target", kSharedAttention, "--module-type", "x.Attention", "--option", "use_fused_ops=true", "--json"});
+    const auto fused = run_cli({"resolve", "--target", kSharedAttention, "--module-type", "x.Attention", "--option",
+                                "use_fused_ops=true", "--json"});
     CHECK(plain.out != fused.out);
 }

@@ -225,14 +225,11 @@ TEST_CASE("contracts: direct components wrap the source module") {
         {components + "mhc.PipelinedMhcModule", "DeepseekV41Mhc", "PipelinedMhcModule", components + "mhc",
          kRuntimeArgs},
         // (module, module_fqn='', context=None, *, use_fused_ops=False): the runtime arguments render.
-        {components + "shared_compressed_dsa_attention.SharedCompressedDSAAttention",
-         "DeepseekV41SharedAttention",
-         "SharedCompressedDSAAttention",
-         components + "shared_compressed_dsa_attention",
-         kRuntimeArgs},
+        {components + "shared_compressed_dsa_attention.SharedCompressedDSAAttention", "DeepseekV41SharedAttention",
+         "SharedCompressedDSAAttention", components + "shared_compressed_dsa_attention", kRuntimeArgs},
         // GQAAttention is defined in gqa_attention, so a direct target names it there.
-        {components + "gqa_attention.GQAAttention", "Qwen3MoeAttention", "GQAAttention",
-         components + "gqa_attention", kRuntimeArgs},
+        {components + "gqa_attention.GQAAttention", "Qwen3MoeAttention", "GQAAttention", components + "gqa_attention",
+         kRuntimeArgs},
     };
     for (const Case& c : cases) {
         CAPTURE(c.target);
@@ -251,10 +248,12 @@ TEST_CASE("contracts: direct components wrap the source module") {
     const auto ngram =
         resolver().replacement_spec_for(components + "engram.NgramHashMapping", "deepseek_v41", kV41Modeling + "Hash");
     CHECK(ngram.gap == famspec::Gap::component_mismatch);
-    CHECK(ngram.reason == "component NgramHashMapping takes no 'module' parameter, so it cannot wrap the source module");
+    CHECK(ngram.reason ==
+          "component NgramHashMapping takes no 'module' parameter, so it cannot wrap the source module");
     // The old home of GQAAttention is not a component path.
     CHECK(resolver()
-              .replacement_spec_for(components + "attention.GQAAttention", "qwen3_moe", kQwenModeling + "Qwen3MoeAttention")
+              .replacement_spec_for(components + "attention.GQAAttention", "qwen3_moe",
+                                    kQwenModeling + "Qwen3MoeAttention")
               .gap == famspec::Gap::not_registered);
     CHECK_FALSE(resolver()
                     .replacement_spec_for(components + "engram.NoSuchModule", "deepseek_v41", kV41Modeling + "Engram")
@@ -269,9 +268,10 @@ TEST_CASE("contracts: the deepseek_v41 factory wraps with the module handed over
     CHECK_FALSE(spec->remove_class);
     CHECK(spec->keyword_args.empty());
     // Imported from the defining submodule, as the factory does.
-    CHECK(spec->imports == std::vector<ImportPatch>{{"hyper_parallel.components.modules.shared_compressed_dsa_attention",
-                                                     {"SharedCompressedDSAAttention"},
-                                                     nullopt}});
+    CHECK(spec->imports ==
+          std::vector<ImportPatch>{{"hyper_parallel.components.modules.shared_compressed_dsa_attention",
+                                    {"SharedCompressedDSAAttention"},
+                                    nullopt}});
     for (const char* function : {"deepseek_v41_ep_compute_fn", "deepseek_v41_engram_compute_fn"}) {
         CAPTURE(function);
         const auto result = resolver().strategy_spec_for(kV41 + "distributed.expert_parallel." + function,
@@ -303,8 +303,9 @@ TEST_CASE("contracts: deepseek_v3 low-precision factories are runtime-only, with
 
 TEST_CASE("contracts: qwen3_moe factories resolve under both provider layouts, to the same spec") {
     const std::string newer = kQwen + "conversion.module_replacement.";
-    for (const auto& [older, source] : {std::pair{kRmsNorm, "Qwen3MoeRMSNorm"}, std::pair{kAttention, "Qwen3MoeAttention"},
-                                        std::pair{kExperts, "Qwen3MoeExperts"}}) {
+    for (const auto& [older, source] :
+         {std::pair{kRmsNorm, "Qwen3MoeRMSNorm"}, std::pair{kAttention, "Qwen3MoeAttention"},
+          std::pair{kExperts, "Qwen3MoeExperts"}}) {
         const std::string target = newer + older.substr(older.rfind('.') + 1);
         CAPTURE(target);
         const auto spec = replacement(target, nullopt, kQwenModeling + source);
@@ -340,7 +341,8 @@ TEST_CASE("contracts: deepseek_v32 grouped experts pass only module, module_fqn 
     CHECK(plain->keyword_args == kRuntimeArgs);
     CHECK(plain->new_ctor == "GroupedExperts");
     // GroupedExperts has no use_mxfp8: the option is ignored, with a diagnostic, as the reference ignores it.
-    const auto mxfp8 = resolver().replacement_spec_for(kV32Experts, "deepseek_v32", module_type, Options{{"use_mxfp8", true}});
+    const auto mxfp8 =
+        resolver().replacement_spec_for(kV32Experts, "deepseek_v32", module_type, Options{{"use_mxfp8", true}});
     REQUIRE(mxfp8.resolved());
     CHECK(*mxfp8.value == *plain);
     REQUIRE(mxfp8.diagnostics.size() == 1);
@@ -348,13 +350,15 @@ TEST_CASE("contracts: deepseek_v32 grouped experts pass only module, module_fqn 
 }
 
 TEST_CASE("contracts: SharedCompressedDSAAttention renders use_fused_ops when a plan sets it") {
-    const std::string target = "hyper_parallel.components.modules.shared_compressed_dsa_attention.SharedCompressedDSAAttention";
-    const auto spec =
-        replacement(target, "deepseek_v41", kV41Modeling + "DeepseekV41SharedAttention", Options{{"use_fused_ops", false}});
+    const std::string target =
+        "hyper_parallel.components.modules.shared_compressed_dsa_attention.SharedCompressedDSAAttention";
+    const auto spec = replacement(target, "deepseek_v41", kV41Modeling + "DeepseekV41SharedAttention",
+                                  Options{{"use_fused_ops", false}});
     CHECK(spec->keyword_args == std::vector<std::string>{"module_fqn=''", "context=None", "use_fused_ops=False"});
-    CHECK(spec->imports == std::vector<ImportPatch>{{"hyper_parallel.components.modules.shared_compressed_dsa_attention",
-                                                     {"SharedCompressedDSAAttention"},
-                                                     nullopt}});
+    CHECK(spec->imports ==
+          std::vector<ImportPatch>{{"hyper_parallel.components.modules.shared_compressed_dsa_attention",
+                                    {"SharedCompressedDSAAttention"},
+                                    nullopt}});
 }
 
 TEST_CASE("contracts: a component that cannot be rendered is an error naming the name and the class") {

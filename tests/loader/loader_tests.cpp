@@ -249,6 +249,30 @@ TEST_CASE("a factory declared twice in one plugin fails at the register stage wi
           message.substr(second, message.find(')', second) - second));
 }
 
+TEST_CASE("misdeclared provider modules and shared family keys fail at the register stage, each named") {
+    const PluginRecord record = load_one("misdeclared_keys");
+    REQUIRE(stage_of(record) == "register");
+    const std::string& message = record.error->message;
+    CAPTURE(message);
+    const std::string adapter = "hyper_parallel.models.misdeclared_keys.adapter.";
+    for (const std::string& expected : {
+             "factory '" + adapter + "conversion.module_replacement.replace_norm' and '" + adapter +
+                 "replacements.replace_norm' share the name 'replace_norm' in family 'misdeclared_keys'",
+             "factory '" + adapter + "elsewhere.replace_other' (",
+             ") is not in a provider module of family 'misdeclared_keys' (" + adapter + "replacements, " + adapter +
+                 "conversion.module_replacement)",
+             std::string("provider module 'hyper_parallel.models.other_family.adapter.replacements' (fixture:1): "
+                         "directory 'other_family' does not name family 'misdeclared_keys'"),
+             "provider module '" + adapter +
+                 "late' (fixture:2) is declared after a factory of family 'misdeclared_keys': declare the provider "
+                 "modules first",
+             std::string("directory alias 'shareddir' names both family 'dir_a' ("),
+             std::string("spelling 'sharedarch' names both family 'arch_a' ("),
+         }) {
+        CHECK_MESSAGE(message.find(expected) != std::string::npos, expected);
+    }
+}
+
 // Whoever sorts first, neither claim is used: the answer must not depend on file names.
 TEST_CASE("the same family in two plugins fails both at the validate stage, each naming the other") {
     const std::string a = (fs::path(fixture_dir("same_family_two_plugins")) / "famspec_family_twin_a.so").string();

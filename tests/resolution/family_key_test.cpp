@@ -30,6 +30,7 @@ TEST_CASE("every spelling of a family finds it, and nothing else does") {
     }
     CHECK(registry->find_family("toy").rule == "exact model_type");
     CHECK(registry->find_family("ToyForCausalLM").rule == "normalised key 'toy'");
+    CHECK(registry->find_family("toy-dir").rule == "directory alias 'toydir'");
     const auto unknown = registry->find_family("unregistered_model");
     CHECK(unknown.family == nullptr);
     CHECK(unknown.spellings_tried == std::vector<std::string>{"unregistered_model", "unregisteredmodel"});

@@ -82,6 +82,19 @@ TEST_CASE("every spelling of the family and the inferred family give the same ob
     CHECK(by_dir.explanation->family == "toy");
 }
 
+TEST_CASE("a family that declares no provider module answers each factory under its own target only") {
+    const Resolver resolver(toy_registry());
+    const auto elsewhere = resolver.replacement_spec_for(
+        "hyper_parallel.models.toydir.adapter.replacements.replace_toy_norm", std::nullopt, kToyModuleType);
+    CHECK(elsewhere.status == ResolutionStatus::not_covered);
+    CHECK(elsewhere.gap == famspec::Gap::not_registered);
+    // It lists the modules its factories live in.
+    const auto* toy = resolver.registry().find_family("toy").family;
+    REQUIRE(toy != nullptr);
+    CHECK(toy->provider_modules == std::vector<std::string>{"hyper_parallel.models.toy.adapter.replacements",
+                                                            "hyper_parallel.models.toydir.adapter.replacements"});
+}
+
 TEST_CASE("an explicit unknown family fails closed instead of falling back to the path") {
     const Resolver resolver(toy_registry());
     const auto r = resolver.replacement_spec_for(kToyNorm, std::string("unregistered_model"), kToyModuleType);

@@ -41,8 +41,8 @@ struct RegisteredFamily : Registered<FamilyAdapter> {
     // A key space of its own, so a family's spelling (deepseek_v2) may equal another family's
     // directory alias (deepseekv2 -> deepseek_v3); a lookup tries spellings first.
     std::vector<std::string> directory_keys;
-    // The modules that hold its replacement factories, sorted: those it declared, and the modules its
-    // factory targets live in. Each factory resolves under every one of them.
+    // The modules that hold its replacement factories, sorted: those it declared (each factory then
+    // resolves under every one of them), or else the modules its factory targets live in.
     std::vector<std::string> provider_modules;
 };
 

@@ -35,8 +35,8 @@ public:
     // ABI minor 1. A module that holds `family`'s replacement factories, e.g.
     // hyper_parallel.models.<family>.adapter.replacements. A family may declare several (runtime
     // versions moved the factories between layouts); each of its factories then resolves under every
-    // one of them. Declare them after the family and before its factories. A family that declares
-    // none has the modules its factory targets live in.
+    // one of them, and must lie in one. Declare them after the family and before its factories. A
+    // family that declares none resolves each factory under its own target only.
     virtual void add_provider_module(std::string_view family, std::string_view module, std::string_view where) = 0;
 
 protected:

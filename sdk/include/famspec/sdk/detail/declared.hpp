@@ -120,11 +120,11 @@ inline void Family::register_into(Registrar& registrar) const {
         std::make_unique<detail::DeclaredFamily>(model_type_, architecture_, aliases_, directory_aliases_,
                                                  interface_blocks_, compute_functions_),
         where_);
-    for (const ProviderDecl& provider : providers_) registrar.add_provider_module(model_type_, provider.module, provider.where);
+    for (const ProviderDecl& provider : providers_)
+        registrar.add_provider_module(model_type_, provider.module, provider.where);
     for (const detail::FactoryData& factory : factories_) {
         registrar.add_factory(
-            std::make_unique<detail::DeclaredFactory>(model_type_, qualified(factory.target), factory),
-            factory.where);
+            std::make_unique<detail::DeclaredFactory>(model_type_, qualified(factory.target), factory), factory.where);
     }
     for (const CpWrapperDecl& wrapper : cp_wrappers_) {
         registrar.add_cp_wrapper(

@@ -27,17 +27,17 @@ FAMSPEC_PLUGIN("docs_moe", "1.0.0", "Docs-MoE family")(famspec::Registrar& regis
     // [/snippet:family]
 
     // [snippet:factory]
-    family.provider(adapter + "replacements");                   // where the factories live
-    family.provider(adapter + "conversion.module_replacement");  // a later layout: both resolve
-    family
-        .factory("replace_docs_moe_rms_norm")  // a bare name: in the first provider
+    // Where the factories live, and a later layout of the runtime: a factory answers under both.
+    family.provider(adapter + "replacements");
+    family.provider(adapter + "conversion.module_replacement");
+    // A bare name is placed in the first provider; a full path must lie in one of them.
+    family.factory("replace_docs_moe_rms_norm")
         .wraps("DocsRMSNorm", "hyper_parallel.components.docs")
         .bind("module_fqn")
         .bind("context")
         .option("eps", 1e-6)  // a static option a plan may set: eps=1e-5
         .bind("eps");
-    family
-        .factory(adapter + "replacements.replace_docs_moe_experts")  // or the full path
+    family.factory(adapter + "replacements.replace_docs_moe_experts")
         .runtime_only("builds through GroupedExperts.from_module at runtime");
     // [/snippet:factory]
 

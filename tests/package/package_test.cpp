@@ -196,7 +196,7 @@ TEST_CASE("the installed package builds the out-of-tree example and the installe
     {  // --plugin-path
         const ProcessResult list = must_run(installed_cli(prefix, {"list", "--plugin-path", plugins.string()}));
         CHECK(contains(list.err, "plugin search path (--plugin-path): " + plugins.string() + "\n"));
-        CHECK(contains(list.out, "acme_moe  1.0.0    2.0  ok      acme_moe  famspec_acme_moe.so\n"));
+        CHECK(contains(list.out, "acme_moe  1.0.0    2.1  ok      acme_moe  famspec_acme_moe.so\n"));
         CHECK_FALSE(contains(list.out, "qwen3_moe"));
 
         const ProcessResult json =
@@ -252,7 +252,7 @@ TEST_CASE("the installed package builds the out-of-tree example and the installe
         options.environment["FAMSPEC_PLUGIN_PATH"] = plugins.string();
         const ProcessResult list = must_run(installed_cli(prefix, {"list"}), options);
         CHECK(contains(list.err, "plugin search path (FAMSPEC_PLUGIN_PATH): " + plugins.string() + "\n"));
-        CHECK(contains(list.out, "acme_moe  1.0.0    2.0  ok      acme_moe  famspec_acme_moe.so\n"));
+        CHECK(contains(list.out, "acme_moe  1.0.0    2.1  ok      acme_moe  famspec_acme_moe.so\n"));
         const ProcessResult show = must_run(installed_cli(prefix, {"show", "AcmeMoeForCausalLM"}), options);
         CHECK(show.out.starts_with("family acme_moe\n"));
         CHECK(contains(show.out, "  plugin:            acme_moe (" + plugin.string() + ")\n"));
@@ -298,7 +298,7 @@ TEST_CASE("a family built with another C++ ABI is refused with a clear message, 
     INFO(list.out, list.err);
     CHECK(list.signal == 0);
     CHECK(list.exit_code == 1);
-    CHECK(contains(list.out, "acme_moe  1.0.0    2.0  error (compatibility)"));
+    CHECK(contains(list.out, "acme_moe  1.0.0    2.1  error (compatibility)"));
     const std::string refusal = "  compatibility: " + plugin.string() +
                                 ": plugin 'acme_moe' has a different build fingerprint (cxx11-abi: plugin 0, core 1); "
                                 "built for ABI 2.1, compiler=";
@@ -333,7 +333,7 @@ TEST_CASE("famspec new-family writes a project that builds against the installed
     copy_plugin(build / "plugins/famspec_granite_moe.so", plugins);
 
     const ProcessResult list = must_run(installed_cli(prefix, {"list", "--plugin-path", plugins.string()}));
-    CHECK(contains(list.out, "granite_moe  0.1.0    2.0  ok      granite_moe  famspec_granite_moe.so\n"));
+    CHECK(contains(list.out, "granite_moe  0.1.0    2.1  ok      granite_moe  famspec_granite_moe.so\n"));
     const ProcessResult show =
         must_run(installed_cli(prefix, {"show", "GraniteMoeForCausalLM", "--plugin-path", plugins.string()}));
     CHECK(show.out.starts_with("family granite_moe\n  architecture:      GraniteMoeForCausalLM\n"));

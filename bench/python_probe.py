@@ -2,6 +2,7 @@
 
     python3 python_probe.py import    import famspec and answer a first replacement_spec_for (loads the plugins)
     python3 python_probe.py cached    a cached framework_spec.replacement_spec_for, and a dict lookup (the floor)
+    python3 python_probe.py torch     the same first answer in the real host, after `import torch` (the floor)
 """
 
 import sys
@@ -20,6 +21,16 @@ def first_answer():
     if spec is None:
         sys.exit("python_probe: the qwen3_moe norm replacement is not covered")
     print(f"ns={elapsed}")
+
+
+def in_torch_host():
+    # The runtime imports torch before famspec: what famspec adds is what it costs the job.
+    start = time.perf_counter_ns()
+    import torch  # noqa: F401
+
+    torch_ns = time.perf_counter_ns() - start
+    first_answer()
+    print(f"floor_ns={torch_ns}")
 
 
 def ns_per_call(call, batches=51, calls=2000):
@@ -47,4 +58,4 @@ def cached():
 
 
 if __name__ == "__main__":
-    {"import": first_answer, "cached": cached}[sys.argv[1]]()
+    {"import": first_answer, "cached": cached, "torch": in_torch_host}[sys.argv[1]]()

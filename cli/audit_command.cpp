@@ -16,11 +16,16 @@ namespace famspec::cli {
 namespace fs = std::filesystem;
 namespace {
 
-// The famspec Python package next to this executable: the build tree (<build>/python) or an
-// installation (<prefix>/lib/famspec/python). Empty when neither holds it.
+#ifndef FAMSPEC_PYTHON_INSTALL_DIR
+#define FAMSPEC_PYTHON_INSTALL_DIR "lib/python3/dist-packages"
+#endif
+
+// The famspec Python package next to this executable: the build tree (<build>/python) or the
+// installation this famspec belongs to (<prefix>/<FAMSPEC_PYTHON_INSTALL_DIR>, whatever the
+// prefix). Empty when neither holds it; python3's own path may still find it.
 std::string package_directory() {
     const fs::path bin = fs::path(executable_path()).parent_path();
-    for (const fs::path& candidate : {bin / ".." / "python", bin / ".." / "lib" / "famspec" / "python"}) {
+    for (const fs::path& candidate : {bin / ".." / "python", bin / ".." / FAMSPEC_PYTHON_INSTALL_DIR}) {
         std::error_code ec;
         if (fs::is_directory(candidate / "famspec", ec)) return fs::weakly_canonical(candidate, ec).string();
     }

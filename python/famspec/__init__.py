@@ -12,6 +12,7 @@ the extension.
 
 _LAZY = {
     "ABI": "_version",
+    "Diagnostic": "resolver",
     "Explanation": "resolver",
     "ImportPatch": "specs",
     "ModuleSnippetPatch": "specs",

@@ -12,7 +12,7 @@ from .plan import Plan, parse_plan
 from .registry import Registry
 from .specs import replacement_from_native, strategy_from_native
 
-__all__ = ["Explanation", "Resolution", "Resolver", "Summary", "SummaryEntry"]
+__all__ = ["Diagnostic", "Explanation", "Resolution", "Resolver", "Summary", "SummaryEntry"]
 
 SLOTS = ("replace_module", "local_compute_fn", "inner_wrapper")
 
@@ -30,15 +30,30 @@ class Explanation:
 
 
 @dataclass(frozen=True)
+class Diagnostic:
+    """A check famspec makes where the reference makes none (``kind`` as in docs/compatibility.md).
+    The answer stands; under ``strict`` the target is not covered instead."""
+
+    kind: str
+    message: str
+    suggestion: Optional[str]
+
+
+def _diagnostics(rows) -> Tuple[Diagnostic, ...]:
+    return tuple(Diagnostic(*row) for row in rows)
+
+
+@dataclass(frozen=True)
 class Resolution:
-    """One answer: ``status`` is "resolved" (``value`` set), "not_covered" (``reason`` and ``gap`` set)
-    or "error" (a declaration exists but is broken; ``reason`` says why)."""
+    """One answer: ``status`` is "resolved" (``value`` set), "not_covered" (``reason`` and ``gap`` set),
+    "native" (the family builds it at runtime: nothing to sink) or "error" (a declaration exists but is
+    broken; ``reason`` says why). ``diagnostics`` are famspec's stricter checks on the answer."""
 
     status: str
     value: Any
     reason: str
     gap: Optional[str]
-    diagnostics: Tuple[Any, ...]
+    diagnostics: Tuple[Diagnostic, ...]
     explanation: Explanation
 
     @property
@@ -57,6 +72,7 @@ class SummaryEntry:
     gap: Optional[str]
     line: int
     column: int
+    diagnostics: Tuple[Diagnostic, ...] = ()
 
 
 class Summary:
@@ -102,10 +118,10 @@ class Summary:
 
 
 def _entry_values(row):
-    slot, target, module_type, status, value, reason, gap, line, column = row
+    slot, target, module_type, status, value, reason, gap, line, column, diagnostics = row
     if value is not None:
         value = replacement_from_native(value) if slot == "replace_module" else strategy_from_native(value)
-    return slot, target, module_type, status, value, reason, gap, line, column
+    return slot, target, module_type, status, value, reason, gap, line, column, _diagnostics(diagnostics)
 
 
 def _optional_str(name, value):
@@ -134,7 +150,7 @@ class Resolver:
         if not isinstance(strict, bool):
             raise TypeError("strict must be a bool")
         self._registry = registry
-        self._native = _native.Resolver(registry._native)
+        self._native = _native.Resolver(registry._native, strict=strict)
         self._strict = strict
         self._interned = {}
         self._lock = threading.Lock()
@@ -153,10 +169,10 @@ class Resolver:
             return self._interned.setdefault(spec, spec)
 
     def _resolution(self, row, convert) -> Resolution:
-        status, value, reason, gap, explanation = row
+        status, value, reason, gap, diagnostics, explanation = row
         if value is not None and convert is not None:
             value = self._intern(convert(value))
-        return Resolution(status, value, reason, gap, (), Explanation(*explanation))
+        return Resolution(status, value, reason, gap, _diagnostics(diagnostics), Explanation(*explanation))
 
     def replacement(self, target: str, model_type: Optional[str] = None, *, module_type: Optional[str] = None,
                     options: Optional[Mapping[str, Any]] = None) -> Resolution:

@@ -47,8 +47,10 @@ py::object to_python(const std::shared_ptr<const std::string>& text);
 
 py::object gap_or_none(Gap gap);
 py::tuple to_python(const Explanation& explanation);
+// (kind, message, suggestion) per diagnostic; suggestion is None when empty.
+py::list to_python(const std::vector<Diagnostic>& diagnostics);
 
-// (status, value, reason, gap, explanation), what famspec.Resolution is built from.
+// (status, value, reason, gap, diagnostics, explanation), what famspec.Resolution is built from.
 template <class T>
 py::tuple to_python(const Resolution<T>& resolution) {
     py::object value = py::none();
@@ -60,7 +62,7 @@ py::tuple to_python(const Resolution<T>& resolution) {
         }
     }
     return py::make_tuple(status_name(resolution.status), value, resolution.reason, gap_or_none(resolution.gap),
-                          to_python(*resolution.explanation));
+                          to_python(resolution.diagnostics), to_python(*resolution.explanation));
 }
 
 }  // namespace famspec::python

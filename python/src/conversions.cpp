@@ -106,4 +106,13 @@ py::tuple to_python(const Explanation& e) {
     return py::make_tuple(strings(e.spellings_tried), e.family, e.plugin, e.channel, e.cache_hit, e.rule);
 }
 
+py::list to_python(const std::vector<Diagnostic>& diagnostics) {
+    py::list out;
+    for (const Diagnostic& d : diagnostics) {
+        out.append(py::make_tuple(std::string(diagnostic_kind_name(d.kind)), d.message,
+                                  d.suggestion.empty() ? py::object(py::none()) : py::object(py::str(d.suggestion))));
+    }
+    return out;
+}
+
 }  // namespace famspec::python

@@ -13,6 +13,7 @@ namespace {
 struct ResolverHandle {
     std::shared_ptr<const Registry> registry;  // declared first: outlives the resolver
     std::shared_ptr<const Resolver> resolver;
+    bool strict = false;  // every diagnostic makes the target not covered
 };
 
 Slot slot_from(const std::string& name) {
@@ -30,16 +31,24 @@ auto released(Call&& call) {
 
 py::tuple replacement(const ResolverHandle& h, const std::string& target, const std::optional<std::string>& model_type,
                       const std::optional<std::string>& module_type, const py::handle& options) {
-    const Options parsed = options_from(options);
-    return to_python(
-        released([&] { return h.resolver->replacement_spec_for(target, model_type, module_type, parsed); }));
+    ResolveRequest request{.target = target,
+                           .model_type = model_type,
+                           .slot = Slot::replace_module,
+                           .module_type = module_type,
+                           .options = options_from(options),
+                           .strict = h.strict};
+    return to_python(released([&] { return h.resolver->replacement_spec_for(request); }));
 }
 
 py::tuple strategy(const ResolverHandle& h, const std::string& target, const std::optional<std::string>& model_type,
                    const std::string& slot, const py::handle& options) {
-    const Slot parsed_slot = slot_from(slot);
-    const Options parsed = options_from(options);
-    return to_python(released([&] { return h.resolver->strategy_spec_for(target, model_type, parsed_slot, parsed); }));
+    ResolveRequest request{.target = target,
+                           .model_type = model_type,
+                           .slot = slot_from(slot),
+                           .module_type = std::nullopt,
+                           .options = options_from(options),
+                           .strict = h.strict};
+    return to_python(released([&] { return h.resolver->strategy_spec_for(request); }));
 }
 
 py::tuple interface_component_class(const ResolverHandle& h, const std::string& model_type) {
@@ -64,16 +73,18 @@ py::object make_summary(DeclarationSummary summary);
 
 void bind_resolver(py::module_& module) {
     py::class_<ResolverHandle>(module, "Resolver")
-        .def(py::init([](const RegistryHandle& registry) {
-            return ResolverHandle{registry.registry, std::make_shared<const Resolver>(registry.registry)};
-        }))
+        .def(py::init([](const RegistryHandle& registry, bool strict) {
+                 return ResolverHandle{registry.registry, std::make_shared<const Resolver>(registry.registry), strict};
+             }),
+             py::arg("registry"), py::kw_only(), py::arg("strict") = false)
         .def("replacement", &replacement)
         .def("strategy", &strategy)
         .def("interface_component_class", &interface_component_class)
         .def("external_state_classes", &external_state_classes)
         .def("summary",
              [](const ResolverHandle& h, const PlanHandle& plan, const std::optional<std::string>& model_type) {
-                 return make_summary(released([&] { return h.resolver->declaration_summary(model_type, *plan.plan); }));
+                 return make_summary(
+                     released([&] { return h.resolver->declaration_summary(model_type, *plan.plan, h.strict); }));
              })
         .def("clear_cache", [](const ResolverHandle& h) { released([&] { h.resolver->clear_cache(); }); });
 }

@@ -21,13 +21,13 @@ py::object value_of(const SummaryEntry& entry) {
     return py::none();
 }
 
-// (slot, target, module_type, status, value, reason, gap, line, column) per entry, in plan order.
+// (slot, target, module_type, status, value, reason, gap, line, column, diagnostics) per entry, in plan order.
 py::list entries_of(const SummaryHandle& h) {
     py::list out;
     for (const SummaryEntry& entry : h.summary.entries) {
         out.append(py::make_tuple(slot_name(entry.slot), entry.target, entry.module_type, status_name(entry.status),
                                   value_of(entry), entry.reason, gap_or_none(entry.gap), entry.location.line,
-                                  entry.location.column));
+                                  entry.location.column, to_python(entry.diagnostics)));
     }
     return out;
 }

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from conftest import BUILD_DIR, PLUGIN_DIR, run_python
+from conftest import BUILD_DIR, PLUGIN_DIR, SOURCE_DIR, run_python
 
 BUILD_PYTHON = os.path.join(BUILD_DIR, "python")
 
@@ -151,3 +151,12 @@ def test_installed_package_imports_from_the_prefix_and_finds_the_installed_plugi
     assert directory == str(installed_prefix / "lib" / "famspec" / "plugins")
     assert loaded == "True " + directory
     assert target_class == "DeepseekV3MoE"
+
+
+def test_the_installed_cli_audits_with_the_installed_package(installed_prefix, tmp_path):
+    # No PYTHONPATH: the installed famspec finds the package under its own prefix, whatever it is.
+    fixtures = os.path.join(SOURCE_DIR, "tests", "audit", "fixtures", "runtime")
+    result = subprocess.run([str(installed_prefix / "bin" / "famspec"), "audit", "--source-root", fixtures],
+                            env=clean_env(), cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert "cannot be imported" not in result.stderr
+    assert result.returncode == 0, result.stdout + result.stderr

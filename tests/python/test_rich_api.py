@@ -97,3 +97,41 @@ def test_summary_with_an_explicit_model_type_equals_the_cli(resolver):
     path = os.path.join(PLANS, "qwen3_moe.yaml")
     cli = run_cli("--plugin-path", PLUGIN_DIR, "summary", "--digest", "--model-type", "Qwen3MoeForCausalLM", path)
     assert resolver.summary(path, "Qwen3MoeForCausalLM").digest() + "\n" == cli.stdout
+
+
+def test_diagnostics_are_reported_and_strict_makes_them_gaps(registry, tmp_path):
+    from famspec import framework_spec
+
+    misspelt = {"use_grouped_gem": True}
+    lenient = famspec.Resolver(registry).strategy(QWEN_EP, options=misspelt)
+    assert lenient.status == "resolved"
+    assert [d.kind for d in lenient.diagnostics] == ["ignored_option"]
+    assert lenient.diagnostics[0].suggestion == "use_grouped_gemm"
+    assert lenient.diagnostics[0].message.startswith("option 'use_grouped_gem' is ignored")
+
+    strict = famspec.Resolver(registry, strict=True).strategy(QWEN_EP, options=misspelt)
+    assert (strict.status, strict.gap, strict.value) == ("not_covered", "bad_option", None)
+    assert strict.reason == lenient.diagnostics[0].message
+
+    # The drop-in module follows the strictness use_registry was given.
+    framework_spec.use_registry(registry)
+    assert framework_spec.strategy_spec_for({"_target_": QWEN_EP, **misspelt}) == lenient.value
+    framework_spec.use_registry(registry, strict=True)
+    try:
+        assert framework_spec.strategy_spec_for({"_target_": QWEN_EP, **misspelt}) is None
+        assert framework_spec.strategy_spec_for(QWEN_EP) is not None
+    finally:
+        framework_spec.use_registry(registry)
+
+    # A plan summary under strict equals `famspec summary --strict`, byte for byte.
+    plan = tmp_path / "misspelt.yaml"
+    plan.write_text("model_type: qwen3_moe\nplan_overrides:\n  - match: '*.mlp'\n    local_compute_fn:\n"
+                    f"      _target_: {QWEN_EP}\n      use_grouped_gem: true\n")
+    for strict_flag in (False, True):
+        summary = famspec.Resolver(registry, strict=strict_flag).summary(str(plan))
+        (entry,) = summary.entries
+        assert [d.kind for d in entry.diagnostics] == ["ignored_option"]
+        assert entry.status == ("not_covered" if strict_flag else "resolved")
+        cli = run_cli("--plugin-path", PLUGIN_DIR, "summary", str(plan), *(["--strict"] if strict_flag else []))
+        assert cli.returncode == 0, cli.stderr
+        assert cli.stdout == summary.canonical_json() + "\n"

@@ -16,20 +16,11 @@
 
 #include "famspec/plugin_loader.hpp"
 #include "famspec/plugin_manifest.hpp"
+#include "number_list.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
-
-std::vector<int> numbers(const std::string& list) {
-    std::vector<int> out;
-    for (std::size_t start = 0; start <= list.size();) {
-        const std::size_t comma = std::min(list.find(',', start), list.size());
-        out.push_back(std::atoi(list.substr(start, comma - start).c_str()));
-        start = comma + 1;
-    }
-    return out;
-}
 
 // A copy of the fixture carrying the manifest of its registration with `count` factories.
 bool prepare(const fs::path& dir, int count) {
@@ -68,7 +59,7 @@ int main(int argc, char** argv) {
     int runs = 5;
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string flag = argv[i];
-        if (flag == "--counts") counts = numbers(argv[i + 1]);
+        if (flag == "--counts") counts = famspec::bench::numbers(argv[i + 1]);
         if (flag == "--runs") runs = std::max(1, std::atoi(argv[i + 1]));
     }
     std::printf("%-14s %12s %12s %16s %10s\n", "declarations", "best", "median", "per declaration", "ratio");

@@ -13,12 +13,10 @@ std::map<std::string, std::string> claims_of(const PluginManifest& manifest) {
     std::map<std::string, std::string> claims;
     for (const auto& family : manifest.families) {
         claims["family:" + family.model_type] = "family '" + family.model_type + "'";
-        // A family's own name and its other spellings are claimed apart: a name outranks another
-        // family's architecture or alias, so only two names, or two other spellings, clash.
-        const std::string name = normalize_family_key(family.model_type);
-        claims["name:" + name] = "family name '" + name + "'";
+        // Across plugins every shared spelling clashes (within one plugin a family's own name outranks
+        // another's architecture or alias); directory aliases are a key space of their own.
         for (const auto& key : family_spellings(family.model_type, family.architecture, family.aliases))
-            if (key != name) claims["spelling:" + key] = "family spelling '" + key + "'";
+            claims["spelling:" + key] = "family spelling '" + key + "'";
         for (const auto& key : directory_keys(family.directory_aliases))
             claims["directory:" + key] = "directory alias '" + key + "'";
     }

@@ -151,8 +151,8 @@ bool StagingRegistrar::check_provider(std::string_view what, const ReplacementFa
     // Under every provider module the family's factories are told apart by name alone.
     if (const auto at = indexed(factory_by_family_and_name_, family_and_name(factory))) {
         const auto& other = factories[*at];
-        fail(std::string(what) + " and " + quoted(other->target()) + " share the name " + quoted(name) +
-             " in family " + quoted(factory.family()) + " (" + other.where + " and " + std::string(where) +
+        fail(std::string(what) + " and " + quoted(other->target()) + " share the name " + quoted(name) + " in family " +
+             quoted(factory.family()) + " (" + other.where + " and " + std::string(where) +
              "): a factory resolves under every provider module, so declare it once");
         return false;
     }

@@ -112,6 +112,28 @@ TEST_CASE("--json errors are JSON on stdout with file, line and column, and the 
     CHECK(usage.out == json_error("usage", "--option expects k=v, got 'novalue'"));
 }
 
+TEST_CASE("an unknown or misplaced target names the nearest one, its owner or its slot") {
+    const std::string misspelt = kQwenNorm.substr(0, kQwenNorm.size() - 4) + "nrom";
+    const ProcessResult near = run_cli({"resolve", "--target", misspelt, "--module-type", kQwenNormType});
+    CHECK(near.exit_code == kFailed);
+    CHECK(near.out == "null\n");
+    CHECK(near.err == "famspec: not covered: " + misspelt +
+                          " is not a replacement factory registered by family 'qwen3_moe' (did you mean `" + kQwenNorm +
+                          "`?)\n");
+
+    const ProcessResult slot = run_cli({"resolve", "--target", kQwenNorm, "--slot", "local_compute_fn", "--json"});
+    CHECK(slot.exit_code == kFailed);
+    CHECK(slot.out == "null\n");
+    CHECK(slot.err == "famspec: not covered: wrong slot: " + kQwenNorm +
+                          " is a replacement factory of family 'qwen3_moe'; it belongs in replace_module\n");
+
+    const ProcessResult family =
+        run_cli({"resolve", "--target", kQwenNorm, "--module-type", kQwenNormType, "--model-type", "deepseek_v3"});
+    CHECK(family.exit_code == kFailed);
+    CHECK(family.err == "famspec: not covered: wrong family: " + kQwenNorm +
+                            " is a replacement factory of family 'qwen3_moe', not of 'deepseek_v3'\n");
+}
+
 TEST_CASE("stdout carries only the answer: notes go to stderr, and --quiet silences them") {
     const ProcessResult list = run_cli({"list"});
     CHECK(list.exit_code == kOk);

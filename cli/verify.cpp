@@ -152,6 +152,16 @@ int verify_plugins(const Context& context, double timeout_seconds, bool long_lis
         if (records[i].error && statuses[i] == "ok") statuses[i] = "error";
     }
     const bool ok = std::all_of(records.begin(), records.end(), [](const auto& r) { return r.ok(); });
+    // A plugin that loads but registers nothing is not an error, but it is almost always a mistake.
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        const PluginRecord& record = records[i];
+        if (!record.ok() || !record.manifest || !record.manifest->registers_nothing()) continue;
+        const std::string warning = "plugin '" + record.manifest->name +
+                                    "' registers nothing: its entry point adds no family, factory, archetype, CP "
+                                    "wrapper or component";
+        extras[i]["warnings"] = json::array{json::value(warning)};
+        context.note(err, "famspec: warning: " + record.path + ": " + warning);
+    }
     if (context.json) {
         json::array plugins;
         for (std::size_t i = 0; i < records.size(); ++i) {

@@ -113,7 +113,8 @@ int probe_plugin(const std::string& file, int result_fd) {
     };
     LoadOptions options;
     options.files.emplace_back(file);
-    options.allow_insecure = true;  // the parent decided trust before it started this child
+    options.allow_insecure = true;       // the parent decided trust before it started this child
+    options.require_components = false;  // the file alone is probed; its links belong to the set
     options.on_stage = [&](const std::string& path, PluginStage stage) {
         ExitGuard::entering(path, stage);
         report("stage " + std::string(stage_name(stage)) + "\n");

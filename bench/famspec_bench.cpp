@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "number_list.hpp"
 #include "process.hpp"
 #include "workspace.hpp"
 
@@ -31,16 +32,6 @@ struct Settings {
     fs::path plugins = FAMSPEC_BENCH_PLUGIN_DIR;
     std::string plan = FAMSPEC_BENCH_PLAN;
 };
-
-std::vector<int> numbers(const std::string& list) {
-    std::vector<int> out;
-    for (std::size_t start = 0; start <= list.size();) {
-        const std::size_t comma = std::min(list.find(',', start), list.size());
-        out.push_back(std::atoi(list.substr(start, comma - start).c_str()));
-        start = comma + 1;
-    }
-    return out;
-}
 
 // One fresh-process measurement: its samples, one Report per successful run.
 struct Probe {
@@ -141,9 +132,9 @@ int main(int argc, char** argv) {
         if (arg == "--runs" && has_value)
             settings.runs = std::max(1, std::atoi(argv[++i]));
         else if (arg == "--counts" && has_value)
-            settings.counts = numbers(argv[++i]);
+            settings.counts = famspec::bench::numbers(argv[++i]);
         else if (arg == "--plan-entries" && has_value)
-            settings.plan_entries = numbers(argv[++i]);
+            settings.plan_entries = famspec::bench::numbers(argv[++i]);
         else if (arg == "--generated" && has_value)
             settings.generated = argv[++i];
         else if (arg == "--plugins" && has_value)

@@ -14,8 +14,10 @@
 #include <string>
 
 #include "exit_guard.hpp"
+#include "famspec/elf_file.hpp"
 #include "famspec/fingerprint.hpp"
 #include "famspec/plugin_loader.hpp"
+#include "famspec/plugin_manifest.hpp"
 #include "famspec/sdk/abi.hpp"
 
 namespace {
@@ -38,6 +40,66 @@ bool write_file(const std::string& path, const std::string& text) {
     return static_cast<bool>(out);
 }
 
+// Why the loader would refuse this manifest text, or empty: the build fails now rather than every
+// job that loads the plugin later.
+std::string refusal_of(const std::string& plugin, const famspec::PluginManifest& manifest, const std::string& text) {
+    if (text.size() > famspec::kMaxManifestBytes) {
+        return plugin + ": its manifest is " + std::to_string(text.size()) + " bytes, over the loader's limit of " +
+               std::to_string(famspec::kMaxManifestBytes) +
+               " bytes (factories: " + std::to_string(manifest.factories.size()) +
+               ", families: " + std::to_string(manifest.families.size()) +
+               ", components: " + std::to_string(manifest.components.size()) +
+               ", CP wrappers: " + std::to_string(manifest.cp_wrappers.size()) +
+               ", archetypes: " + std::to_string(manifest.archetypes.size()) +
+               "); famspec would refuse the plugin: split its declarations into several plugins";
+    }
+    if (const auto parsed = famspec::parse_manifest(text); !parsed.manifest) {
+        return plugin + ": famspec would refuse its manifest: " + parsed.error;
+    }
+    return {};
+}
+
+int generate(const std::string& input, const std::string& output, bool allow_incompatible) {
+    // A plugin that calls exit() while it registers would otherwise end the build step silently.
+    const auto generated = [&] {
+        famspec::cli::ExitGuard::entering(input, famspec::PluginStage::register_);
+        const famspec::cli::ExitGuard guard;
+        return famspec::generate_manifest(input);
+    }();
+    if (generated.descriptor_only && !allow_incompatible) {
+        std::cerr << "famspec-manifest: error: " << generated.error->message
+                  << "\nfamspec-manifest: error: famspec would refuse this plugin at load; build it with the "
+                     "compiler and flags famspec was built with (`famspec --version` prints them), or configure "
+                     "with -DFAMSPEC_ALLOW_INCOMPATIBLE_PLUGINS=ON to build it anyway\n";
+        return 1;
+    }
+    if (generated.descriptor_only) {
+        std::cerr << "famspec-manifest: warning: " << generated.error->message
+                  << "\nfamspec-manifest: warning: the manifest records the descriptor only; famspec will "
+                     "refuse this plugin until it is rebuilt\n";
+    }
+    if (generated.manifest && !generated.descriptor_only && generated.manifest->registers_nothing()) {
+        std::cerr << "famspec-manifest: warning: plugin '" << generated.manifest->name << "' (" << input
+                  << ") registers nothing: its entry point adds no family, factory, archetype, CP wrapper or "
+                     "component\n";
+    }
+    if (!generated.manifest) {
+        std::cerr << "famspec-manifest: " << (generated.error ? generated.error->message : input + ": cannot be read")
+                  << "\n";
+        return 1;
+    }
+    const std::string text = famspec::to_json(*generated.manifest);
+    if (const std::string refused = refusal_of(input, *generated.manifest, text); !refused.empty()) {
+        std::cerr << "famspec-manifest: " << refused << "\n";
+        return 1;
+    }
+    if (!write_file(output, text)) {
+        std::cerr << "famspec-manifest: cannot write " << output << "\n";
+        return 1;
+    }
+    return 0;
+}
+
 int run(int argc, char** argv) {
     if (argc < 5 || argc > 6 || std::string(argv[3]) != "-o") return usage();
     const std::string mode = argv[1];
@@ -45,41 +107,7 @@ int run(int argc, char** argv) {
     const std::string output = argv[4];
     const bool allow_incompatible = argc == 6 && std::string(argv[5]) == "--allow-incompatible";
     if (argc == 6 && (!allow_incompatible || mode != "generate")) return usage();
-    if (mode == "generate") {
-        // A plugin that calls exit() while it registers would otherwise end the build step silently.
-        const auto generated = [&] {
-            famspec::cli::ExitGuard::entering(input, famspec::PluginStage::register_);
-            const famspec::cli::ExitGuard guard;
-            return famspec::generate_manifest(input);
-        }();
-        if (generated.descriptor_only && !allow_incompatible) {
-            std::cerr << "famspec-manifest: error: " << generated.error->message
-                      << "\nfamspec-manifest: error: famspec would refuse this plugin at load; build it with the "
-                         "compiler and flags famspec was built with (`famspec --version` prints them), or configure "
-                         "with -DFAMSPEC_ALLOW_INCOMPATIBLE_PLUGINS=ON to build it anyway\n";
-            return 1;
-        }
-        if (generated.descriptor_only) {
-            std::cerr << "famspec-manifest: warning: " << generated.error->message
-                      << "\nfamspec-manifest: warning: the manifest records the descriptor only; famspec will "
-                         "refuse this plugin until it is rebuilt\n";
-        }
-        if (generated.manifest && !generated.descriptor_only && generated.manifest->registers_nothing()) {
-            std::cerr << "famspec-manifest: warning: plugin '" << generated.manifest->name << "' (" << input
-                      << ") registers nothing: its entry point adds no family, factory, archetype, CP wrapper or "
-                         "component\n";
-        }
-        if (!generated.manifest) {
-            std::cerr << "famspec-manifest: "
-                      << (generated.error ? generated.error->message : input + ": cannot be read") << "\n";
-            return 1;
-        }
-        if (!write_file(output, famspec::to_json(*generated.manifest))) {
-            std::cerr << "famspec-manifest: cannot write " << output << "\n";
-            return 1;
-        }
-        return 0;
-    }
+    if (mode == "generate") return generate(input, output, allow_incompatible);
     if (mode == "template") {
         std::ifstream in(input, std::ios::binary);
         if (!in) {

@@ -67,6 +67,25 @@ void apply_report_line(std::string_view line, ProbeReport& report) {
     report.malformed = problem + ": '" + escape_control(line.substr(0, kShown)) + (line.size() > kShown ? "...'" : "'");
 }
 
+void ReportReader::feed(std::string_view chunk) {
+    pending_.append(chunk);
+    std::size_t start = 0;
+    for (std::size_t eol = pending_.find('\n'); eol != std::string::npos; eol = pending_.find('\n', start)) {
+        apply_report_line(std::string_view(pending_).substr(start, eol - start), report_);
+        start = eol + 1;
+    }
+    pending_.erase(0, start);
+    if (pending_.size() > kMaxReportLine) {
+        apply_report_line(pending_, report_);  // reported as too long
+        pending_.clear();
+    }
+}
+
+void ReportReader::finish() {
+    if (!pending_.empty()) apply_report_line(pending_, report_);
+    pending_.clear();
+}
+
 std::string result_line(const std::string& path, const PluginError* error) {
     json::object result{{"path", path}, {"status", "ok"}};
     if (error != nullptr) {

@@ -24,6 +24,19 @@ struct ProbeReport {
 // Applies one line (without its newline) to the report.
 void apply_report_line(std::string_view line, ProbeReport& report);
 
+// The report's bytes as they arrive from the child: each complete line is applied, a line that
+// grows past kMaxReportLine is applied (as too long) at once, a last line without its newline at finish().
+class ReportReader {
+public:
+    explicit ReportReader(ProbeReport& report) : report_(report) {}
+    void feed(std::string_view chunk);
+    void finish();
+
+private:
+    ProbeReport& report_;
+    std::string pending_;  // bytes after the last newline
+};
+
 // The result line the child writes for an ok plugin, or for a failure.
 std::string result_line(const std::string& path, const PluginError* error);
 

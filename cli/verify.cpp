@@ -41,7 +41,7 @@ std::string signal_name(int signal) {
 
 ProbeOutcome probe_in_child(const std::string& file, double timeout_seconds) {
     ProbeOutcome outcome;
-    std::string pending;  // report bytes after the last newline
+    ReportReader report(outcome.report);
     ChildOptions options;
     options.argv = {executable_path(), "__probe", file};
     options.timeout = std::chrono::duration<double>(timeout_seconds);
@@ -49,19 +49,9 @@ ProbeOutcome probe_in_child(const std::string& file, double timeout_seconds) {
         outcome.output.append(chunk);
         if (outcome.output.size() > kOutputTail) outcome.output.erase(0, outcome.output.size() - kOutputTail);
     });
-    options.outputs.emplace_back(3, [&](std::string_view chunk) {
-        pending.append(chunk);
-        for (std::size_t eol = pending.find('\n'); eol != std::string::npos; eol = pending.find('\n')) {
-            apply_report_line(std::string_view(pending).substr(0, eol), outcome.report);
-            pending.erase(0, eol + 1);
-        }
-        if (pending.size() > kMaxReportLine) {
-            apply_report_line(pending, outcome.report);  // reported as too long
-            pending.clear();
-        }
-    });
+    options.outputs.emplace_back(3, [&](std::string_view chunk) { report.feed(chunk); });
     outcome.child = run_child(options);
-    if (!pending.empty()) apply_report_line(pending, outcome.report);  // a last line without newline
+    report.finish();
     return outcome;
 }
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The whole test suite: formatting, then build and test twice, with ASan+UBSan and in Release.
+# The whole test suite: formatting, then build and test twice, with ASan+UBSan and in Release, and
+# the concurrency suite once more under ThreadSanitizer (only what it needs is built there).
 # Each build directory is configured with what the suite needs, whatever an earlier run (such as
 # scripts/run-example.sh) cached there, and ctest fails when it finds no test to run.
 # The last lines are ctest's summary of the Release run.
@@ -25,4 +26,13 @@ build_and_test() {
 }
 
 build_and_test build-asan Debug -DFAMSPEC_SANITIZE=ON
+
+echo "== build-tsan: configure (Debug, ThreadSanitizer)"
+cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DFAMSPEC_BUILD_TESTS=ON -DFAMSPEC_SANITIZE=thread \
+    -DFAMSPEC_PYTHON=OFF >/dev/null
+echo "== build-tsan: build (the concurrency suite and the plugins it loads)"
+build build-tsan --target concurrency_tests
+echo "== build-tsan: test (ctest -L concurrency)"
+ctest --test-dir build-tsan -L concurrency -j"$jobs" --output-on-failure --no-tests=error
+
 build_and_test build Release -DFAMSPEC_SANITIZE=OFF

@@ -257,6 +257,10 @@ Expected<std::pair<std::string, PyLiteral>, PlanError> parse_option(std::string_
     if (eq == std::string_view::npos || !detail::is_identifier(name)) {
         return error(1, "expected name=value with a Python identifier as the name, found " + detail::shown(item));
     }
+    // yaml-cpp reads a NUL byte as the end of the scalar: "a\0b" would silently become 'a'.
+    if (const std::size_t nul = item.find('\0'); nul != std::string_view::npos) {
+        return error(nul + 1, "option '" + name + "': the value contains a NUL byte");
+    }
     try {
         const std::string value(item.substr(eq + 1));
         const YAML::Node node = detail::load_one_document(value);

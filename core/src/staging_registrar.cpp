@@ -1,6 +1,7 @@
 #include "staging_registrar.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 #include "dotted_path.hpp"
@@ -10,16 +11,25 @@ namespace {
 
 std::string quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
 
-template <class Items, class Key>
-const auto* find_staged(const Items& items, const Key& key) {
-    const auto it = std::find_if(items.begin(), items.end(), key);
-    return it == items.end() ? nullptr : &*it;
+// The index of `key` in `index`, or nullopt.
+std::optional<std::size_t> indexed(const std::unordered_map<std::string, std::size_t>& index, const std::string& key) {
+    const auto it = index.find(key);
+    return it == index.end() ? std::nullopt : std::optional<std::size_t>(it->second);
+}
+
+std::string fingerprint_key(const MoeFingerprint& fp) {
+    return fp.router + '\0' + fp.shared_experts + '\0' + fp.expert_storage;
+}
+
+std::string component_key(const Component& component) {
+    return std::string(component.defining_module()) + '\0' + std::string(component.name());
 }
 
 }  // namespace
 
 const RegisteredFamily* StagingRegistrar::family_named(std::string_view model_type) const {
-    return find_staged(families, [&](const auto& f) { return f->model_type() == model_type; });
+    const auto at = indexed(family_by_model_type_, std::string(model_type));
+    return at ? &families[*at] : nullptr;
 }
 
 bool StagingRegistrar::check_family_target(std::string_view what, std::string_view target, std::string_view family,
@@ -68,28 +78,28 @@ void StagingRegistrar::add_family(std::unique_ptr<const FamilyAdapter> family, s
     RegisteredFamily staged{stage(std::move(family), where), {}};
     staged.spellings =
         family_spellings(staged->model_type(), staged->architecture(), staged->aliases(), staged->directory_aliases());
-    for (const auto& other : families) {
-        if (other->model_type() == staged->model_type()) {
-            fail("family " + quoted(staged->model_type()) + " registered twice (" + other.where + " and " +
-                 std::string(where) + ")");
-            return;
-        }
-        for (const auto& key : staged.spellings) {
-            if (std::find(other.spellings.begin(), other.spellings.end(), key) != other.spellings.end()) {
-                fail("spelling " + quoted(key) + " names both family " + quoted(other->model_type()) + " (" +
-                     other.where + ") and " + quoted(staged->model_type()) + " (" + std::string(where) + ")");
-                return;
-            }
+    if (const auto at = indexed(family_by_model_type_, std::string(staged->model_type()))) {
+        return fail("family " + quoted(staged->model_type()) + " registered twice (" + families[*at].where + " and " +
+                    std::string(where) + ")");
+    }
+    for (const auto& key : staged.spellings) {
+        if (const auto at = indexed(family_by_spelling_, key)) {
+            const RegisteredFamily& other = families[*at];
+            return fail("spelling " + quoted(key) + " names both family " + quoted(other->model_type()) + " (" +
+                        other.where + ") and " + quoted(staged->model_type()) + " (" + std::string(where) + ")");
         }
     }
+    family_by_model_type_.emplace(staged->model_type(), families.size());
+    for (const auto& key : staged.spellings) family_by_spelling_.emplace(key, families.size());
     families.push_back(std::move(staged));
 }
 
 void StagingRegistrar::add_factory(std::unique_ptr<const ReplacementFactory> factory, std::string_view where) {
     if (!factory) return fail("a null factory was registered (" + std::string(where) + ")");
     const std::string what = "factory " + quoted(factory->target());
-    if (const auto* other = find_staged(factories, [&](const auto& f) { return f->target() == factory->target(); })) {
-        return fail(what + " registered twice (" + other->where + " and " + std::string(where) + ")");
+    const std::string target(factory->target());
+    if (const auto at = indexed(factory_by_target_, target)) {
+        return fail(what + " registered twice (" + factories[*at].where + " and " + std::string(where) + ")");
     }
     if (!check_family_target("factory", factory->target(), factory->family(), where)) return;
     check_parameters(what, factory->parameters(), where);
@@ -131,6 +141,7 @@ void StagingRegistrar::add_factory(std::unique_ptr<const ReplacementFactory> fac
     } else if (factory->runtime_only_reason().empty()) {
         fail(what + " (" + std::string(where) + ") is runtime-only but gives no reason");
     }
+    factory_by_target_.emplace(target, factories.size());
     factories.push_back(stage(std::move(factory), where));
 }
 
@@ -148,24 +159,32 @@ void StagingRegistrar::add_archetype(std::unique_ptr<const MoeArchetype> archety
         return fail(what + " (" + std::string(where) + ") names family " + quoted(archetype->family()) +
                     ", which this plugin does not register");
     }
-    for (const auto& other : archetypes) {
-        if (other->fingerprint() == fp || other->compute_factory() == archetype->compute_factory()) {
-            return fail(what + " duplicates the fingerprint or compute factory of " + quoted(other->compute_factory()) +
-                        " (" + other.where + " and " + std::string(where) + ")");
-        }
+    const std::string compute_factory(archetype->compute_factory());
+    const auto same_factory = indexed(archetype_by_factory_, compute_factory);
+    const auto same_fingerprint = indexed(archetype_by_fingerprint_, fingerprint_key(fp));
+    if (same_factory || same_fingerprint) {
+        // The earlier of the two, when both are taken.
+        const auto& other = archetypes[std::min(same_factory.value_or(archetypes.size()),
+                                                same_fingerprint.value_or(archetypes.size()))];
+        return fail(what + " duplicates the fingerprint or compute factory of " + quoted(other->compute_factory()) +
+                    " (" + other.where + " and " + std::string(where) + ")");
     }
     check_parameters(what, archetype->options(), where);
+    archetype_by_factory_.emplace(compute_factory, archetypes.size());
+    archetype_by_fingerprint_.emplace(fingerprint_key(fp), archetypes.size());
     archetypes.push_back(stage(std::move(archetype), where));
 }
 
 void StagingRegistrar::add_cp_wrapper(std::unique_ptr<const CpWrapper> wrapper, std::string_view where) {
     if (!wrapper) return fail("a null CP wrapper was registered (" + std::string(where) + ")");
     const std::string what = "CP wrapper " + quoted(wrapper->target());
-    if (const auto* other = find_staged(cp_wrappers, [&](const auto& w) { return w->target() == wrapper->target(); })) {
-        return fail(what + " registered twice (" + other->where + " and " + std::string(where) + ")");
+    const std::string target(wrapper->target());
+    if (const auto at = indexed(cp_wrapper_by_target_, target)) {
+        return fail(what + " registered twice (" + cp_wrappers[*at].where + " and " + std::string(where) + ")");
     }
     if (!check_family_target("CP wrapper", wrapper->target(), wrapper->family(), where)) return;
     check_parameters(what, wrapper->options(), where);
+    cp_wrapper_by_target_.emplace(target, cp_wrappers.size());
     cp_wrappers.push_back(stage(std::move(wrapper), where));
 }
 
@@ -175,10 +194,9 @@ void StagingRegistrar::add_component(std::unique_ptr<const Component> component,
     if (component->name().empty() || component->import_module().empty() || component->defining_module().empty()) {
         return fail(what + " (" + std::string(where) + ") needs a name, an import module and a defining module");
     }
-    if (const auto* other = find_staged(components, [&](const auto& c) {
-            return c->name() == component->name() && c->defining_module() == component->defining_module();
-        })) {
-        return fail(what + " registered twice (" + other->where + " and " + std::string(where) + ")");
+    const std::string key = component_key(*component);
+    if (const auto at = indexed(component_by_path_, key)) {
+        return fail(what + " registered twice (" + components[*at].where + " and " + std::string(where) + ")");
     }
     check_parameters(what, component->parameters(), where);
     const auto source = component->source();
@@ -187,6 +205,7 @@ void StagingRegistrar::add_component(std::unique_ptr<const Component> component,
         })) {
         fail(what + " (" + std::string(where) + ") has source blocks but none defines the class");
     }
+    component_by_path_.emplace(key, components.size());
     components.push_back(stage(std::move(component), where));
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "famspec/plugin_manifest.hpp"
@@ -53,6 +54,12 @@ private:
     std::string path_;
     std::shared_ptr<const void> library_;  // kept by every staged object's deleter
     std::vector<std::string> errors_;
+    // What is staged, by the keys that must be unique, each to its index in the lists above: a
+    // plugin of many thousand declarations is checked in time linear in their number.
+    using Index = std::unordered_map<std::string, std::size_t>;
+    Index family_by_model_type_, family_by_spelling_;
+    Index factory_by_target_, archetype_by_factory_, archetype_by_fingerprint_, cp_wrapper_by_target_;
+    Index component_by_path_;
 };
 
 }  // namespace famspec::detail

@@ -1,6 +1,8 @@
 // Replays the committed seed corpus (tests/fuzz/corpus/<parser>/) through each parser. Every file has
 // an expected outcome class and a fragment of the answer; each input runs in a child process, so a
 // crash or a hang fails the case that caused it instead of the whole run.
+#include "corpus_replay.hpp"
+
 #include <doctest/doctest.h>
 #include <sys/stat.h>
 
@@ -17,17 +19,12 @@
 
 using famspec::fuzz::Answer;
 using famspec::fuzz::ChildOutcome;
+using famspec::fuzz::Expected;
+using famspec::fuzz::kTimeLimit;
+using famspec::fuzz::replay;
 
 namespace {
 
-// outcome: the answer's class; fragment: part of the error message, or for values a property of the
-// value (elf: the exact build id; manifest: part of its canonical JSON; plan: the entry count).
-struct Expected {
-    const char* outcome;
-    const char* fragment;
-};
-
-constexpr auto kTimeLimit = std::chrono::seconds(5);
 constexpr const char* kBuildId = "101112131415161718191a1b1c1d1e1f20212223";
 constexpr const char* kCorruptTable = "section";  // the answer must say that the section table is corrupt
 
@@ -190,51 +187,6 @@ const std::map<std::string, Expected> kPlan = {
     {"nul_byte_line_start.yaml", {"error", "NUL byte"}},
     {"invalid_utf8.yaml", {"value", "entries=0"}},
 };
-
-// Runs every corpus file of one parser and checks its answer; `parse` turns file bytes into an answer.
-template <class Parse>
-void replay(const std::string& parser, const std::map<std::string, Expected>& expected, Parse parse) {
-    const std::string directory = famspec::fuzz::corpus_dir(parser);
-    const auto names = famspec::fuzz::files_in(directory);
-    std::set<std::string> listed;
-    for (const auto& [name, _] : expected) listed.insert(name);
-    for (const auto& name : names) {
-        CAPTURE(name);
-        CHECK_MESSAGE(listed.count(name) == 1, "a corpus file without an expected outcome");
-        listed.erase(name);
-        const auto found = expected.find(name);
-        if (found == expected.end()) continue;
-        const std::string path = directory + "/" + name;
-        const ChildOutcome child = famspec::fuzz::run_isolated(
-            [&](famspec::fuzz::Channel& channel) {
-                channel.working_on(parser + "/" + name);
-                std::string violation;
-                const Answer answer = parse(path, violation);
-                channel.send(violation + '\0' + answer.encode());
-            },
-            kTimeLimit);
-        if (child.kind != ChildOutcome::Kind::finished) {
-            FAIL_CHECK(parser << "/" << name << ": the parser " << child.describe() << " (after " << child.seconds
-                              << " s); expected " << std::string(found->second.outcome) << " '"
-                              << std::string(found->second.fragment) << "'");
-            continue;
-        }
-        const std::size_t split = child.output.find('\0');
-        REQUIRE(split != std::string::npos);
-        const std::string violation = child.output.substr(0, split);
-        const Answer answer = Answer::decode(child.output.substr(split + 1));
-        const std::string expected_outcome = found->second.outcome;
-        const std::string fragment = found->second.fragment;
-        const bool exact = parser == "elf" && answer.outcome != "error";  // a build id, compared whole
-        const bool matches = answer.outcome == expected_outcome &&
-                             (exact ? answer.detail == fragment : answer.detail.find(fragment) != std::string::npos);
-        CHECK_MESSAGE(matches, parser << "/" << name << ": expected " << expected_outcome << " '" << fragment
-                                      << "', got " << answer.outcome << " '" << answer.detail.substr(0, 300) << "' at "
-                                      << answer.line << ":" << answer.column);
-        CHECK_MESSAGE(violation.empty(), parser << "/" << name << ": " << violation);
-    }
-    for (const auto& name : listed) FAIL_CHECK("expected outcome for a missing corpus file: " << name);
-}
 
 }  // namespace
 

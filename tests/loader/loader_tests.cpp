@@ -4,10 +4,8 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <atomic>
 #include <filesystem>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "famspec/famspec.hpp"
@@ -530,80 +528,4 @@ TEST_CASE("objects handed out keep working after the registry is gone") {
     CHECK(kept_component->defining_module() == "zoo.components.norm");
     CHECK(kept_component->parameters().size() == 2);
     CHECK(kept_archetype->router_kind() == "softmax_topk");
-}
-
-TEST_CASE("many threads reading one frozen registry agree") {
-    const auto registry = load({famspec::test::plugin_dir(), fixture_dir("zoo_good")});
-    REQUIRE(registry->all_ok());
-    const std::vector<std::string> spellings = {
-        "zoo_good",
-        "ZooGoodForCausalLM",
-        "zoo-good",
-        "ZOO_GOOD",
-        "zoogood",
-        "zoo-good-chat",
-        "ZooGoodChat",
-        "qwen3_moe",
-        "Qwen3MoeForCausalLM",
-        "qwen3-moe",
-        "QWEN3MOE",
-        "unknown_family",
-        "",
-        "llama",
-        "zoo_goodForCausalLM",
-    };
-    std::vector<std::string> targets;
-    for (const auto& factory : registry->factories()) targets.emplace_back(factory->target());
-    for (const auto& wrapper : registry->cp_wrappers()) targets.emplace_back(wrapper->target());
-    targets.emplace_back("hyper_parallel.models.zoo_good.adapter.replacements.no_such_factory");
-
-    // Everything a reader can ask, as one string, so that threads can be compared with each other.
-    auto read_all = [&]() {
-        std::string out;
-        for (const auto& spelling : spellings) {
-            const auto lookup = registry->find_family(spelling);
-            out += spelling + "=" + (lookup.family ? std::string((*lookup.family)->model_type()) : "-") + "/" +
-                   lookup.rule + ";";
-        }
-        for (const auto& target : targets) {
-            const auto* factory = registry->find_factory(target);
-            const auto* wrapper = registry->find_cp_wrapper(target);
-            out += target + "=" + (factory ? factory->plugin + ":" + std::string((*factory)->family()) : "-") + "," +
-                   (wrapper ? std::string((*wrapper)->family()) : "-") + ";";
-        }
-        for (const auto& archetype : registry->archetypes()) {
-            const auto* by_factory = registry->find_archetype(archetype->compute_factory());
-            const auto* by_fingerprint = registry->find_archetype(archetype->fingerprint());
-            out += std::string(by_factory ? (*by_factory)->family() : "-") + "," +
-                   std::string(by_fingerprint ? (*by_fingerprint)->target_class() : "-") + ";";
-        }
-        const auto* component = registry->find_component("zoo.components", "ZooNorm");
-        const auto* dotted = registry->find_component("zoo.components.norm.ZooNorm");
-        out += std::string(component ? (*component)->defining_module() : "-") + "," +
-               std::string(dotted ? (*dotted)->import_module() : "-") + ";";
-        for (const auto& record : registry->plugins()) out += record.path + (record.ok() ? "+" : "!");
-        return out;
-    };
-    const std::string expected = read_all();
-    CHECK(expected.find("ZooGoodChat=zoo_good/") != std::string::npos);
-    CHECK(expected.find("Qwen3MoeForCausalLM=qwen3_moe/") != std::string::npos);
-    CHECK(expected.find("unknown_family=-/") != std::string::npos);
-    CHECK(expected.find("zoo.components.norm,zoo.components;") != std::string::npos);
-
-    constexpr int kThreads = 8;
-    constexpr int kRounds = 200;
-    std::atomic<bool> go{false};
-    std::atomic<int> disagreements{0};
-    std::vector<std::thread> threads;
-    for (int t = 0; t < kThreads; ++t) {
-        threads.emplace_back([&] {
-            while (!go.load()) std::this_thread::yield();
-            for (int round = 0; round < kRounds; ++round) {
-                if (read_all() != expected) disagreements.fetch_add(1);
-            }
-        });
-    }
-    go.store(true);
-    for (auto& thread : threads) thread.join();
-    CHECK(disagreements.load() == 0);
 }

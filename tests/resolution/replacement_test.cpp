@@ -1,7 +1,5 @@
 #include <doctest/doctest.h>
 
-#include <thread>
-
 #include "famspec/resolver.hpp"
 #include "toy_registry.hpp"
 
@@ -251,37 +249,4 @@ TEST_CASE("a family re-registered differently never reuses the earlier result") 
     CHECK(a.value->new_ctor == "ToyNorm");
     CHECK(b.value->new_ctor == "ToyExperts");
     CHECK(toy_registry()->generation() != reregistered_registry()->generation());
-}
-
-TEST_CASE("the cache is bounded, and concurrent callers share one object") {
-    famspec::ResolverOptions options;
-    options.cache_capacity = 1;
-    const Resolver tiny(toy_registry(), options);
-    const auto a = tiny.replacement_spec_for(kToyNorm, "toy", kToyModuleType);
-    const auto b = tiny.replacement_spec_for(kDirect, "toy", kToyModuleType);  // evicts a
-    const auto a_again = tiny.replacement_spec_for(kToyNorm, "toy", kToyModuleType);
-    REQUIRE(a_again.resolved());
-    CHECK_FALSE(a_again.explanation->cache_hit);
-    CHECK(*a_again.value == *a.value);
-
-    const Resolver shared(toy_registry());
-    std::vector<const famspec::ReplacementSpec*> seen(8, nullptr);
-    std::vector<int> changed(seen.size(), 0);
-    std::vector<std::thread> threads;
-    for (std::size_t i = 0; i < seen.size(); ++i) {
-        threads.emplace_back([&, i] {
-            for (int round = 0; round < 200; ++round) {
-                const auto r =
-                    shared.replacement_spec_for(kToyNorm, i % 2 == 0 ? "toy" : "ToyForCausalLM", kToyModuleType);
-                if (seen[i] == nullptr) seen[i] = r.value.get();
-                if (seen[i] != r.value.get()) ++changed[i];
-            }
-        });
-    }
-    for (auto& t : threads) t.join();
-    for (std::size_t i = 0; i < seen.size(); ++i) {
-        CHECK(seen[i] == seen[0]);
-        CHECK(changed[i] == 0);
-    }
-    CHECK(seen[0] != nullptr);
 }

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# scripts/fuzz.sh HARNESS SECONDS
+#
+# Runs one libFuzzer harness of tests/fuzz for SECONDS: elf, manifest, plan (the parsers), resolution
+# (a plan through resolution, summary and digest), option (--option), report (verify's report reader)
+# or loader (compatibility, drift and conflicts on manifests). It reads the committed corpus
+# tests/fuzz/corpus/HARNESS/ and writes what it finds to a scratch corpus, with the harness's
+# dictionary when it has one, and inputs up to the real limit of what the harness reads. The first
+# run configures build-fuzz (clang-14, ASan+UBSan, -DFAMSPEC_FUZZ=ON); each run builds the harness.
+# A crash or timeout stops the run and leaves its input in the artifact directory, printed at the end.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+usage="usage: scripts/fuzz.sh HARNESS SECONDS (HARNESS: elf manifest plan resolution option report loader)"
+harness=${1:?$usage}
+seconds=${2:?$usage}
+case $harness in
+    elf) max_len=$((2 << 20)) ;;                        # a plugin: a 1 MiB manifest section and its headers
+    manifest) max_len=$(((1 << 20) + 1)) ;;             # the 1 MiB manifest limit, and one byte past it
+    plan | resolution) max_len=$(((4 << 20) + 1)) ;;    # the 4 MiB plan limit, and one byte past it
+    option) max_len=131072 ;;                           # MAX_ARG_STRLEN: the longest argument Linux passes
+    report) max_len=$((4 * 65536 + 1)) ;;               # several 64 KiB report lines, one past the limit
+    loader) max_len=$(((2 << 20) + 2)) ;;               # two manifests at the limit and the NUL between
+    *) echo "fuzz.sh: unknown harness '$harness'; $usage" >&2; exit 2 ;;
+esac
+[[ $seconds =~ ^[0-9]+$ ]] || { echo "fuzz.sh: SECONDS must be a whole number; $usage" >&2; exit 2; }
+
+build=${FAMSPEC_FUZZ_BUILD:-build-fuzz}
+if [[ ! -f $build/CMakeCache.txt ]]; then
+    CXX=clang++-14 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFAMSPEC_FUZZ=ON \
+        -DFAMSPEC_SANITIZE=ON -DFAMSPEC_PYTHON=OFF >/dev/null
+fi
+cmake --build "$build" -j"$(nproc)" --target "fuzz_$harness" | { grep -v -E '^\[ *[0-9]+%\] Building ' || true; }
+
+work=${FAMSPEC_FUZZ_WORK:-/tmp/famspec-fuzz}/$harness
+mkdir -p "$work/corpus" "$work/artifacts"
+flags=(-max_total_time="$seconds" -max_len="$max_len" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
+    -artifact_prefix="$work/artifacts/")
+# A plan through resolution speaks the plan's words, the loader the manifest's.
+dict=tests/fuzz/$harness.dict
+[[ $harness == resolution ]] && dict=tests/fuzz/plan.dict
+[[ $harness == loader ]] && dict=tests/fuzz/manifest.dict
+[[ -f $dict ]] && flags+=(-dict="$dict")
+status=0
+ASAN_OPTIONS=detect_leaks=0 "$build/bin/fuzz_$harness" "${flags[@]}" "$work/corpus" "tests/fuzz/corpus/$harness" ||
+    status=$?
+echo "fuzz.sh: $harness: new inputs in $work/corpus; crashes and timeouts in $work/artifacts:"
+ls "$work/artifacts"
+exit $status

@@ -1,0 +1,15 @@
+// libFuzzer harness: the loader's decisions on one or two manifests (split at the first NUL byte):
+// compatibility with this core, drift between them, claims they share.
+// Aborts on any broken contract (harness_results.hpp); exceptions are not caught on purpose.
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+
+#include "harness_results.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    std::string violation;
+    famspec::fuzz::loader_answer(std::string(reinterpret_cast<const char*>(data), size), violation);
+    if (!violation.empty()) std::abort();
+    return 0;
+}

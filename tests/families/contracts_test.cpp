@@ -295,8 +295,9 @@ TEST_CASE("contracts: deepseek_v3 low-precision factories are runtime-only, with
             CAPTURE(family);
             const auto result = resolver().replacement_spec_for(target, family, "torch.nn.Linear");
             CHECK(result.status == famspec::ResolutionStatus::not_covered);
-            CHECK(result.gap == famspec::Gap::not_registered);
-            CHECK(result.reason == "target " + target + " is not a factory registered by family 'deepseek_v2'");
+            CHECK(result.gap == famspec::Gap::wrong_family);
+            CHECK(result.reason == "wrong family: " + target +
+                                       " is a replacement factory of family 'deepseek_v3', not of 'deepseek_v2'");
         }
     }
 }

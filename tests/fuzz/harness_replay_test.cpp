@@ -78,6 +78,8 @@ const std::map<std::string, Expected> kReport = {
     {"result_trailing_data.txt", {"error", "its result is not a JSON object"}},
     {"result_without_status.txt", {"error", "its result has no status \"ok\" or \"error\""}},
     {"error_without_message.txt", {"error", "its error result lacks a known stage or a message"}},
+    // Found by fuzz_report: once accepted, and verify reported a failure that said nothing.
+    {"error_empty_message.txt", {"error", "its error result lacks a known stage or a message"}},
     {"error_unknown_stage.txt", {"error", "its error result lacks a known stage or a message"}},
     {"escape_sequence.txt", {"error", "a line is neither a stage nor a result: '\\x1b[2Jhello'"}},
     {"crlf.txt", {"error", "it names no known stage: 'stage open\\x0d'"}},

@@ -29,6 +29,8 @@ const std::map<std::string, Expected> kResolution = {
     {"unknown_family.yaml", {"value", "entries=2 resolved=0 native=0 not_covered=2 error=0"}},
     {"inferred_families.yaml", {"value", "entries=2 resolved=1 native=0 not_covered=1 error=0"}},
     {"signed_zero_options.yaml", {"value", "entries=3 resolved=3"}},
+    // Found by fuzz_resolution: an error quoting the words "no error" from the plan is still an error.
+    {"error_quoting_no_error.yaml", {"error", "found 'qno error'"}},
     {"wrong_slot.yaml", {"value", "entries=1 resolved=0 native=0 not_covered=1 error=0"}},
 };
 

@@ -31,6 +31,8 @@ const std::map<std::string, Expected> kResolution = {
     {"signed_zero_options.yaml", {"value", "entries=3 resolved=3"}},
     // Found by fuzz_resolution: an error quoting the words "no error" from the plan is still an error.
     {"error_quoting_no_error.yaml", {"error", "found 'qno error'"}},
+    // Found by fuzz_resolution: the byte reached a diagnostic, and the summary was no valid JSON.
+    {"invalid_utf8_model_type.yaml", {"error", "the plan is not valid UTF-8 (byte 0x90)"}},
     {"wrong_slot.yaml", {"value", "entries=1 resolved=0 native=0 not_covered=1 error=0"}},
 };
 
@@ -47,6 +49,7 @@ const std::map<std::string, Expected> kOption = {
     {"anchor.txt", {"value", "x=1\n"}},
     {"tagged.txt", {"value", "x="}},
     {"escape_sequence.txt", {"value", "x="}},
+    {"invalid_utf8.txt", {"error", "option 'x': the value is not valid UTF-8 (byte 0xc0)"}},
     {"colon_value.txt", {"error", "expected a scalar"}},
     {"dashes.txt", {"value", "x='1 --- 2'\n"}},
     {"document_marker.txt", {"value", "x=2\n"}},

@@ -122,7 +122,7 @@ int interface_component(const Context& context, const std::string& family, std::
 int external_state(const Context& context, const std::string& path, const std::optional<std::string>& model_type,
                    std::ostream& out, std::ostream& err) {
     const PlanParse parsed = read_plan(path);
-    if (!parsed.plan) return context.fail(kExitUsage, plan_error(*parsed.error), out, err);
+    if (!parsed.plan) return fail_plan(context, parsed, out, err);
     std::vector<Injection> injections;
     for (const PlanEntry& entry : parsed.plan->entries) {
         if (entry.local_compute_fn)

@@ -1,7 +1,12 @@
 // famspec-manifest: the build step that gives every plugin a manifest derived from its registration.
 //
-//   famspec-manifest generate PLUGIN.so -o OUT.json   load the plugin, record what it registers
+//   famspec-manifest generate PLUGIN.so -o OUT.json [--allow-incompatible]
+//                                                     load the plugin, record what it registers
 //   famspec-manifest template IN.json -o OUT.json     fill @CORE_*@ placeholders (test fixtures)
+//
+// A plugin this famspec would refuse (another ABI, compiler or build flags) fails its own build,
+// unless --allow-incompatible: then the manifest records the descriptor only and the refusal comes
+// at load. A plugin that registers nothing builds, with a warning.
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -18,7 +23,8 @@
 namespace {
 
 int usage() {
-    std::cerr << "usage: famspec-manifest generate PLUGIN -o OUT | famspec-manifest template IN -o OUT\n";
+    std::cerr << "usage: famspec-manifest generate PLUGIN -o OUT [--allow-incompatible] | famspec-manifest template IN "
+                 "-o OUT\n";
     return 2;
 }
 
@@ -53,17 +59,29 @@ std::string refusal_of(const std::string& plugin, const famspec::PluginManifest&
     return {};
 }
 
-int generate(const std::string& input, const std::string& output) {
+int generate(const std::string& input, const std::string& output, bool allow_incompatible) {
     // A plugin that calls exit() while it registers would otherwise end the build step silently.
     const auto generated = [&] {
         famspec::cli::ExitGuard::entering(input, famspec::PluginStage::register_);
         const famspec::cli::ExitGuard guard;
         return famspec::generate_manifest(input);
     }();
+    if (generated.descriptor_only && !allow_incompatible) {
+        std::cerr << "famspec-manifest: error: " << generated.error->message
+                  << "\nfamspec-manifest: error: famspec would refuse this plugin at load; build it with the "
+                     "compiler and flags famspec was built with (`famspec --version` prints them), or configure "
+                     "with -DFAMSPEC_ALLOW_INCOMPATIBLE_PLUGINS=ON to build it anyway\n";
+        return 1;
+    }
     if (generated.descriptor_only) {
         std::cerr << "famspec-manifest: warning: " << generated.error->message
                   << "\nfamspec-manifest: warning: the manifest records the descriptor only; famspec will "
                      "refuse this plugin until it is rebuilt\n";
+    }
+    if (generated.manifest && !generated.descriptor_only && generated.manifest->registers_nothing()) {
+        std::cerr << "famspec-manifest: warning: plugin '" << generated.manifest->name << "' (" << input
+                  << ") registers nothing: its entry point adds no family, factory, archetype, CP wrapper or "
+                     "component\n";
     }
     if (!generated.manifest) {
         std::cerr << "famspec-manifest: " << (generated.error ? generated.error->message : input + ": cannot be read")
@@ -83,11 +101,13 @@ int generate(const std::string& input, const std::string& output) {
 }
 
 int run(int argc, char** argv) {
-    if (argc != 5 || std::string(argv[3]) != "-o") return usage();
+    if (argc < 5 || argc > 6 || std::string(argv[3]) != "-o") return usage();
     const std::string mode = argv[1];
     const std::string input = argv[2];
     const std::string output = argv[4];
-    if (mode == "generate") return generate(input, output);
+    const bool allow_incompatible = argc == 6 && std::string(argv[5]) == "--allow-incompatible";
+    if (argc == 6 && (!allow_incompatible || mode != "generate")) return usage();
+    if (mode == "generate") return generate(input, output, allow_incompatible);
     if (mode == "template") {
         std::ifstream in(input, std::ios::binary);
         if (!in) {

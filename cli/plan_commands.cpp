@@ -61,7 +61,7 @@ std::optional<Plan> read_checked_plan(const Context& context, const std::string&
                                       std::ostream& err) {
     PlanParse parsed = read_plan(path, strict);
     if (!parsed.plan) {
-        context.fail(kExitUsage, plan_error(*parsed.error), out, err);
+        fail_plan(context, parsed, out, err);
         return std::nullopt;
     }
     for (const PlanWarning& warning : parsed.plan->warnings) context.note(err, "famspec: " + warning.to_string());

@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <array>
+#include <boost/json.hpp>
 #include <cerrno>
 #include <cstring>
+#include <ostream>
 
 namespace famspec::cli {
 
@@ -19,9 +21,8 @@ PlanParse read_plan(const std::string& path, bool strict) {
         const ssize_t n = ::read(0, chunk.data(), std::min(chunk.size(), limit - text.size()));
         if (n < 0 && errno == EINTR) continue;
         if (n < 0) {
-            PlanParse failed;
-            failed.error = PlanError{kStdinPlanName, {}, std::string("cannot read the plan: ") + std::strerror(errno)};
-            return failed;
+            return PlanParse::failed(
+                PlanError{kStdinPlanName, {}, std::string("cannot read the plan: ") + std::strerror(errno)});
         }
         if (n == 0) break;
         text.append(chunk.data(), static_cast<std::size_t>(n));
@@ -36,6 +37,24 @@ CliError plan_error(const PlanError& error) {
         out.column = static_cast<int>(error.location.column);
     }
     return out;
+}
+
+int fail_plan(const Context& context, const PlanParse& parsed, std::ostream& out, std::ostream& err) {
+    boost::json::array all;
+    for (const PlanError& error : parsed.errors) {
+        err << "famspec: " << error.to_string() << "\n";
+        all.push_back(error_json(plan_error(error)));
+    }
+    if (parsed.stopped_early) {
+        err << "famspec: " << parsed.errors.front().file << ": stopped after " << parsed.errors.size()
+            << " errors; there may be more\n";
+    }
+    if (context.json) {
+        print_json(out, boost::json::object{{"error", error_json(plan_error(*parsed.error))},
+                                            {"errors", std::move(all)},
+                                            {"stopped_early", parsed.stopped_early}});
+    }
+    return kExitUsage;
 }
 
 }  // namespace famspec::cli

@@ -16,5 +16,8 @@ PlanParse read_plan(const std::string& path, bool strict = false);
 
 // A plan error with its file, line and column, for Context::fail.
 CliError plan_error(const PlanError& error);
+// Reports every error of a plan that did not parse, in file order; returns the usage exit code.
+// With --json: {"error": <the first>, "errors": [<all>], "stopped_early": bool} on stdout.
+int fail_plan(const Context& context, const PlanParse& parsed, std::ostream& out, std::ostream& err);
 
 }  // namespace famspec::cli

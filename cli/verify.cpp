@@ -103,7 +103,8 @@ int probe_plugin(const std::string& file, int result_fd) {
     };
     LoadOptions options;
     options.files.emplace_back(file);
-    options.allow_insecure = true;  // the parent decided trust before it started this child
+    options.allow_insecure = true;       // the parent decided trust before it started this child
+    options.require_components = false;  // the file alone is probed; its links belong to the set
     options.on_stage = [&](const std::string& path, PluginStage stage) {
         ExitGuard::entering(path, stage);
         report("stage " + std::string(stage_name(stage)) + "\n");
@@ -142,6 +143,16 @@ int verify_plugins(const Context& context, double timeout_seconds, bool long_lis
         if (records[i].error && statuses[i] == "ok") statuses[i] = "error";
     }
     const bool ok = std::all_of(records.begin(), records.end(), [](const auto& r) { return r.ok(); });
+    // A plugin that loads but registers nothing is not an error, but it is almost always a mistake.
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        const PluginRecord& record = records[i];
+        if (!record.ok() || !record.manifest || !record.manifest->registers_nothing()) continue;
+        const std::string warning = "plugin '" + record.manifest->name +
+                                    "' registers nothing: its entry point adds no family, factory, archetype, CP "
+                                    "wrapper or component";
+        extras[i]["warnings"] = json::array{json::value(warning)};
+        context.note(err, "famspec: warning: " + record.path + ": " + warning);
+    }
     if (context.json) {
         json::array plugins;
         for (std::size_t i = 0; i < records.size(); ++i) {

@@ -10,6 +10,7 @@
 #include <optional>
 #include <span>
 #include <sstream>
+#include <tuple>
 
 #include "dotted_path.hpp"
 #include "nearest_name.hpp"
@@ -69,11 +70,31 @@ constexpr std::array<std::string_view, 16> kEntryKeys = {
 constexpr std::array<std::string_view, 5> kTopLevelKeys = {"plan_overrides", "model_type", "architecture", "codegen",
                                                            "model"};
 
-// What the reader carries through one plan: where warnings go, and whether they are errors.
+// Thrown when a plan has as many errors as the limit: reading stops there.
+struct TooManyErrors {};
+
+// What the reader carries through one plan: where warnings and errors go, and whether unread keys
+// are errors. A failure in one key or entry is kept and reading goes on with the next, so that a
+// plan reports all its errors in one run.
 struct Reader {
     Plan& plan;
     const PlanLimits& limits;
     bool strict;
+    std::vector<PlanFailure> failures;
+
+    void keep(PlanFailure failure) {
+        failures.push_back(std::move(failure));
+        if (failures.size() >= limits.max_errors) throw TooManyErrors{};
+    }
+    // Runs one independent part of the plan; its failure is kept, not thrown.
+    template <class Part>
+    void guarded(Part&& part) {
+        try {
+            part();
+        } catch (PlanFailure& failure) {
+            keep(std::move(failure));
+        }
+    }
 
     // A name famspec does not read: a warning (with the nearest known name), or under strict an error.
     void unread(const YAML::Node& key, const std::string& what, std::span<const std::string_view> known) {
@@ -86,7 +107,9 @@ struct Reader {
     }
 
     PlanEntry entry(const YAML::Node& node);
+    void entry_key(const YAML::Node& key, const YAML::Node& value, PlanEntry& out, std::optional<YAML::Node>& match);
     void root(const YAML::Node& root);
+    void top_level_key(const YAML::Node& key, const YAML::Node& value);
 };
 
 Target slot_target(const YAML::Node& key, const YAML::Node& value) {
@@ -117,39 +140,42 @@ PlanEntry Reader::entry(const YAML::Node& node) {
     PlanEntry out;
     out.location = at(node);
     std::optional<YAML::Node> match;  // a handle, not a pointer: iteration yields temporaries
-    for (const auto& item : node) {
-        const std::string key = item.first.Scalar();
-        const YAML::Node& value = item.second;
-        if (key == "<<") fail(item.first, "YAML merge keys ('<<') are not supported; write the entry's keys out");
-        if (std::find(kEntryKeys.begin(), kEntryKeys.end(), key) == kEntryKeys.end()) {
-            unread(item.first, "plan_overrides entry key", kEntryKeys);
-        } else if (key == "match") {
-            out.match = detail::text_list(value, key);
-            match = item.second;
-        } else if (key == "when") {
-            out.when = text(value, key);
-        } else if (key == "module_type") {
-            out.module_type = dotted_path(value, key);
-        } else if (key == "exact_type") {
-            out.exact_type = boolean(value, key);
-        } else if (key == "region_dispatch") {
-            boolean(value, key);
-        } else if (key == "replace_module") {
-            out.replace_module = slot_target(item.first, value);
-        } else if (key == "local_compute_fn") {
-            out.local_compute_fn = slot_target(item.first, value);
-        } else if (key == "inner_wrapper") {
-            out.inner_wrapper = slot_target(item.first, value);
-        } else if (key == "inner_target" || key == "inner_out_src") {
-            const std::string t = text(value, key);
-            if (key == "inner_target") out.inner_target = t;
-        } else if (key == "tp_divide_attrs") {
-            detail::text_list(value, key);
-        }
-        // params, in_src, in_dst, out_src, out_dst: placement contracts, not read by resolution.
-    }
-    check_entry(node, out, match);
+    const std::size_t failed_before = failures.size();
+    for (const auto& item : node) guarded([&] { entry_key(item.first, item.second, out, match); });
+    // An entry with a broken key is not checked as a whole: its other complaints would be guesses.
+    if (failures.size() == failed_before) check_entry(node, out, match);
     return out;
+}
+
+void Reader::entry_key(const YAML::Node& key_node, const YAML::Node& value, PlanEntry& out,
+                       std::optional<YAML::Node>& match) {
+    const std::string key = key_node.Scalar();
+    if (key == "<<") fail(key_node, "YAML merge keys ('<<') are not supported; write the entry's keys out");
+    if (std::find(kEntryKeys.begin(), kEntryKeys.end(), key) == kEntryKeys.end()) {
+        unread(key_node, "plan_overrides entry key", kEntryKeys);
+    } else if (key == "match") {
+        out.match = detail::text_list(value, key);
+        match = value;
+    } else if (key == "when") {
+        out.when = text(value, key);
+    } else if (key == "module_type") {
+        out.module_type = dotted_path(value, key);
+    } else if (key == "exact_type" || key == "region_dispatch") {
+        const bool flag = boolean(value, key);
+        if (key == "exact_type") out.exact_type = flag;
+    } else if (key == "replace_module") {
+        out.replace_module = slot_target(key_node, value);
+    } else if (key == "local_compute_fn") {
+        out.local_compute_fn = slot_target(key_node, value);
+    } else if (key == "inner_wrapper") {
+        out.inner_wrapper = slot_target(key_node, value);
+    } else if (key == "inner_target" || key == "inner_out_src") {
+        const std::string t = text(value, key);
+        if (key == "inner_target") out.inner_target = t;
+    } else if (key == "tp_divide_attrs") {
+        detail::text_list(value, key);
+    }
+    // params, in_src, in_dst, out_src, out_dst: placement contracts, not read by resolution.
 }
 
 // model._target_ of a training config: a builder path that may name the family's directory. The
@@ -173,30 +199,33 @@ void Reader::root(const YAML::Node& root) {
     check_unique_keys(root);
     bool has_overrides = false;
     for (const auto& item : root) {
-        const std::string key = item.first.Scalar();
-        if (key == "plan_overrides") {
-            has_overrides = true;
-            if (item.second.IsNull()) continue;
-            if (!item.second.IsSequence())
-                fail(item.second, "'plan_overrides': expected a list, found " + kind_of(item.second));
-            if (item.second.size() > limits.max_entries) {
-                fail(item.second, "plan_overrides has " + std::to_string(item.second.size()) +
-                                      " entries; the limit is " + std::to_string(limits.max_entries));
-            }
-            for (const auto& element : item.second) plan.entries.push_back(entry(element));
-        } else if (key == "model_type" || key == "architecture") {
-            (key == "model_type" ? plan.model_type : plan.architecture) = detail::family_name(item.second, key);
-        } else if (key == "codegen") {
-            // `codegen: true`, or a section of the runtime's own settings.
-            if (!item.second.IsMap()) boolean(item.second, key);
-        } else if (key == "model") {
-            plan.model_target = model_target(item.second);
-        } else if (!detail::nearest_names(key, kTopLevelKeys, 1).empty()) {
-            // Any other section is the runtime's; only a near miss of a key famspec reads is worth a word.
-            unread(item.first, "top-level key", kTopLevelKeys);
-        }
+        if (item.first.Scalar() == "plan_overrides") has_overrides = true;
+        guarded([&] { top_level_key(item.first, item.second); });
     }
     if (!has_overrides) fail(root, "expected a top-level plan_overrides list");
+}
+
+void Reader::top_level_key(const YAML::Node& key_node, const YAML::Node& value) {
+    const std::string key = key_node.Scalar();
+    if (key == "plan_overrides") {
+        if (value.IsNull()) return;
+        if (!value.IsSequence()) fail(value, "'plan_overrides': expected a list, found " + kind_of(value));
+        if (value.size() > limits.max_entries) {
+            fail(value, "plan_overrides has " + std::to_string(value.size()) + " entries; the limit is " +
+                            std::to_string(limits.max_entries));
+        }
+        for (const auto& element : value) guarded([&] { plan.entries.push_back(entry(element)); });
+    } else if (key == "model_type" || key == "architecture") {
+        (key == "model_type" ? plan.model_type : plan.architecture) = detail::family_name(value, key);
+    } else if (key == "codegen") {
+        // `codegen: true`, or a section of the runtime's own settings.
+        if (!value.IsMap()) boolean(value, key);
+    } else if (key == "model") {
+        plan.model_target = model_target(value);
+    } else if (!detail::nearest_names(key, kTopLevelKeys, 1).empty()) {
+        // Any other section is the runtime's; only a near miss of a key famspec reads is worth a word.
+        unread(key_node, "top-level key", kTopLevelKeys);
+    }
 }
 
 }  // namespace
@@ -225,61 +254,80 @@ std::string PlanError::to_string() const {
     return file + ":" + std::to_string(location.line) + ":" + std::to_string(location.column) + ": " + message;
 }
 
+PlanParse PlanParse::failed(PlanError error) {
+    PlanParse out;
+    out.errors.push_back(error);
+    out.error = std::move(error);
+    return out;
+}
+
 PlanParse parse_plan_text(const std::string& text_in, const std::string& file_name, const PlanLimits& limits,
                           bool strict) {
-    PlanParse result;
     if (text_in.size() > limits.max_bytes) {
-        result.error = PlanError{
+        return PlanParse::failed(PlanError{
             file_name,
             {1, 1},
-            "plan is " + std::to_string(text_in.size()) + " bytes; the limit is " + std::to_string(limits.max_bytes)};
-        return result;
+            "plan is " + std::to_string(text_in.size()) + " bytes; the limit is " + std::to_string(limits.max_bytes)});
     }
     // yaml-cpp reads a NUL byte as the end of a scalar or an escape; say what it is instead. A
     // UTF-16 or UTF-32 plan (it starts with a byte-order mark) holds NUL bytes by design.
     const bool wide = text_in.starts_with("\xFE\xFF") || text_in.starts_with("\xFF\xFE") ||
                       text_in.starts_with(std::string_view("\0\0\xFE\xFF", 4));
     if (const std::size_t nul = text_in.find('\0'); nul != std::string::npos && !wide) {
-        result.error = PlanError{file_name, detail::location_at(text_in, nul), "the plan contains a NUL byte"};
-        return result;
+        return PlanParse::failed(
+            PlanError{file_name, detail::location_at(text_in, nul), "the plan contains a NUL byte"});
     }
     std::size_t bad = 0;
     if (const std::string why = detail::invalid_utf8(text_in, bad); !why.empty() && !wide) {
-        result.error = PlanError{file_name, detail::location_at(text_in, bad), "the plan is " + why};
-        return result;
+        return PlanParse::failed(PlanError{file_name, detail::location_at(text_in, bad), "the plan is " + why});
     }
     using detail::at;
+    PlanParse result;
+    Plan plan;
+    plan.file = file_name;
+    Reader reader{plan, limits, strict, {}};
+    // The failures kept along the way, plus the one that stopped reading, if any.
     try {
-        Plan plan;
-        plan.file = file_name;
-        Reader{plan, limits, strict}.root(detail::load_one_document(text_in));
-        result.plan = std::move(plan);
-    } catch (const PlanFailure& failure) {
-        result.error = PlanError{file_name, failure.location, failure.message};
+        reader.root(detail::load_one_document(text_in));
+        if (reader.failures.empty()) {
+            result.plan = std::move(plan);
+            return result;
+        }
+    } catch (PlanFailure& failure) {
+        reader.failures.push_back(std::move(failure));
+    } catch (const TooManyErrors&) {
+        result.stopped_early = true;
     } catch (const YAML::DeepRecursion& error) {
-        result.error =
-            PlanError{file_name, at(error.mark), "nesting deeper than " + std::to_string(limits.max_depth) + " levels"};
+        reader.failures.push_back(
+            {at(error.mark), "nesting deeper than " + std::to_string(limits.max_depth) + " levels"});
     } catch (const YAML::Exception& error) {
-        result.error = PlanError{file_name, at(error.mark), "not valid YAML: " + error.msg};
+        reader.failures.push_back({at(error.mark), "not valid YAML: " + error.msg});
     } catch (const std::exception& error) {
         // A backstop: whatever the YAML reader throws, the caller gets an error, not a terminate.
-        result.error = PlanError{file_name, {1, 1}, std::string("cannot read the plan: ") + error.what()};
+        reader.failures.push_back({{1, 1}, std::string("cannot read the plan: ") + error.what()});
     }
+    std::stable_sort(reader.failures.begin(), reader.failures.end(), [](const auto& a, const auto& b) {
+        return std::tie(a.location.line, a.location.column) < std::tie(b.location.line, b.location.column);
+    });
+    for (PlanFailure& failure : reader.failures) {
+        result.errors.push_back(PlanError{file_name, failure.location, std::move(failure.message)});
+    }
+    result.error = result.errors.front();
     return result;
 }
 
 PlanParse parse_plan_file(const std::string& path, const PlanLimits& limits, bool strict) {
     std::error_code ec;
     const auto size = std::filesystem::file_size(path, ec);
-    if (ec) return {std::nullopt, PlanError{path, {}, "cannot read the plan: " + ec.message()}};
+    if (ec) return PlanParse::failed(PlanError{path, {}, "cannot read the plan: " + ec.message()});
     if (size > limits.max_bytes) {
-        return {std::nullopt, PlanError{path,
-                                        {1, 1},
-                                        "plan is " + std::to_string(size) + " bytes; the limit is " +
-                                            std::to_string(limits.max_bytes)}};
+        return PlanParse::failed(
+            PlanError{path,
+                      {1, 1},
+                      "plan is " + std::to_string(size) + " bytes; the limit is " + std::to_string(limits.max_bytes)});
     }
     std::ifstream in(path, std::ios::binary);
-    if (!in) return {std::nullopt, PlanError{path, {}, "cannot open the plan"}};
+    if (!in) return PlanParse::failed(PlanError{path, {}, "cannot open the plan"});
     std::stringstream buffer;
     buffer << in.rdbuf();
     return parse_plan_text(buffer.str(), path, limits, strict);

@@ -1,6 +1,7 @@
 // load_plugins as the stages it runs, one function a stage:
 //   find (plugin_candidates) -> trust (plugin_trust) -> manifest -> compatibility
-//   (plugin_compatibility) -> open -> entry -> handshake -> register -> validate (plugin_conflicts).
+//   (plugin_compatibility) -> open -> entry -> handshake -> register -> validate (plugin_conflicts,
+//   plugin_links).
 #include "famspec/plugin_loader.hpp"
 
 #include <dlfcn.h>
@@ -15,6 +16,7 @@
 #include "plugin_candidates.hpp"
 #include "plugin_compatibility.hpp"
 #include "plugin_conflicts.hpp"
+#include "plugin_links.hpp"
 #include "plugin_refusal.hpp"
 #include "plugin_trust.hpp"
 #include "staging_registrar.hpp"
@@ -277,6 +279,36 @@ void refuse_shared_claims(std::vector<Staged>& staged, std::vector<PluginRecord>
     std::erase_if(staged, [&](const Staged& plugin) { return !records[plugin.record].ok(); });
 }
 
+// Stage validate, across plugins: what each factory constructs is registered by a plugin that loads.
+void refuse_unlinked(std::vector<Staged>& staged, std::vector<PluginRecord>& records) {
+    std::vector<detail::LinkingPlugin> plugins;
+    for (const Staged& plugin : staged) {
+        detail::LinkingPlugin& links = plugins.emplace_back();
+        for (const auto& component : plugin.registrar->components) {
+            const std::string name(component->name());
+            links.provides.push_back(std::string(component->defining_module()) + "." + name);
+            links.provides.push_back(std::string(component->import_module()) + "." + name);
+        }
+        for (const auto& factory : plugin.registrar->factories) {
+            if (const Construction* built = factory->construction()) {
+                links.needs.push_back({std::string(factory->target()), built->import_module + "." + built->component});
+            }
+        }
+    }
+    const auto unmet = detail::unmet_needs(plugins);
+    for (std::size_t i = 0; i < staged.size(); ++i) {
+        if (!unmet[i]) continue;
+        const std::string& path = records[staged[i].record].path;
+        records[staged[i].record].error = detail::refusal(
+            path, PluginStage::validate, "component " + unmet[i]->component + " registered by a loaded plugin",
+            "no loaded plugin registers it",
+            "factory " + unmet[i]->factory + " constructs component " + unmet[i]->component +
+                ", which no loaded plugin registers; put the plugin that registers it (for the generic "
+                "hyper_parallel.components catalogue, the shipped 'components' plugin) on the plugin path");
+    }
+    std::erase_if(staged, [&](const Staged& plugin) { return !records[plugin.record].ok(); });
+}
+
 template <class T>
 void commit(std::vector<T>& into, std::vector<T>& staged) {
     std::move(staged.begin(), staged.end(), std::back_inserter(into));
@@ -329,6 +361,7 @@ std::shared_ptr<const Registry> load_plugins(const LoadOptions& options) {
         staged.back().record = records.size() - 1;
     }
     refuse_shared_claims(staged, records);
+    if (options.require_components) refuse_unlinked(staged, records);
     log_records(options, records);
     return std::make_shared<const Registry>(freeze(staged, std::move(records)));
 }
@@ -370,6 +403,7 @@ ManifestGeneration generate_manifest(const fs::path& plugin) {
     LoadOptions options;
     options.files.push_back(plugin);
     options.require_manifest = false;
+    options.require_components = false;
     options.allow_insecure = true;  // a build tree is the author's own business
     const std::lock_guard lock(loader_mutex());
     std::vector<PluginRecord> records;

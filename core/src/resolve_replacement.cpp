@@ -5,6 +5,7 @@
 #include "option_check.hpp"
 #include "replacement_builder.hpp"
 #include "resolver_state.hpp"
+#include "unowned_target.hpp"
 
 namespace famspec::detail {
 namespace {
@@ -38,10 +39,8 @@ Resolution<ReplacementSpec> from_factory(const ResolverState& state, const Resol
     const RegisteredFamily& family = *choice.family;
     const auto* factory = registry.find_factory(request.target);
     if (factory == nullptr || (*factory)->family() != family->model_type()) {
-        return not_covered<ReplacementSpec>(Gap::not_registered,
-                                            "target " + request.target + " is not a factory registered by family '" +
-                                                std::string(family->model_type()) + "'",
-                                            explanation, "factory lookup");
+        Unanswered why = unowned_target(registry, request.target, TargetKind::replacement_factory, &family);
+        return not_covered<ReplacementSpec>(why.gap, std::move(why.reason), explanation, "factory " + why.rule);
     }
     explanation.plugin = factory->plugin;
     OptionCheck options = check_options((*factory)->parameters(), request.options, "factory " + request.target);

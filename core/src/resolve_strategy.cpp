@@ -7,6 +7,7 @@
 #include "inline_channels.hpp"
 #include "option_check.hpp"
 #include "resolver_state.hpp"
+#include "unowned_target.hpp"
 
 namespace famspec::detail {
 namespace {
@@ -36,11 +37,6 @@ Resolution<StrategySpec> from_archetype(const ResolverState& state, const Resolv
     explanation.channel = "archetype";
     const auto* archetype = registry.find_archetype(request.target);
     if (archetype == nullptr) {
-        if (registry.find_cp_wrapper(request.target) != nullptr) {
-            return not_covered<StrategySpec>(
-                Gap::wrong_slot, "wrong slot: " + request.target + " is a CP wrapper; it belongs in inner_wrapper",
-                explanation, "wrong slot");
-        }
         if (const auto* owner = registry.find_compute_function_owner(request.target)) {
             explanation.plugin = owner->plugin;
             const Outcome<StrategySpec> native{ResolutionStatus::native,
@@ -52,9 +48,8 @@ Resolution<StrategySpec> from_archetype(const ResolverState& state, const Resolv
                                                "compute function without archetype"};
             return finish(native, std::move(explanation), false, {}, request.strict);
         }
-        return not_covered<StrategySpec>(Gap::not_registered,
-                                         request.target + " is not the compute factory of any registered MoE archetype",
-                                         explanation, "archetype lookup");
+        Unanswered why = unowned_target(registry, request.target, TargetKind::compute_factory, choice.family);
+        return not_covered<StrategySpec>(why.gap, std::move(why.reason), explanation, "archetype " + why.rule);
     }
     explanation.plugin = archetype->plugin;
     OptionCheck options = check_options((*archetype)->options(), request.options, "archetype " + request.target);
@@ -81,19 +76,12 @@ Resolution<StrategySpec> from_cp_wrapper(const ResolverState& state, const Resol
     const Registry& registry = *state.registry;
     explanation.channel = "cp-wrapper";
     const auto* wrapper = registry.find_cp_wrapper(request.target);
-    if (wrapper == nullptr && registry.find_archetype(request.target) != nullptr) {
-        return not_covered<StrategySpec>(
-            Gap::wrong_slot,
-            "wrong slot: " + request.target + " is an MoE compute factory; it belongs in local_compute_fn", explanation,
-            "wrong slot");
-    }
-    if (wrapper == nullptr && !names_adapter_attribute(request.target)) {
-        const std::string owner =
-            choice.family != nullptr ? " by family '" + std::string(family_name(choice)) + "'" : "";
-        return not_covered<StrategySpec>(Gap::not_registered,
-                                         request.target + " is not a CP wrapper registered" + owner +
-                                             ", nor under hyper_parallel.models.<family>.adapter.<name>",
-                                         explanation, "cp wrapper lookup");
+    // An MoE compute factory is never a wrapper, even under the adapter convention (reference §8).
+    if (wrapper == nullptr &&
+        (registry.find_archetype(request.target) != nullptr || !names_adapter_attribute(request.target))) {
+        Unanswered why = unowned_target(registry, request.target, TargetKind::cp_wrapper, choice.family,
+                                        ", nor under hyper_parallel.models.<family>.adapter.<name>");
+        return not_covered<StrategySpec>(why.gap, std::move(why.reason), explanation, "cp wrapper " + why.rule);
     }
     std::vector<Diagnostic> diagnostics;
     const std::string asked = choice.requested ? std::string(family_name(choice)) : "(none)";

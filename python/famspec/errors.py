@@ -6,17 +6,22 @@ __all__ = ["PlanError", "ResolutionError"]
 
 
 class PlanError(ValueError):
-    """A plan that cannot be read: where, and what was expected."""
+    """A plan that cannot be read: where, and what was expected. ``errors`` holds every error the
+    plan has, in file order, this one first."""
 
-    def __init__(self, file: str, line: int, column: int, message: str):
-        super().__init__(f"{file}:{line}:{column}: {message}")
+    def __init__(self, file: str, line: int, column: int, message: str, others: tuple = ()):
+        text = f"{file}:{line}:{column}: {message}"
+        if others:
+            text += f" (and {len(others)} more: " + "; ".join(str(o) for o in others) + ")"
+        super().__init__(text)
         self.file = file
         self.line = line
         self.column = column
         self.message = message
+        self.errors = (self, *others)
 
     def __reduce__(self):
-        return (type(self), (self.file, self.line, self.column, self.message))
+        return (type(self), (self.file, self.line, self.column, self.message, self.errors[1:]))
 
 
 class ResolutionError(RuntimeError):

@@ -15,7 +15,8 @@ Plan = _native.Plan
 def parse_plan(path_or_text: str | os.PathLike) -> Plan:
     """Parse a plan from a file path (``str`` naming an existing file, or ``os.PathLike``) or from YAML text.
 
-    Raises ``PlanError`` with ``file``, ``line``, ``column`` and ``message``.
+    Raises ``PlanError`` with ``file``, ``line``, ``column`` and ``message`` of the first error, and
+    ``errors``: every error of the plan, in file order.
     """
     if isinstance(path_or_text, os.PathLike):
         plan, error = _native.parse_plan_file(os.fspath(path_or_text))
@@ -28,5 +29,6 @@ def parse_plan(path_or_text: str | os.PathLike) -> Plan:
     else:
         raise TypeError(f"parse_plan expects a path or YAML text, got {type(path_or_text).__name__}")
     if error is not None:
-        raise PlanError(*error)
+        first, *others = error
+        raise PlanError(*first, others=tuple(PlanError(*other) for other in others))
     return plan

@@ -1,5 +1,5 @@
-// famspec._native.Plan and the plan readers. A bad plan comes back as (file, line, column, message),
-// which the package raises as famspec.PlanError.
+// famspec._native.Plan and the plan readers. A bad plan comes back as a list of (file, line, column,
+// message), every error in file order, which the package raises as famspec.PlanError.
 #include <pybind11/stl.h>
 
 #include "bindings.hpp"
@@ -9,9 +9,11 @@ namespace {
 
 py::tuple parse_result(PlanParse parsed) {
     if (!parsed.plan) {
-        const PlanError& error = *parsed.error;
-        return py::make_tuple(py::none(),
-                              py::make_tuple(error.file, error.location.line, error.location.column, error.message));
+        py::list errors;
+        for (const PlanError& error : parsed.errors) {
+            errors.append(py::make_tuple(error.file, error.location.line, error.location.column, error.message));
+        }
+        return py::make_tuple(py::none(), std::move(errors));
     }
     auto handle = PlanHandle{std::make_shared<const Plan>(std::move(*parsed.plan))};
     return py::make_tuple(py::cast(std::move(handle)), py::none());

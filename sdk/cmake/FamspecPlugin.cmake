@@ -1,5 +1,6 @@
 # famspec_add_plugin(<name> SOURCES <src>... [OUTPUT_DIRECTORY <dir>] [MANIFEST_TEMPLATE <json>]
-#                    [NO_MANIFEST] [NO_INSTALL] [INSTALL_DESTINATION <dir>] [ASSETS <file>...])
+#                    [NO_MANIFEST] [NO_INSTALL] [INSTALL_DESTINATION <dir>] [ASSETS <file>...]
+#                    [ALLOW_INCOMPATIBLE])
 #
 # The one way to build a family plugin. It produces <OUTPUT_DIRECTORY>/famspec_<name>.so with:
 #   - hidden visibility and a linker version script that exports only the entry descriptor;
@@ -9,6 +10,9 @@
 #     by famspec-manifest, so the metadata cannot drift from what the plugin registers.
 # ASSETS embeds text files (e.g. Python sources) as `famspec_assets::<stem>` string_views in the
 # generated header "<name>_assets.hpp".
+# A plugin the famspec it is built against would refuse (another compiler, C++ ABI or sanitizer:
+# its build fingerprint differs) fails its build. ALLOW_INCOMPATIBLE, or the cache option
+# FAMSPEC_ALLOW_INCOMPATIBLE_PLUGINS, builds it anyway, with a warning; famspec refuses it at load.
 # MANIFEST_TEMPLATE and NO_MANIFEST exist for the test fixtures that must carry a wrong manifest.
 #
 # Works in the famspec tree and from an installed package (find_package(famspec CONFIG)). In the tree,
@@ -19,9 +23,11 @@ if(NOT CMAKE_OBJCOPY)
     find_program(CMAKE_OBJCOPY objcopy REQUIRED)
 endif()
 
+option(FAMSPEC_ALLOW_INCOMPATIBLE_PLUGINS "Build plugins famspec would refuse at load (a warning, not an error)" OFF)
+
 function(famspec_add_plugin name)
-    cmake_parse_arguments(ARG "NO_MANIFEST;NO_INSTALL" "OUTPUT_DIRECTORY;MANIFEST_TEMPLATE;INSTALL_DESTINATION"
-                          "SOURCES;ASSETS" ${ARGN})
+    cmake_parse_arguments(ARG "NO_MANIFEST;NO_INSTALL;ALLOW_INCOMPATIBLE"
+                          "OUTPUT_DIRECTORY;MANIFEST_TEMPLATE;INSTALL_DESTINATION" "SOURCES;ASSETS" ${ARGN})
     if(NOT ARG_SOURCES)
         message(FATAL_ERROR "famspec_add_plugin(${name}): SOURCES is required")
     endif()
@@ -68,6 +74,9 @@ function(famspec_add_plugin name)
             set(generate $<TARGET_FILE:famspec::manifest> template "${ARG_MANIFEST_TEMPLATE}" -o "${manifest}")
         else()
             set(generate $<TARGET_FILE:famspec::manifest> generate $<TARGET_FILE:${name}> -o "${manifest}")
+            if(ARG_ALLOW_INCOMPATIBLE OR FAMSPEC_ALLOW_INCOMPATIBLE_PLUGINS)
+                list(APPEND generate --allow-incompatible)
+            endif()
         endif()
         add_custom_command(TARGET ${name} POST_BUILD
             COMMAND ${generate}

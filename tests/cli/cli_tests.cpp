@@ -389,8 +389,8 @@ TEST_CASE("show finds a shipped family from the default directory") {
 }
 
 TEST_CASE("show still answers when another plugin in the path fails") {
-    const ProcessResult result =
-        run_cli({"show", "throws_neighbor", "--plugin-path", fixture_dir("throws_in_register")});
+    const ProcessResult result = run_cli(
+        {"show", "throws_neighbor", "--plugin-path", fixture_dir("throws_in_register"), "--plugin-path", plugin_dir()});
     INFO(describe(result));
     CHECK(result.exit_code == kOk);
     CHECK(result.err.find("famspec_throws_in_register.so") != std::string::npos);

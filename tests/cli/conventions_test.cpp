@@ -112,6 +112,54 @@ TEST_CASE("--json errors are JSON on stdout with file, line and column, and the 
     CHECK(usage.out == json_error("usage", "--option expects k=v, got 'novalue'"));
 }
 
+TEST_CASE("a plan's errors are all reported in one run, in file order") {
+    const TempDir dir;
+    const std::string plan = (dir / "many.yaml").string();
+    std::ofstream(plan) << "plan_overrides:\n"
+                           "  - 42\n"
+                           "  - match: '*.c'\n"
+                           "    exact_type: maybe\n";
+    for (const char* command : {"check", "summary", "external-state"}) {
+        CAPTURE(command);
+        const ProcessResult text_run = run_cli({command, plan});
+        CHECK(text_run.exit_code == kUsage);
+        CHECK(text_run.out.empty());
+        CHECK(text_run.err == "famspec: " + plan + ":2:5: plan_overrides entry: expected a mapping, found '42'\n" +
+                                  "famspec: " + plan + ":4:17: 'exact_type': expected true or false, found 'maybe'\n");
+        const ProcessResult json_run = run_cli({command, plan, "--json"});
+        CHECK(json_run.exit_code == kUsage);
+        const json::object answer = json::parse(json_run.out).as_object();
+        CHECK(answer.at("error").at("line").as_int64() == 2);
+        const json::array& errors = answer.at("errors").as_array();
+        REQUIRE(errors.size() == 2);
+        CHECK(errors[1].at("line").as_int64() == 4);
+        CHECK(errors[1].at("column").as_int64() == 17);
+        CHECK(answer.at("stopped_early").as_bool() == false);
+    }
+}
+
+TEST_CASE("an unknown or misplaced target names the nearest one, its owner or its slot") {
+    const std::string misspelt = kQwenNorm.substr(0, kQwenNorm.size() - 4) + "nrom";
+    const ProcessResult near = run_cli({"resolve", "--target", misspelt, "--module-type", kQwenNormType});
+    CHECK(near.exit_code == kFailed);
+    CHECK(near.out == "null\n");
+    CHECK(near.err == "famspec: not covered: " + misspelt +
+                          " is not a replacement factory registered by family 'qwen3_moe' (did you mean `" + kQwenNorm +
+                          "`?)\n");
+
+    const ProcessResult slot = run_cli({"resolve", "--target", kQwenNorm, "--slot", "local_compute_fn", "--json"});
+    CHECK(slot.exit_code == kFailed);
+    CHECK(slot.out == "null\n");
+    CHECK(slot.err == "famspec: not covered: wrong slot: " + kQwenNorm +
+                          " is a replacement factory of family 'qwen3_moe'; it belongs in replace_module\n");
+
+    const ProcessResult family =
+        run_cli({"resolve", "--target", kQwenNorm, "--module-type", kQwenNormType, "--model-type", "deepseek_v3"});
+    CHECK(family.exit_code == kFailed);
+    CHECK(family.err == "famspec: not covered: wrong family: " + kQwenNorm +
+                            " is a replacement factory of family 'qwen3_moe', not of 'deepseek_v3'\n");
+}
+
 TEST_CASE("stdout carries only the answer: notes go to stderr, and --quiet silences them") {
     const ProcessResult list = run_cli({"list"});
     CHECK(list.exit_code == kOk);

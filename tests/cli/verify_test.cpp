@@ -37,6 +37,28 @@ bool process_gone(const std::string& pid) {
 
 }  // namespace
 
+TEST_CASE("a plugin that registers nothing is warned about at build time and by verify") {
+    const std::string plugin = fixture_file("registers_nothing").string();
+    const std::string warning =
+        "plugin 'registers_nothing' registers nothing: its entry point adds no family, factory, archetype, CP "
+        "wrapper or component";
+    const ProcessResult text_run = run_cli({"verify", "--plugin-path", fixture_dir("registers_nothing")});
+    CHECK(text_run.exit_code == kOk);
+    CHECK(text_run.err.find("famspec: warning: " + plugin + ": " + warning + "\n") != std::string::npos);
+    const json::object report = run_json({"verify", "--json", "--plugin-path", fixture_dir("registers_nothing")}, kOk);
+    const json::object& entry = only_entry(report);
+    CHECK(text(entry, "status") == "ok");
+    CHECK(entry.at("warnings").as_array() == json::array{json::value(warning)});
+
+    const famspec::test::TempDir dir;
+    const ProcessResult built = famspec::test::run_process(
+        {FAMSPEC_TEST_MANIFEST_TOOL, "generate", plugin, "-o", (dir / "manifest.json").string()});
+    CHECK(built.exit_code == 0);
+    CHECK(built.err == "famspec-manifest: warning: plugin 'registers_nothing' (" + plugin +
+                           ") registers nothing: its entry point adds no family, factory, archetype, CP wrapper or "
+                           "component\n");
+}
+
 TEST_CASE("verify reports a plugin that calls exit(0) during registration, not ok") {
     const json::object report =
         run_json({"verify", "--json", "--plugin-path", fixture_dir("exit_in_register")}, kFailed);

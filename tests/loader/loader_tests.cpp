@@ -220,9 +220,29 @@ TEST_CASE("a descriptor that disagrees with a correct manifest fails at the hand
 
 // ---- register and validate --------------------------------------------------------------------------
 
+TEST_CASE("a factory whose component no loaded plugin registers is refused at the validate stage") {
+    const std::string plugin = fixture_file("hand_written").string();
+    const PluginRecord alone = load_one("hand_written");
+    REQUIRE(stage_of(alone) == "validate");
+    CHECK(alone.error->message ==
+          plugin +
+              ": factory hyper_parallel.models.hand_written.adapter.replacements.replace_rmsnorm constructs "
+              "component hyper_parallel.components.modules.RMSNorm, which no loaded plugin registers; put the "
+              "plugin that registers it (for the generic hyper_parallel.components catalogue, the shipped "
+              "'components' plugin) on the plugin path");
+    // With the catalogue on the path it loads, whatever the order.
+    const fs::path components = famspec::test::shipped_components();
+    for (const auto& files : {std::vector<fs::path>{components, plugin}, std::vector<fs::path>{plugin, components}}) {
+        const auto registry = load({}, files);
+        CHECK(registry->all_ok());
+        CHECK(registry->find_factory("hyper_parallel.models.hand_written.adapter.replacements.replace_rmsnorm") !=
+              nullptr);
+    }
+}
+
 TEST_CASE("a throwing registration fails at the register stage and the directory still loads") {
-    const auto registry = load({fixture_dir("throws_in_register")});
-    REQUIRE(registry->plugins().size() == 2);
+    const auto registry = load({fixture_dir("throws_in_register")}, {famspec::test::shipped_components()});
+    REQUIRE(registry->plugins().size() == 3);
     const PluginRecord& thrower = record_named(registry->plugins(), "famspec_throws_in_register.so");
     const PluginRecord& neighbour = record_named(registry->plugins(), "famspec_throws_neighbor.so");
     REQUIRE(stage_of(thrower) == "register");
@@ -273,8 +293,8 @@ TEST_CASE("the same family in two plugins fails both at the validate stage, each
 }
 
 TEST_CASE("a plugin refused at load claims nothing") {
-    const auto registry = load({fixture_dir("claim_of_refused_plugin")});
-    REQUIRE(registry->plugins().size() == 2);
+    const auto registry = load({fixture_dir("claim_of_refused_plugin")}, {famspec::test::shipped_components()});
+    REQUIRE(registry->plugins().size() == 3);
     CHECK(stage_of(record_named(registry->plugins(), "famspec_claim_a_refused.so")) == "handshake");
     CHECK(record_named(registry->plugins(), "famspec_claim_b_loaded.so").ok());
     const auto lookup = registry->find_family("zoo_claimed");

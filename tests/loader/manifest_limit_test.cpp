@@ -38,7 +38,7 @@ TEST_CASE("famspec-manifest refuses a manifest over the loader's limit, and writ
     const std::string plugin = famspec::test::fixture_file("many_declarations").string();
     CHECK(result.err.rfind("famspec-manifest: " + plugin + ": its manifest is ", 0) == 0);
     CHECK(result.err.find(" bytes, over the loader's limit of 1048576 bytes (factories: 20000, families: 1, "
-                          "components: 0, CP wrappers: 0, archetypes: 0); famspec would refuse the plugin: split "
+                          "components: 1, CP wrappers: 0, archetypes: 0); famspec would refuse the plugin: split "
                           "its declarations into several plugins\n") != std::string::npos);
     CHECK_FALSE(fs::exists(dir / "manifest.json"));
 }

@@ -158,8 +158,8 @@ TEST_CASE("the plugin-authors walkthrough resolves through every channel") {
         resolver.strategy_spec_for(kAdapter + "distributed.context_parallel.docs_moe_attention_cp_wrapper", "docs_moe",
                                    famspec::Slot::local_compute_fn);
     CHECK(misplaced.reason == "wrong slot: " + kAdapter +
-                                  "distributed.context_parallel.docs_moe_attention_cp_wrapper is a CP wrapper; it "
-                                  "belongs in inner_wrapper");
+                                  "distributed.context_parallel.docs_moe_attention_cp_wrapper is a CP wrapper of "
+                                  "family 'docs_moe'; it belongs in inner_wrapper");
 
     // The directory alias makes a target under docs_moe2 belong to the family.
     CHECK(registry->find_family("docs_moe2").family != nullptr);

@@ -110,9 +110,11 @@ void install_famspec(const fs::path& prefix) {
 }
 
 // Configures in a fresh directory, with the installed prefix as the only place to find famspec.
+// allow_incompatible: -DFAMSPEC_ALLOW_INCOMPATIBLE_PLUGINS=ON. Without it, a plugin famspec would
+// refuse fails its build, and the failed build is returned rather than stopping the test.
 ProcessResult build_family(const fs::path& source, const fs::path& build, const fs::path& prefix,
-                           const std::string& extra_flags = "",
-                           const std::string& compiler = FAMSPEC_TEST_CXX_COMPILER) {
+                           const std::string& extra_flags = "", const std::string& compiler = FAMSPEC_TEST_CXX_COMPILER,
+                           bool allow_incompatible = false, bool must_build = true) {
     // Sanitizer flags are GCC's runtime: a plugin from another compiler is built without them (it is
     // refused by its fingerprint before any of its code runs).
     const std::string base = compiler == FAMSPEC_TEST_CXX_COMPILER ? FAMSPEC_TEST_PLUGIN_FLAGS : "";
@@ -120,9 +122,11 @@ ProcessResult build_family(const fs::path& source, const fs::path& build, const 
     must_run({FAMSPEC_TEST_CMAKE, "-S", source.string(), "-B", build.string(), "-G", FAMSPEC_TEST_GENERATOR,
               "-DCMAKE_CXX_COMPILER=" + compiler, "-DCMAKE_BUILD_TYPE=Release",
               "-DCMAKE_PREFIX_PATH=" + prefix.string(), "-DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF",
-              "-DCMAKE_CXX_FLAGS=" + flags, "-DCMAKE_MODULE_LINKER_FLAGS=" + base});
+              "-DCMAKE_CXX_FLAGS=" + flags, "-DCMAKE_MODULE_LINKER_FLAGS=" + base,
+              std::string("-DFAMSPEC_ALLOW_INCOMPATIBLE_PLUGINS=") + (allow_incompatible ? "ON" : "OFF")});
     CHECK(contains(read(build / "CMakeCache.txt"), "famspec_DIR:PATH=" + (prefix / "lib/cmake/famspec").string()));
-    return must_run({FAMSPEC_TEST_CMAKE, "--build", build.string(), "-j2"});
+    const std::vector<std::string> command{FAMSPEC_TEST_CMAKE, "--build", build.string(), "-j2"};
+    return must_build ? must_run(command) : run(command);
 }
 
 std::string ctest_path() { return (fs::path(FAMSPEC_TEST_CMAKE).parent_path() / "ctest").string(); }
@@ -287,9 +291,19 @@ TEST_CASE("a family built with another C++ ABI is refused with a clear message, 
     const fs::path prefix = scratch / "prefix dir";
     install_famspec(prefix);
     const fs::path build = scratch / "example build";
-    const ProcessResult built = build_family(FAMSPEC_TEST_EXAMPLE_DIR, build, prefix, "-D_GLIBCXX_USE_CXX11_ABI=0");
-    // The build succeeds with a warning: the manifest records the descriptor, so every famspec
-    // refuses the file before loading it.
+    // By default the plugin's own build fails, naming the difference and the way out.
+    const ProcessResult refused = build_family(FAMSPEC_TEST_EXAMPLE_DIR, build, prefix, "-D_GLIBCXX_USE_CXX11_ABI=0",
+                                               FAMSPEC_TEST_CXX_COMPILER, false, false);
+    CHECK(refused.exit_code != 0);
+    INFO(refused.out, refused.err);
+    CHECK(contains(refused.err + refused.out,
+                   "famspec-manifest: error: " + (build / "plugins/famspec_acme_moe.so").string() +
+                       ": plugin 'acme_moe' has a different build fingerprint (cxx11-abi: plugin 0, core 1)"));
+    CHECK(contains(refused.err + refused.out, "configure with -DFAMSPEC_ALLOW_INCOMPATIBLE_PLUGINS=ON"));
+    // With the opt-out, the build succeeds with a warning: the manifest records the descriptor, so
+    // every famspec refuses the file before loading it.
+    const ProcessResult built = build_family(FAMSPEC_TEST_EXAMPLE_DIR, build, prefix, "-D_GLIBCXX_USE_CXX11_ABI=0",
+                                             FAMSPEC_TEST_CXX_COMPILER, true);
     CHECK(contains(built.err + built.out, "famspec-manifest: warning: the manifest records the descriptor only"));
 
     const fs::path plugins = scratch / "plugin dir";
@@ -367,7 +381,7 @@ TEST_CASE("the SDK compiles with clang++, and famspec names the compiler when it
     std::ostringstream err;
     REQUIRE(famspec::cli::new_family({"clang_moe", "ClangMoeForCausalLM", project.string()}, out, err) == 0);
     const fs::path build = scratch / "clang build";
-    const ProcessResult built = build_family(project, build, prefix, "", FAMSPEC_TEST_CLANG_COMPILER);
+    const ProcessResult built = build_family(project, build, prefix, "", FAMSPEC_TEST_CLANG_COMPILER, true);
     CHECK(contains(built.err + built.out, "famspec-manifest: warning: the manifest records the descriptor only"));
 
     const fs::path plugins = scratch / "plugin dir";

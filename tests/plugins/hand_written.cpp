@@ -78,7 +78,7 @@ private:
 FAMSPEC_PLUGIN("hand_written", "1.0.0", "famspec test fixture: interfaces implemented by hand")
 (famspec::Registrar& registrar) {
     registrar.add_family(std::make_unique<HandWrittenFamily>(), __FILE__ ":family");
-    for (const char* component : {"RMSNorm", "LayerNorm"}) {
+    for (const char* component : {"RMSNorm", "OffsetRMSNorm"}) {
         registrar.add_factory(std::make_unique<NormFactory>(component), __FILE__ ":factory");
     }
 }

@@ -135,3 +135,13 @@ def test_diagnostics_are_reported_and_strict_makes_them_gaps(registry, tmp_path)
         cli = run_cli("--plugin-path", PLUGIN_DIR, "summary", str(plan), *(["--strict"] if strict_flag else []))
         assert cli.returncode == 0, cli.stderr
         assert cli.stdout == summary.canonical_json() + "\n"
+
+
+def test_a_plan_error_carries_every_error_of_the_plan():
+    with pytest.raises(famspec.PlanError) as caught:
+        famspec.parse_plan("plan_overrides:\n  - 42\n  - match: x\n    exact_type: maybe\n")
+    error = caught.value
+    assert [(e.line, e.column) for e in error.errors] == [(2, 5), (4, 17)]
+    assert error.errors[0] is error
+    assert error.errors[1].message == "'exact_type': expected true or false, found 'maybe'"
+    assert str(error).endswith("(and 1 more: <text>:4:17: 'exact_type': expected true or false, found 'maybe')")

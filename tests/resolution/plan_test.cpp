@@ -166,3 +166,44 @@ TEST_CASE("a missing plan file is an error, not a crash") {
     REQUIRE(parsed.error.has_value());
     CHECK(parsed.error->message.rfind("cannot read the plan", 0) == 0);
 }
+
+TEST_CASE("a plan reports every error at once, in file order, up to the limit") {
+    const std::string text =
+        "plan_overrides:\n"                                     // 1
+        "  - match: '*.a'\n"                                    // 2
+        "    module_type: x y\n"                                // 3: not a dotted path
+        "    replace_module: a.b\n"                             // 4
+        "  - 42\n"                                              // 5: not a mapping
+        "  - match: '*.c'\n"                                    // 6
+        "    exact_type: maybe\n"                               // 7: not a boolean
+        "    local_compute_fn: {_target_: a.b, bad-name: 1}\n"  // 8: not an identifier
+        "model_type: 'has space'\n";                            // 9: not a family name
+    const auto parsed = parse_plan_text(text, "many.yaml");
+    REQUIRE_FALSE(parsed.plan);
+    std::vector<std::string> lines;
+    for (const auto& error : parsed.errors) lines.push_back(error.to_string());
+    CHECK(lines == std::vector<std::string>{
+                       "many.yaml:3:18: 'module_type': expected a dotted Python path (module.Name), found 'x y'",
+                       "many.yaml:5:5: plan_overrides entry: expected a mapping, found '42'",
+                       "many.yaml:7:17: 'exact_type': expected true or false, found 'maybe'",
+                       "many.yaml:8:39: option name 'bad-name' is not a Python identifier",
+                       "many.yaml:9:13: 'model_type': expected a family name without spaces or quotes, found 'has "
+                       "space'",
+                   });
+    REQUIRE(parsed.error);
+    CHECK(parsed.error->to_string() == lines.front());
+    CHECK_FALSE(parsed.stopped_early);
+
+    // At the limit, reading stops and says so.
+    PlanLimits two;
+    two.max_errors = 2;
+    const auto capped = parse_plan_text(text, "many.yaml", two);
+    CHECK(capped.errors.size() == 2);
+    CHECK(capped.stopped_early);
+    CHECK(capped.errors[1].to_string() == lines[1]);
+
+    // An error that stops the reader (here, YAML it cannot read) is the only one.
+    const auto broken = parse_plan_text("plan_overrides: [\n", "broken.yaml");
+    CHECK(broken.errors.size() == 1);
+    CHECK(broken.error->to_string() == broken.errors.front().to_string());
+}

@@ -103,7 +103,11 @@ TEST_CASE("every not-covered replacement says why") {
     };
     const std::string replacements = "hyper_parallel.models.toy.adapter.replacements.";
     CHECK(reason(replacements + "not_there", kToyModuleType) ==
-          "target " + replacements + "not_there is not a factory registered by family 'toy'");
+          replacements + "not_there is not a replacement factory registered by family 'toy'");
+    // A near miss of a name the family registers, in any slot, is suggested by its last segment.
+    CHECK(reason(replacements + "replace_toy_nrom", kToyModuleType) ==
+          replacements + "replace_toy_nrom is not a replacement factory registered by family 'toy' (did you mean `" +
+              std::string(kToyNorm) + "`?)");
     CHECK(reason(kToyNorm, std::nullopt) ==
           "missing module_type: without the matched source class there is no call site to rewrite (give it as the "
           "entry's module_type, or --module-type)");
@@ -118,9 +122,16 @@ TEST_CASE("every not-covered replacement says why") {
           "target my.project.helpers.make_norm is neither a family factory (hyper_parallel.models.<family>.adapter.…) "
           "nor a generic component (hyper_parallel.components.…)");
     CHECK(reason("", kToyModuleType) == "no target path");
-    // A target of another family is not this family's.
-    CHECK(resolver.replacement_spec_for(kToyNorm, "other_toy", kToyModuleType).reason ==
-          "target " + std::string(kToyNorm) + " is not a factory registered by family 'other_toy'");
+    // A target of another family is not this family's, and the message names the owner.
+    const auto other = resolver.replacement_spec_for(kToyNorm, "other_toy", kToyModuleType);
+    CHECK(other.gap == famspec::Gap::wrong_family);
+    CHECK(other.reason ==
+          "wrong family: " + std::string(kToyNorm) + " is a replacement factory of family 'toy', not of 'other_toy'");
+    // A strategy target in replace_module names the slot it belongs in.
+    const auto misplaced = resolver.replacement_spec_for(kToyEp, "toy", kToyModuleType);
+    CHECK(misplaced.gap == famspec::Gap::wrong_slot);
+    CHECK(misplaced.reason == "wrong slot: " + std::string(kToyEp) +
+                                  " is an MoE compute factory of family 'toy'; it belongs in local_compute_fn");
 }
 
 TEST_CASE("static options render in place of the default, and change the spec") {

@@ -73,17 +73,30 @@ TEST_CASE("strategies fail closed like replacements, each with its reason") {
         return r.reason;
     };
     CHECK(reason(kToyCp, std::nullopt, Slot::local_compute_fn) ==
-          "wrong slot: " + std::string(kToyCp) + " is a CP wrapper; it belongs in inner_wrapper");
+          "wrong slot: " + std::string(kToyCp) + " is a CP wrapper of family 'toy'; it belongs in inner_wrapper");
     CHECK(reason(kToyEp, std::nullopt, Slot::inner_wrapper) ==
-          "wrong slot: " + std::string(kToyEp) + " is an MoE compute factory; it belongs in local_compute_fn");
+          "wrong slot: " + std::string(kToyEp) +
+              " is an MoE compute factory of family 'toy'; it belongs in local_compute_fn");
+    // A replacement factory is named the same way, whatever slot it is put in.
+    CHECK(reason(kToyNorm, std::nullopt, Slot::local_compute_fn) ==
+          "wrong slot: " + std::string(kToyNorm) +
+              " is a replacement factory of family 'toy'; it belongs in "
+              "replace_module");
+    CHECK(resolver.strategy_spec_for(kToyNorm, "toy", Slot::local_compute_fn).gap == famspec::Gap::wrong_slot);
+    // A near miss of the compute factory is suggested.
+    const std::string misspelt = std::string(kToyEp).substr(0, std::string(kToyEp).size() - 2) + "fm";
+    CHECK(reason(misspelt, "toy", Slot::local_compute_fn) ==
+          misspelt + " is not an MoE compute factory registered by family 'toy' (did you mean `" + std::string(kToyEp) +
+              "`?)");
     // An inner_wrapper outside the adapter convention, and one that stops at adapter.
     CHECK(reason("sdpa_qkv", std::nullopt, Slot::inner_wrapper) ==
-          "sdpa_qkv is not a CP wrapper registered, nor under hyper_parallel.models.<family>.adapter.<name>");
+          "sdpa_qkv is not a CP wrapper registered by any family, nor under "
+          "hyper_parallel.models.<family>.adapter.<name>");
     CHECK(reason("hyper_parallel.models.toy.adapter", std::nullopt, Slot::inner_wrapper) ==
           "hyper_parallel.models.toy.adapter is not a CP wrapper registered by family 'toy', nor under "
           "hyper_parallel.models.<family>.adapter.<name>");
     CHECK(reason("sdpa_qkv", std::nullopt, Slot::local_compute_fn) ==
-          "sdpa_qkv is not the compute factory of any registered MoE archetype");
+          "sdpa_qkv is not an MoE compute factory registered by any family");
     CHECK(reason(kToyEp, std::nullopt, Slot::local_compute_fn, {{"use_grouped_gemm", 1.5}}) ==
           "option 'use_grouped_gemm' expects bool (default False), got float 1.5");
     CHECK(reason(kToyCp, std::nullopt, Slot::inner_wrapper, {{"use_mask", 4}}) ==

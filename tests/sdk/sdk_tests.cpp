@@ -118,13 +118,14 @@ TEST_CASE("the factory builder is a typestate") {
 TEST_CASE("a family implemented by hand, without builders, loads and answers") {
     famspec::LoadOptions options;
     options.directories = {famspec::test::fixture_dir("hand_written")};
+    options.files = {famspec::test::shipped_components()};  // the RMSNorm its factories construct
     const auto registry = famspec::load_plugins(options);
-    REQUIRE(registry->plugins().size() == 1);
+    REQUIRE(registry->plugins().size() == 2);
     const auto& record = registry->plugins()[0];
     INFO((record.error ? record.error->message : std::string("ok")));
     REQUIRE(record.ok());
     CHECK(record.manifest->factories ==
-          std::vector<std::string>{"hyper_parallel.models.hand_written.adapter.replacements.replace_layernorm",
+          std::vector<std::string>{"hyper_parallel.models.hand_written.adapter.replacements.replace_offsetrmsnorm",
                                    "hyper_parallel.models.hand_written.adapter.replacements.replace_rmsnorm"});
 
     const auto lookup = registry->find_family("HandWrittenForCausalLM");

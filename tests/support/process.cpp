@@ -65,6 +65,10 @@ std::string fixture_dir(const std::string& name) { return std::string(FAMSPEC_TE
 std::filesystem::path fixture_file(const std::string& name) {
     return std::filesystem::path(fixture_dir(name)) / ("famspec_" + name + ".so");
 }
+
+std::filesystem::path shipped_components() {
+    return std::filesystem::path(FAMSPEC_TEST_PLUGIN_DIR) / "famspec_components.so";
+}
 std::string source_dir() { return FAMSPEC_TEST_SOURCE_DIR; }
 std::string build_dir() { return FAMSPEC_TEST_BUILD_DIR; }
 

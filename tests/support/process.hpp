@@ -38,6 +38,9 @@ std::string cli_path();
 std::string plugin_dir();                                     // build/lib/famspec/plugins
 std::string fixture_dir(const std::string& name);             // build/tests/fixtures/<name>
 std::filesystem::path fixture_file(const std::string& name);  // .../<name>/famspec_<name>.so
+// The shipped `components` plugin: the catalogue most factories construct from, which a fixture
+// with such factories needs on its path to load.
+std::filesystem::path shipped_components();
 std::string source_dir();
 std::string build_dir();
 

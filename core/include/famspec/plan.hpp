@@ -76,11 +76,16 @@ struct PlanLimits {
     std::size_t max_depth = 32;
     std::size_t max_entries = 10000;
     std::size_t max_nodes = 1000000;  // after YAML aliases are followed
+    std::size_t max_errors = 20;      // errors reported at once; reading stops at the last
 };
 
-struct PlanParse {
+struct FAMSPEC_API PlanParse {
     std::optional<Plan> plan;
-    std::optional<PlanError> error;
+    std::optional<PlanError> error;  // the first of errors
+    std::vector<PlanError> errors;   // every error found, in file order; empty exactly when plan is set
+    bool stopped_early = false;      // errors reached PlanLimits::max_errors: there may be more
+
+    static PlanParse failed(PlanError error);  // one error that stops everything (unreadable file, size)
 };
 
 // Where the family of a plan's targets comes from, in the order it is looked for.

@@ -62,6 +62,10 @@ struct LoadOptions {
     std::vector<std::filesystem::path> files;        // explicit plugin files, after the directories
     std::vector<PluginError> search_errors;          // carried into the report (from plugin_search_path)
     bool require_manifest = true;                    // false only for the manifest generator
+    // Refuse a plugin with a factory whose component no loaded plugin registers (stage validate).
+    // Off only where one plugin is loaded on its own on purpose: the manifest generator and
+    // verify's child, which check the file, not the set.
+    bool require_components = true;
     // Load a plugin whose file or directory is writable by group or others, or owned by someone other
     // than root and the current user. Off by default; each such plugin is logged as a warning.
     bool allow_insecure = false;

@@ -44,6 +44,11 @@ struct PluginManifest {
     std::vector<std::string> components;   // <defining module>.<class>
 
     friend bool operator==(const PluginManifest&, const PluginManifest&) = default;
+
+    // No family, factory, archetype, CP wrapper or component: an entry point that forgot its work.
+    bool registers_nothing() const {
+        return families.empty() && factories.empty() && archetypes.empty() && cp_wrappers.empty() && components.empty();
+    }
 };
 
 // Sorts every list so that equal declarations compare equal whatever the registration order.

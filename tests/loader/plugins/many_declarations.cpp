@@ -8,14 +8,23 @@
 
 FAMSPEC_PLUGIN("many_declarations", "1.0.0", "A family with a configurable number of factories")
 (famspec::Registrar& registrar) {
+    using namespace famspec::declare;
     const char* requested = std::getenv("FAMSPEC_FIXTURE_DECLARATIONS");
     const long count = requested != nullptr ? std::strtol(requested, nullptr, 10) : 4;
-    famspec::declare::Family family{"many", "ManyForCausalLM"};
+    // Its own component, so that it loads on its own (no catalogue plugin on the path).
+    const std::string modules = "hyper_parallel.models.many.modules";
+    Family family{"many", "ManyForCausalLM"};
     for (long i = 0; i < count; ++i) {
         family.factory("hyper_parallel.models.many.adapter.replacements.replace_norm_" + std::to_string(i))
-            .wraps("RMSNorm", "hyper_parallel.components.modules")
+            .wraps("ManyNorm", modules)
             .bind("module_fqn")
             .bind("context");
     }
     family.register_into(registrar);
+    Components{modules}
+        .component({.name = "ManyNorm",
+                    .submodule = "norm",
+                    .signature = {kw_only, param("module"), param("module_fqn", ""), param("context", famspec::none)},
+                    .source = {}})
+        .register_into(registrar);
 }

@@ -1,0 +1,5 @@
+// A plugin whose entry point registers nothing: it loads, and both famspec-manifest (at build time)
+// and verify warn about it.
+#include "famspec/sdk.hpp"
+
+FAMSPEC_PLUGIN("registers_nothing", "1.0.0", "famspec test fixture")(famspec::Registrar&) {}

@@ -31,7 +31,8 @@ std::string read_result(std::string_view text, ProbeReport& report) {
     const std::optional<std::string> stage = string_field(object, "stage");
     const std::optional<PluginStage> known = stage ? stage_from_name(*stage) : std::nullopt;
     const std::optional<std::string> message = string_field(object, "message");
-    if (!known || !message) return "its error result lacks a known stage or a message";
+    // An empty message would make verify report a failure that says nothing.
+    if (!known || !message || message->empty()) return "its error result lacks a known stage or a message";
     error.stage = *known;
     error.message = *message;
     error.path = string_field(object, "path").value_or("");

@@ -274,10 +274,12 @@ PlanParse parse_plan_text(const std::string& text_in, const std::string& file_na
     const bool wide = text_in.starts_with("\xFE\xFF") || text_in.starts_with("\xFF\xFE") ||
                       text_in.starts_with(std::string_view("\0\0\xFE\xFF", 4));
     if (const std::size_t nul = text_in.find('\0'); nul != std::string::npos && !wide) {
-        const std::size_t line_start = text_in.rfind('\n', nul);
-        const std::size_t line = static_cast<std::size_t>(std::count(text_in.begin(), text_in.begin() + nul, '\n')) + 1;
-        const std::size_t column = nul - (line_start == std::string::npos ? 0 : line_start + 1) + 1;
-        return PlanParse::failed(PlanError{file_name, {line, column}, "the plan contains a NUL byte"});
+        return PlanParse::failed(
+            PlanError{file_name, detail::location_at(text_in, nul), "the plan contains a NUL byte"});
+    }
+    std::size_t bad = 0;
+    if (const std::string why = detail::invalid_utf8(text_in, bad); !why.empty() && !wide) {
+        return PlanParse::failed(PlanError{file_name, detail::location_at(text_in, bad), "the plan is " + why});
     }
     using detail::at;
     PlanParse result;

@@ -224,6 +224,37 @@ void check_size(const YAML::Node& node, std::size_t depth, const PlanLimits& lim
     }
 }
 
+SourceLocation location_at(std::string_view text, std::size_t offset) {
+    const std::size_t line_start = text.rfind('\n', offset);
+    const auto line = static_cast<std::size_t>(std::count(text.begin(), text.begin() + offset, '\n')) + 1;
+    return {line, offset - (line_start == std::string_view::npos ? 0 : line_start + 1) + 1};
+}
+
+std::string invalid_utf8(std::string_view text, std::size_t& offset) {
+    for (std::size_t i = 0; i < text.size();) {
+        const auto lead = static_cast<unsigned char>(text[i]);
+        std::size_t length = lead < 0x80                    ? 1
+                             : lead >= 0xC2 && lead <= 0xDF ? 2
+                             : lead >= 0xE0 && lead <= 0xEF ? 3
+                             : lead >= 0xF0 && lead <= 0xF4 ? 4
+                                                            : 0;
+        // The second byte's range excludes overlong forms, surrogates and code points past U+10FFFF.
+        const unsigned char low = lead == 0xE0 ? 0xA0 : lead == 0xF0 ? 0x90 : 0x80;
+        const unsigned char high = lead == 0xED ? 0x9F : lead == 0xF4 ? 0x8F : 0xBF;
+        for (std::size_t k = 1; k < length; ++k) {
+            const auto byte = i + k < text.size() ? static_cast<unsigned char>(text[i + k]) : 0;
+            if (byte < (k == 1 ? low : 0x80) || byte > (k == 1 ? high : 0xBF)) length = 0;
+        }
+        if (length == 0) {
+            static constexpr char kHex[] = "0123456789abcdef";
+            offset = i;
+            return std::string("not valid UTF-8 (byte 0x") + kHex[lead >> 4] + kHex[lead & 0xF] + ")";
+        }
+        i += length;
+    }
+    return {};
+}
+
 YAML::Node load_one_document(const std::string& text) {
     std::istringstream counting(text);
     YAML::Parser parser(counting);
@@ -260,6 +291,10 @@ Expected<std::pair<std::string, PyLiteral>, PlanError> parse_option(std::string_
     // yaml-cpp reads a NUL byte as the end of the scalar: "a\0b" would silently become 'a'.
     if (const std::size_t nul = item.find('\0'); nul != std::string_view::npos) {
         return error(nul + 1, "option '" + name + "': the value contains a NUL byte");
+    }
+    std::size_t bad = 0;
+    if (const std::string why = detail::invalid_utf8(item, bad); !why.empty()) {
+        return error(bad + 1, "option '" + name + "': the value is " + why);
     }
     try {
         const std::string value(item.substr(eq + 1));

@@ -41,6 +41,13 @@ bool boolean(const YAML::Node& node, std::string_view key);
 std::vector<std::string> text_list(const YAML::Node& node, std::string_view key);
 bool is_identifier(const std::string& name);
 
+// Where the byte at `offset` is: line and column, both from 1.
+SourceLocation location_at(std::string_view text, std::size_t offset);
+// Why `text` is not well-formed UTF-8 (RFC 3629: no overlong form, no surrogate, nothing past
+// U+10FFFF), with the offset of the first bad byte; empty when it is. yaml-cpp passes such bytes
+// through, and they would reach the JSON output, which must be valid UTF-8.
+std::string invalid_utf8(std::string_view text, std::size_t& offset);
+
 // The one document of a plan. yaml-cpp's LoadAll can loop for ever on some damaged inputs (","):
 // documents are read one at a time, and reading stops at the second.
 YAML::Node load_one_document(const std::string& text);

@@ -29,6 +29,10 @@ const std::map<std::string, Expected> kResolution = {
     {"unknown_family.yaml", {"value", "entries=2 resolved=0 native=0 not_covered=2 error=0"}},
     {"inferred_families.yaml", {"value", "entries=2 resolved=1 native=0 not_covered=1 error=0"}},
     {"signed_zero_options.yaml", {"value", "entries=3 resolved=3"}},
+    // Found by fuzz_resolution: an error quoting the words "no error" from the plan is still an error.
+    {"error_quoting_no_error.yaml", {"error", "found 'qno error'"}},
+    // Found by fuzz_resolution: the byte reached a diagnostic, and the summary was no valid JSON.
+    {"invalid_utf8_model_type.yaml", {"error", "the plan is not valid UTF-8 (byte 0x90)"}},
     {"wrong_slot.yaml", {"value", "entries=1 resolved=0 native=0 not_covered=1 error=0"}},
 };
 
@@ -45,6 +49,7 @@ const std::map<std::string, Expected> kOption = {
     {"anchor.txt", {"value", "x=1\n"}},
     {"tagged.txt", {"value", "x="}},
     {"escape_sequence.txt", {"value", "x="}},
+    {"invalid_utf8.txt", {"error", "option 'x': the value is not valid UTF-8 (byte 0xc0)"}},
     {"colon_value.txt", {"error", "expected a scalar"}},
     {"dashes.txt", {"value", "x='1 --- 2'\n"}},
     {"document_marker.txt", {"value", "x=2\n"}},
@@ -78,6 +83,8 @@ const std::map<std::string, Expected> kReport = {
     {"result_trailing_data.txt", {"error", "its result is not a JSON object"}},
     {"result_without_status.txt", {"error", "its result has no status \"ok\" or \"error\""}},
     {"error_without_message.txt", {"error", "its error result lacks a known stage or a message"}},
+    // Found by fuzz_report: once accepted, and verify reported a failure that said nothing.
+    {"error_empty_message.txt", {"error", "its error result lacks a known stage or a message"}},
     {"error_unknown_stage.txt", {"error", "its error result lacks a known stage or a message"}},
     {"escape_sequence.txt", {"error", "a line is neither a stage nor a result: '\\x1b[2Jhello'"}},
     {"crlf.txt", {"error", "it names no known stage: 'stage open\\x0d'"}},

@@ -11,6 +11,7 @@ import json
 import socket
 
 from . import _native
+from ._provenance import _registry
 from .registry import Registry
 from .resolver import Resolver, Summary
 
@@ -40,15 +41,6 @@ def _gather(dist, value, group):
     out = [None] * dist.get_world_size(group)
     dist.all_gather_object(out, value, group=group)
     return out
-
-
-def _registry(registry):
-    if registry is None:
-        from .framework_spec import _loaded
-        return _loaded().resolver.registry
-    if not isinstance(registry, Registry):
-        raise TypeError(f"registry must be a famspec.Registry, got {type(registry).__name__}")
-    return registry
 
 
 def _differences(compare, majority: str, minority: str) -> list:

@@ -3,6 +3,7 @@
 #include <optional>
 #include <vector>
 
+#include "famspec/resolver.hpp"
 #include "nearest_name.hpp"
 
 namespace famspec::detail {
@@ -35,16 +36,17 @@ std::string_view noun(TargetKind kind) {
     return "a target";
 }
 
-std::string_view slot_of(TargetKind kind) {
+// The slot each kind belongs in; its name comes from slot_name like every other slot name.
+Slot slot_of(TargetKind kind) {
     switch (kind) {
         case TargetKind::replacement_factory:
-            return "replace_module";
+            return Slot::replace_module;
         case TargetKind::compute_factory:
-            return "local_compute_fn";
+            return Slot::local_compute_fn;
         case TargetKind::cp_wrapper:
-            return "inner_wrapper";
+            return Slot::inner_wrapper;
     }
-    return "";
+    return Slot::replace_module;
 }
 
 std::string_view last_segment(std::string_view dotted) {
@@ -97,7 +99,7 @@ Unanswered unowned_target(const Registry& registry, std::string_view target, Tar
         if (owner->kind != asked) {
             return {Gap::wrong_slot,
                     "wrong slot: " + name + " is " + std::string(noun(owner->kind)) + of + "; it belongs in " +
-                        std::string(slot_of(owner->kind)),
+                        std::string(slot_name(slot_of(owner->kind))),
                     "wrong slot"};
         }
         if (family != nullptr && owner->family != (*family)->model_type()) {

@@ -149,7 +149,7 @@ int resolve(char** argv) {
     const double hit_ns =
         ns_per_call(101, 1000, [&] { keep(resolver.replacement_spec_for(target, model_type, module_type)); });
     const famspec::Registry& registry = resolver.registry();
-    if (registry.find_family(spelling).family == nullptr) {
+    if (registry.find_family(spelling) == nullptr) {
         std::fprintf(stderr, "famspec-bench-probe: no family %s\n", spelling.c_str());
         return 1;
     }

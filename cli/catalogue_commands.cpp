@@ -102,7 +102,7 @@ int list_components(const Context& context, std::ostream& out, std::ostream& err
 
 int interface_component(const Context& context, const std::string& family, std::ostream& out, std::ostream& err) {
     const auto registry = context.load(err);
-    if (registry->find_family(family).family == nullptr) return unknown_family(context, *registry, family, out, err);
+    if (registry->find_family(family) == nullptr) return unknown_family(context, *registry, family, out, err);
     const Resolver resolver(registry);
     const Resolution<std::string> r = resolver.interface_component_class(family);
     if (context.json) {

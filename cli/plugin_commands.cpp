@@ -51,7 +51,7 @@ int unknown_family(const Context& context, const Registry& registry, const std::
     return context.fail(
         kExitFailed,
         {"unknown_family",
-         "unknown family '" + name + "' (tried " + join(registry.find_family(name).spellings_tried, ", ") + ")" +
+         "unknown family '" + name + "' (tried " + join(registry.explain_family(name).spellings_tried, ", ") + ")" +
              did_you_mean(name, known) + "; `famspec list` shows the loaded families",
          {},
          {},
@@ -219,9 +219,9 @@ void print_family_text(std::ostream& out, const FamilyView& view) {
 
 int show_family(const Context& context, const std::string& name, std::ostream& out, std::ostream& err) {
     const auto registry = context.load(err);
-    const FamilyLookup lookup = registry->find_family(name);
-    if (lookup.family == nullptr) return unknown_family(context, *registry, name, out, err);
-    const FamilyView view = view_of(*registry, *lookup.family);
+    const RegisteredFamily* family = registry->find_family(name);
+    if (family == nullptr) return unknown_family(context, *registry, name, out, err);
+    const FamilyView view = view_of(*registry, *family);
     if (context.json)
         print_family_json(out, view);
     else

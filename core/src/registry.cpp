@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
-#include <cctype>
 #include <set>
 
 namespace famspec {
@@ -19,21 +18,52 @@ const auto* lookup(const Map& map, std::string_view key, const auto& items) {
 
 }  // namespace
 
-std::string normalize_family_key(std::string_view name) {
-    std::string key;
-    key.reserve(name.size());
+namespace {
+
+// Writes the normalised key of `name` to `out`, which has room for name.size() characters; returns
+// its length. ASCII case folding only: the key never depends on the host's locale.
+std::size_t normalize_into(std::string_view name, char* out) {
+    std::size_t size = 0;
     for (const char c : name) {
-        if (c == '_' || c == '-') continue;
-        key += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        out[size] = c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+        size += c != '_' && c != '-';  // no branch on the characters of the name
     }
     static constexpr std::array<std::string_view, 4> kSuffixes = {"forcausallm", "forconditionalgeneration",
                                                                   "forsequenceclassification", "forimagetexttotext"};
+    const std::string_view key(out, size);
     for (const std::string_view suffix : kSuffixes) {
-        if (key.size() > suffix.size() && key.ends_with(suffix)) {
-            key.resize(key.size() - suffix.size());
-            break;
-        }
+        // The last character first: most keys end in none of the suffixes.
+        if (size > suffix.size() && key.back() == suffix.back() && key.ends_with(suffix)) return size - suffix.size();
     }
+    return size;
+}
+
+// The normalised key of a spelling, on the stack unless the spelling is unusually long.
+class KeyBuffer {
+public:
+    explicit KeyBuffer(std::string_view name) {
+        char* out = short_.data();
+        if (name.size() > short_.size()) {
+            long_.resize(name.size());
+            out = long_.data();
+        }
+        key_ = std::string_view(out, normalize_into(name, out));
+    }
+    KeyBuffer(const KeyBuffer&) = delete;
+    KeyBuffer& operator=(const KeyBuffer&) = delete;
+    std::string_view key() const { return key_; }
+
+private:
+    std::array<char, 128> short_;
+    std::string long_;
+    std::string_view key_;
+};
+
+}  // namespace
+
+std::string normalize_family_key(std::string_view name) {
+    std::string key(name.size(), '\0');
+    key.resize(normalize_into(name, key.data()));
     return key;
 }
 
@@ -53,22 +83,7 @@ std::vector<std::string> directory_keys(std::span<const std::string> directory_a
 }
 
 Registry::Registry(Contents contents) : contents_(std::move(contents)), generation_(next_generation++) {
-    for (std::size_t i = 0; i < contents_.families.size(); ++i) {
-        auto& family = contents_.families[i];
-        family_by_model_type_.emplace(std::string(family->model_type()), i);
-        // A family's own name first: it outranks another family's architecture or alias.
-        family_by_key_.emplace(normalize_family_key(family->model_type()), i);
-        for (const auto& key : family.directory_keys) family_by_directory_key_.emplace(key, i);
-        for (const auto& target : family->compute_functions()) compute_function_owner_.emplace(target, i);
-    }
-    for (std::size_t i = 0; i < contents_.families.size(); ++i) {
-        for (const auto& key : contents_.families[i].spellings) family_by_key_.emplace(key, i);
-    }
-    // What each family is told apart by: the keys that answer it.
-    for (std::size_t i = 0; i < contents_.families.size(); ++i) {
-        auto& spellings = contents_.families[i].spellings;
-        std::erase_if(spellings, [&](const std::string& key) { return family_by_key_.at(key) != i; });
-    }
+    index_families();
     index_factories();
     for (std::size_t i = 0; i < contents_.archetypes.size(); ++i) {
         archetype_by_factory_.emplace(std::string(contents_.archetypes[i]->compute_factory()), i);
@@ -86,25 +101,59 @@ Registry::Registry(Contents contents) : contents_(std::move(contents)), generati
 
 Registry::~Registry() = default;
 
-FamilyLookup Registry::find_family(std::string_view spelling) const {
-    FamilyLookup lookup;
-    lookup.spellings_tried.emplace_back(spelling);
-    if (const auto it = family_by_model_type_.find(spelling); it != family_by_model_type_.end()) {
-        lookup.family = &contents_.families[it->second];
+void Registry::index_families() {
+    const auto claim = [](std::size_t& slot, std::size_t i) {
+        if (slot == FamilyKey::kNone) slot = i;  // the first family to claim a key keeps it
+    };
+    for (std::size_t i = 0; i < contents_.families.size(); ++i) {
+        auto& family = contents_.families[i];
+        family_by_model_type_.emplace(std::string(family->model_type()), i);
+        // A family's own name first: it outranks another family's architecture or alias.
+        FamilyKey& own = family_by_key_[normalize_family_key(family->model_type())];
+        own.model_types.push_back(i);
+        claim(own.spelling, i);
+        for (const auto& key : family.directory_keys) claim(family_by_key_[key].directory, i);
+        for (const auto& target : family->compute_functions()) compute_function_owner_.emplace(target, i);
+    }
+    for (std::size_t i = 0; i < contents_.families.size(); ++i) {
+        for (const auto& key : contents_.families[i].spellings) claim(family_by_key_[key].spelling, i);
+    }
+    // What each family is told apart by: the keys that answer it.
+    for (std::size_t i = 0; i < contents_.families.size(); ++i) {
+        auto& spellings = contents_.families[i].spellings;
+        std::erase_if(spellings, [&](const std::string& key) { return family_by_key_.at(key).spelling != i; });
+    }
+}
+
+const Registry::FamilyKey* Registry::family_key(std::string_view spelling) const {
+    const KeyBuffer key(spelling);
+    const auto it = family_by_key_.find(key.key());
+    return it == family_by_key_.end() ? nullptr : &it->second;
+}
+
+const RegisteredFamily* Registry::find_family(std::string_view spelling) const {
+    const FamilyKey* key = family_key(spelling);
+    if (key == nullptr) return nullptr;
+    for (const std::size_t i : key->model_types) {
+        if (contents_.families[i]->model_type() == spelling) return &contents_.families[i];
+    }
+    const std::size_t i = key->spelling != FamilyKey::kNone ? key->spelling : key->directory;
+    return i == FamilyKey::kNone ? nullptr : &contents_.families[i];
+}
+
+FamilyLookup Registry::explain_family(std::string_view spelling) const {
+    FamilyLookup lookup{find_family(spelling), {std::string(spelling)}, {}};
+    if (lookup.family != nullptr && (*lookup.family)->model_type() == spelling) {
         lookup.rule = "exact model_type";
         return lookup;
     }
     const std::string key = normalize_family_key(spelling);
     if (key != spelling) lookup.spellings_tried.push_back(key);
-    if (const auto it = family_by_key_.find(key); it != family_by_key_.end()) {
-        lookup.family = &contents_.families[it->second];
-        lookup.rule = "normalised key '" + key + "'";
-    } else if (const auto dir = family_by_directory_key_.find(key); dir != family_by_directory_key_.end()) {
-        // The reference imports that directory's registration and looks again; every plugin is
-        // already loaded here, so no family registers the identity itself: the directory's does.
-        lookup.family = &contents_.families[dir->second];
-        lookup.rule = "directory alias '" + key + "'";
-    }
+    if (lookup.family == nullptr) return lookup;
+    // The reference imports a directory's registration and looks again; every plugin is already
+    // loaded here, so no family registers the identity itself: the directory's does.
+    const bool named = family_key(spelling)->spelling != FamilyKey::kNone;
+    lookup.rule = (named ? "normalised key '" : "directory alias '") + key + "'";
     return lookup;
 }
 

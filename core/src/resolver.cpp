@@ -19,9 +19,9 @@ FamilyChoice choose_family(const Registry& registry, const std::optional<std::st
         choice.inferred = choice.requested.has_value();
     }
     if (!choice.requested) return choice;
-    const FamilyLookup lookup = registry.find_family(*choice.requested);
+    FamilyLookup lookup = registry.explain_family(*choice.requested);
     choice.family = lookup.family;
-    explanation.spellings_tried = lookup.spellings_tried;
+    explanation.spellings_tried = std::move(lookup.spellings_tried);
     if (choice.family != nullptr) explanation.family = std::string((*choice.family)->model_type());
     return choice;
 }
@@ -82,6 +82,9 @@ Resolution<T> answered(AnswerCache<T>& answers, const Question& question, Resolv
     return answer;
 }
 
+// A strategy question has no module_type.
+const std::optional<std::string> kNoModuleType;
+
 // The question's tag: the slot, in lower case when strict (a strict question has its own answer).
 char question_tag(Slot slot, bool strict) {
     const char tag = slot == Slot::replace_module ? 'R' : slot == Slot::local_compute_fn ? 'L' : 'W';
@@ -90,19 +93,27 @@ char question_tag(Slot slot, bool strict) {
 
 }  // namespace
 
-Resolution<ReplacementSpec> ResolverState::answer_replacement(const ResolveRequest& request) const {
-    return answered(replacement_answers,
-                    Question(question_tag(request.slot, request.strict), request.target, request.model_type,
-                             request.module_type, request.options),
-                    [&] { return replacement(request); });
+ResolveRequest Asked::request() const {
+    return {.target = std::string(target),
+            .model_type = model_type,
+            .slot = slot,
+            .module_type = module_type,
+            .options = options,
+            .strict = strict};
 }
 
-Resolution<StrategySpec> ResolverState::answer_strategy(const ResolveRequest& request) const {
-    static const std::optional<std::string> kNoModuleType;
-    return answered(strategy_answers,
-                    Question(question_tag(request.slot, request.strict), request.target, request.model_type,
-                             kNoModuleType, request.options),
-                    [&] { return strategy(request); });
+Resolution<ReplacementSpec> ResolverState::answer_replacement(const Asked& asked) const {
+    return answered(replacement_answers,
+                    Question(question_tag(asked.slot, asked.strict), asked.target, asked.model_type, asked.module_type,
+                             asked.options),
+                    [&] { return replacement(asked.request()); });
+}
+
+Resolution<StrategySpec> ResolverState::answer_strategy(const Asked& asked) const {
+    return answered(
+        strategy_answers,
+        Question(question_tag(asked.slot, asked.strict), asked.target, asked.model_type, kNoModuleType, asked.options),
+        [&] { return strategy(asked.request()); });
 }
 
 }  // namespace detail
@@ -122,36 +133,33 @@ void Resolver::clear_cache() const {
 }
 
 Resolution<ReplacementSpec> Resolver::replacement_spec_for(const ResolveRequest& request) const {
-    return state_->answer_replacement(request);
+    return state_->answer_replacement(
+        {request.target, request.model_type, request.slot, request.module_type, request.options, request.strict});
 }
 
 Resolution<StrategySpec> Resolver::strategy_spec_for(const ResolveRequest& request) const {
-    return state_->answer_strategy(request);
+    return state_->answer_strategy(
+        {request.target, request.model_type, request.slot, request.module_type, request.options, request.strict});
 }
 
 Resolution<ReplacementSpec> Resolver::replacement_spec_for(std::string_view target,
                                                            const std::optional<std::string>& model_type,
                                                            const std::optional<std::string>& module_type,
                                                            const Options& options) const {
-    return state_->answer_replacement({.target = std::string(target),
-                                       .model_type = model_type,
-                                       .slot = Slot::replace_module,
-                                       .module_type = module_type,
-                                       .options = options});
+    return state_->answer_replacement({target, model_type, Slot::replace_module, module_type, options, false});
 }
 
 Resolution<StrategySpec> Resolver::strategy_spec_for(std::string_view target,
                                                      const std::optional<std::string>& model_type, Slot slot,
                                                      const Options& options) const {
-    return state_->answer_strategy(
-        {.target = std::string(target), .model_type = model_type, .slot = slot, .module_type = {}, .options = options});
+    return state_->answer_strategy({target, model_type, slot, detail::kNoModuleType, options, false});
 }
 
 Resolution<std::string> Resolver::interface_component_class(std::string_view model_type) const {
     const Registry& registry = *state_->registry;
     Explanation explanation;
-    const FamilyLookup lookup = registry.find_family(model_type);
-    explanation.spellings_tried = lookup.spellings_tried;
+    FamilyLookup lookup = registry.explain_family(model_type);
+    explanation.spellings_tried = std::move(lookup.spellings_tried);
     if (lookup.family == nullptr) {
         return {ResolutionStatus::not_covered,
                 nullptr,
@@ -235,23 +243,15 @@ DeclarationSummary Resolver::declaration_summary(const std::optional<std::string
     for (const PlanEntry& entry : plan.entries) {
         if (entry.replace_module) {
             const Target& target = *entry.replace_module;
-            const auto r = state_->answer_replacement({.target = target.path,
-                                                       .model_type = family,
-                                                       .slot = Slot::replace_module,
-                                                       .module_type = entry.module_type,
-                                                       .options = target.options,
-                                                       .strict = strict});
+            const auto r = state_->answer_replacement(
+                {target.path, family, Slot::replace_module, entry.module_type, target.options, strict});
             summary.entries.push_back(summary_entry(Slot::replace_module, target, entry.module_type, r));
         }
         for (const auto& [slot, target] : {std::pair{Slot::local_compute_fn, &entry.local_compute_fn},
                                            std::pair{Slot::inner_wrapper, &entry.inner_wrapper}}) {
             if (!*target) continue;
-            const auto s = state_->answer_strategy({.target = (*target)->path,
-                                                    .model_type = family,
-                                                    .slot = slot,
-                                                    .module_type = {},
-                                                    .options = (*target)->options,
-                                                    .strict = strict});
+            const auto s = state_->answer_strategy(
+                {(*target)->path, family, slot, detail::kNoModuleType, (*target)->options, strict});
             summary.entries.push_back(summary_entry(slot, **target, entry.module_type, s));
         }
     }

@@ -77,6 +77,19 @@ Resolution<T> finish(const Outcome<T>& outcome, Explanation explanation, bool ca
     return out;
 }
 
+// A question's parts as the caller holds them: a cached answer is found without copying any of them,
+// and the request is built only when the question has to be resolved.
+struct Asked {
+    std::string_view target;
+    const std::optional<std::string>& model_type;
+    Slot slot;
+    const std::optional<std::string>& module_type;
+    const Options& options;
+    bool strict;
+
+    ResolveRequest request() const;
+};
+
 struct ResolverState {
     ResolverState(std::shared_ptr<const Registry> r, ResolverOptions o);
 
@@ -97,8 +110,8 @@ struct ResolverState {
     }
 
     // The public entry points: the question cache first, then the channels on a miss.
-    Resolution<ReplacementSpec> answer_replacement(const ResolveRequest& request) const;
-    Resolution<StrategySpec> answer_strategy(const ResolveRequest& request) const;
+    Resolution<ReplacementSpec> answer_replacement(const Asked& asked) const;
+    Resolution<StrategySpec> answer_strategy(const Asked& asked) const;
     // The channels.
     Resolution<ReplacementSpec> replacement(const ResolveRequest& request) const;
     Resolution<StrategySpec> strategy(const ResolveRequest& request) const;

@@ -55,9 +55,10 @@ TEST_CASE("many threads reading one frozen registry agree") {
     auto read_all = [&]() {
         std::string out;
         for (const auto& spelling : spellings) {
-            const auto lookup = registry->find_family(spelling);
-            out += spelling + "=" + (lookup.family ? std::string((*lookup.family)->model_type()) : "-") + "/" +
-                   lookup.rule + ";";
+            const auto lookup = registry->explain_family(spelling);
+            const auto* family = registry->find_family(spelling);
+            out += spelling + "=" + (family ? std::string((*family)->model_type()) : "-") + "/" + lookup.rule +
+                   (lookup.family == family ? ";" : " (explained another family);");
         }
         for (const auto& target : targets) {
             const auto* factory = registry->find_factory(target);

@@ -172,28 +172,28 @@ TEST_CASE("plugins: every spelling of a family finds it") {
     for (const auto& [model_type, names] : spellings) {
         for (const std::string& name : names) {
             CAPTURE(name);
-            const auto lookup = registry.find_family(name);
-            REQUIRE(lookup.family != nullptr);
-            CHECK((*lookup.family)->model_type() == model_type);
+            const auto* family = registry.find_family(name);
+            REQUIRE(family != nullptr);
+            CHECK((*family)->model_type() == model_type);
         }
     }
     for (const char* unknown : {"unregistered_model", "qwen3", "deepseek_v4", "glm5"}) {
         CAPTURE(unknown);
-        CHECK(registry.find_family(unknown).family == nullptr);
+        CHECK(registry.find_family(unknown) == nullptr);
     }
     // Family spellings come before directory aliases: deepseekv2 and qwen35text are both.
-    const auto v2 = registry.find_family("deepseekv2");
+    const auto v2 = registry.explain_family("deepseekv2");
     CHECK((*v2.family)->model_type() == "deepseek_v2");
     CHECK(v2.rule == "normalised key 'deepseekv2'");
-    const auto text = registry.find_family("Qwen3_5_Text");
+    const auto text = registry.explain_family("Qwen3_5_Text");
     CHECK((*text.family)->model_type() == "qwen3_5_text");
     CHECK(text.spellings_tried == std::vector<std::string>{"Qwen3_5_Text", "qwen35text"});
     // An identity no family registers is answered by the family whose directory holds it.
     // The frozen registry lists, per family, the keys that answer it.
-    const auto* qwen35_text = registry.find_family("qwen3_5_text").family;
+    const auto* qwen35_text = registry.find_family("qwen3_5_text");
     CHECK(qwen35_text->spellings == std::vector<std::string>{"qwen35text"});
-    CHECK(registry.find_family("qwen3_5").family->spellings == std::vector<std::string>{"qwen35"});
-    const auto moe_text = registry.find_family("qwen3_5_moe_text");
+    CHECK(registry.find_family("qwen3_5")->spellings == std::vector<std::string>{"qwen35"});
+    const auto moe_text = registry.explain_family("qwen3_5_moe_text");
     REQUIRE(moe_text.family != nullptr);
     CHECK((*moe_text.family)->model_type() == "qwen3_5_moe");
     CHECK(moe_text.rule == "directory alias 'qwen35moetext'");
@@ -375,7 +375,7 @@ TEST_CASE("plugins: only qwen3_moe hands a function over, and it renders with GQ
         CHECK(family->interface_blocks().empty() == (family->model_type() != "qwen3_moe"));
     }
     const auto* gqa = registry.find_component(kComponents, "GQAAttention");
-    const auto* qwen = registry.find_family("qwen3_moe").family;
+    const auto* qwen = registry.find_family("qwen3_moe");
     REQUIRE(gqa != nullptr);
     REQUIRE(qwen != nullptr);
     const auto result =

@@ -249,8 +249,8 @@ TEST_CASE("a throwing registration fails at the register stage and the directory
     CHECK(thrower.error->message.find("registration threw: zoo: registration failed on purpose") != std::string::npos);
     CHECK(neighbour.ok());
     // The family staged before the throw is discarded with the rest of that registration.
-    CHECK(registry->find_family("throws_in_register").family == nullptr);
-    CHECK(registry->find_family("throws_neighbor").family != nullptr);
+    CHECK(registry->find_family("throws_in_register") == nullptr);
+    CHECK(registry->find_family("throws_neighbor") != nullptr);
     CHECK(registry->find_factory("hyper_parallel.models.throws_neighbor.adapter.replacements.replace_norm") != nullptr);
 }
 
@@ -310,7 +310,7 @@ TEST_CASE("the same family in two plugins fails both at the validate stage, each
                                           ")") != std::string::npos);
         CHECK(list[1].error->message.find("neither plugin's declarations are used") != std::string::npos);
     }
-    CHECK(registry->find_family("zoo_twin").family == nullptr);
+    CHECK(registry->find_family("zoo_twin") == nullptr);
     CHECK(registry->families().empty());
     CHECK(registry->factories().empty());
     CHECK_FALSE(registry->all_ok());
@@ -321,9 +321,9 @@ TEST_CASE("a plugin refused at load claims nothing") {
     REQUIRE(registry->plugins().size() == 3);
     CHECK(stage_of(record_named(registry->plugins(), "famspec_claim_a_refused.so")) == "handshake");
     CHECK(record_named(registry->plugins(), "famspec_claim_b_loaded.so").ok());
-    const auto lookup = registry->find_family("zoo_claimed");
-    REQUIRE(lookup.family != nullptr);
-    CHECK(lookup.family->plugin == "claim_b_loaded");
+    const auto* family = registry->find_family("zoo_claimed");
+    REQUIRE(family != nullptr);
+    CHECK(family->plugin == "claim_b_loaded");
 }
 
 TEST_CASE("a manifest that differs from the registration fails at the validate stage") {
@@ -530,12 +530,12 @@ TEST_CASE("objects handed out keep working after the registry is gone") {
     const auto* factory =
         registry->find_factory("hyper_parallel.models.zoo_good.adapter.replacements.replace_zoo_norm");
     REQUIRE(factory != nullptr);
-    const auto family = registry->find_family("ZooGoodForCausalLM");
-    REQUIRE(family.family != nullptr);
+    const auto* family = registry->find_family("ZooGoodForCausalLM");
+    REQUIRE(family != nullptr);
     REQUIRE(registry->components().size() == 1);
     REQUIRE(registry->archetypes().size() == 1);
     std::shared_ptr<const famspec::ReplacementFactory> kept_factory = factory->object;
-    std::shared_ptr<const famspec::FamilyAdapter> kept_family = family.family->object;
+    std::shared_ptr<const famspec::FamilyAdapter> kept_family = family->object;
     std::shared_ptr<const famspec::Component> kept_component = registry->components()[0].object;
     std::shared_ptr<const famspec::MoeArchetype> kept_archetype = registry->archetypes()[0].object;
     registry.reset();

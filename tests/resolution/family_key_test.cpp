@@ -24,14 +24,17 @@ TEST_CASE("every spelling of a family finds it, and nothing else does") {
     const auto registry = famspec::test::toy_registry();
     for (const char* spelling : {"toy", "ToyForCausalLM", "TOY", "toy_text", "ToyText", "toydir", "toy-dir"}) {
         INFO(spelling);
-        const auto lookup = registry->find_family(spelling);
-        REQUIRE(lookup.family != nullptr);
-        CHECK((*lookup.family)->model_type() == "toy");
+        const auto* family = registry->find_family(spelling);
+        REQUIRE(family != nullptr);
+        CHECK((*family)->model_type() == "toy");
+        CHECK(registry->explain_family(spelling).family == family);
     }
-    CHECK(registry->find_family("toy").rule == "exact model_type");
-    CHECK(registry->find_family("ToyForCausalLM").rule == "normalised key 'toy'");
-    CHECK(registry->find_family("toy-dir").rule == "directory alias 'toydir'");
-    const auto unknown = registry->find_family("unregistered_model");
+    CHECK(registry->explain_family("toy").rule == "exact model_type");
+    CHECK(registry->explain_family("toy").spellings_tried == std::vector<std::string>{"toy"});
+    CHECK(registry->explain_family("ToyForCausalLM").rule == "normalised key 'toy'");
+    CHECK(registry->explain_family("toy-dir").rule == "directory alias 'toydir'");
+    CHECK(registry->find_family("unregistered_model") == nullptr);
+    const auto unknown = registry->explain_family("unregistered_model");
     CHECK(unknown.family == nullptr);
     CHECK(unknown.spellings_tried == std::vector<std::string>{"unregistered_model", "unregisteredmodel"});
 }

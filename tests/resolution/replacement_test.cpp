@@ -87,7 +87,7 @@ TEST_CASE("a family that declares no provider module answers each factory under 
     CHECK(elsewhere.status == ResolutionStatus::not_covered);
     CHECK(elsewhere.gap == famspec::Gap::not_registered);
     // It lists the modules its factories live in.
-    const auto* toy = resolver.registry().find_family("toy").family;
+    const auto* toy = resolver.registry().find_family("toy");
     REQUIRE(toy != nullptr);
     CHECK(toy->provider_modules == std::vector<std::string>{"hyper_parallel.models.toy.adapter.replacements",
                                                             "hyper_parallel.models.toydir.adapter.replacements"});

@@ -128,10 +128,10 @@ TEST_CASE("a family implemented by hand, without builders, loads and answers") {
           std::vector<std::string>{"hyper_parallel.models.hand_written.adapter.replacements.replace_offsetrmsnorm",
                                    "hyper_parallel.models.hand_written.adapter.replacements.replace_rmsnorm"});
 
-    const auto lookup = registry->find_family("HandWrittenForCausalLM");
-    REQUIRE(lookup.family != nullptr);
-    CHECK((*lookup.family)->model_type() == "hand_written");
-    CHECK(registry->find_family("hand-written").family == lookup.family);
+    const auto* family = registry->find_family("HandWrittenForCausalLM");
+    REQUIRE(family != nullptr);
+    CHECK((*family)->model_type() == "hand_written");
+    CHECK(registry->find_family("hand-written") == family);
 
     const auto* factory =
         registry->find_factory("hyper_parallel.models.hand_written.adapter.replacements.replace_rmsnorm");

@@ -3,11 +3,12 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "famspec/plugin_record.hpp"
@@ -46,7 +47,7 @@ struct RegisteredFamily : Registered<FamilyAdapter> {
     std::vector<std::string> provider_modules;
 };
 
-// How a spelling was matched to a family, for `resolve --explain`.
+// How a spelling was matched to a family, for `resolve --explain` (Registry::explain_family).
 struct FamilyLookup {
     const RegisteredFamily* family = nullptr;
     std::vector<std::string> spellings_tried;
@@ -61,6 +62,16 @@ FAMSPEC_API std::vector<std::string> family_spellings(std::string_view model_typ
                                                       std::span<const std::string> aliases);
 // The normalised keys of a family's directory aliases; sorted, each once.
 FAMSPEC_API std::vector<std::string> directory_keys(std::span<const std::string> directory_aliases);
+
+namespace detail {
+// std::string keys looked up by std::string_view, with no string built for the lookup.
+struct StringHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view text) const noexcept { return std::hash<std::string_view>{}(text); }
+};
+template <class V>
+using StringMap = std::unordered_map<std::string, V, StringHash, std::equal_to<>>;
+}  // namespace detail
 
 class FAMSPEC_API Registry {
 public:
@@ -90,7 +101,10 @@ public:
 
     // Any spelling, as the reference looks it up: the exact model_type; else the normalised key among
     // the families' spellings (model_type, architecture, aliases); else among their directory aliases.
-    FamilyLookup find_family(std::string_view spelling) const;
+    // One hash lookup; allocates nothing (for any spelling under 128 characters).
+    const RegisteredFamily* find_family(std::string_view spelling) const;
+    // The same lookup with how it matched: the spellings tried and the rule. Made on demand.
+    FamilyLookup explain_family(std::string_view spelling) const;
     // By target: <provider module>.<name> for any provider module of the factory's family.
     const Registered<ReplacementFactory>* find_factory(std::string_view target) const;
     const Registered<MoeArchetype>* find_archetype(std::string_view compute_factory) const;
@@ -110,18 +124,29 @@ public:
     std::string snapshot() const;
 
 private:
+    // What one normalised key answers, indices into families(). A spelling is looked up by its key
+    // alone: an exact model_type normalises to the key too, so it is among `model_types`.
+    struct FamilyKey {
+        static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+        std::vector<std::size_t> model_types;  // the families whose model_type has this key
+        std::size_t spelling = kNone;          // the family this key names (model_type, architecture, alias)
+        std::size_t directory = kNone;         // else the family with this directory alias
+    };
+
+    void index_families();
     void index_factories();
+    const FamilyKey* family_key(std::string_view spelling) const;
 
     Contents contents_;
     std::uint64_t generation_;
-    std::map<std::string, std::size_t, std::less<>> family_by_model_type_;
-    std::map<std::string, std::size_t, std::less<>> family_by_key_;
-    std::map<std::string, std::size_t, std::less<>> family_by_directory_key_;
-    std::map<std::string, std::size_t, std::less<>> factory_by_target_;
-    std::map<std::string, std::size_t, std::less<>> archetype_by_factory_;
-    std::map<std::string, std::size_t, std::less<>> cp_wrapper_by_target_;
-    std::map<std::string, std::size_t, std::less<>> component_by_path_;
-    std::map<std::string, std::size_t, std::less<>> compute_function_owner_;
+    // No lookup depends on the order of these maps, and none is ever iterated.
+    detail::StringMap<FamilyKey> family_by_key_;
+    detail::StringMap<std::size_t> family_by_model_type_;
+    detail::StringMap<std::size_t> factory_by_target_;
+    detail::StringMap<std::size_t> archetype_by_factory_;
+    detail::StringMap<std::size_t> cp_wrapper_by_target_;
+    detail::StringMap<std::size_t> component_by_path_;
+    detail::StringMap<std::size_t> compute_function_owner_;
 };
 
 }  // namespace famspec

@@ -1,0 +1,108 @@
+// The read paths that a runtime calls on every rank and every module allocate nothing: a question
+// answered before, and the registry's family lookup. Counted, not timed: this binary replaces the
+// global operator new with one that counts the calls made on the calling thread.
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <new>
+#include <thread>
+
+#include "famspec/resolver.hpp"
+#include "toy_registry.hpp"
+
+namespace {
+thread_local std::size_t t_allocations = 0;
+}  // namespace
+
+void* operator new(std::size_t size) {
+    ++t_allocations;
+    if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+    throw std::bad_alloc();
+}
+void* operator new[](std::size_t size) { return ::operator new(size); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+
+using famspec::Resolver;
+using famspec::Slot;
+using namespace famspec::test;
+
+namespace {
+
+// The allocations `f` makes on this thread.
+template <class F>
+std::size_t allocations_of(F&& f) {
+    const std::size_t before = t_allocations;
+    f();
+    return t_allocations - before;
+}
+
+}  // namespace
+
+TEST_CASE("the counter sees an allocation made through the library") {
+    // A miss builds the answer: if this counted nothing, the zeros below would prove nothing.
+    const Resolver resolver(toy_registry());
+    const std::optional<std::string> family = "toy";
+    const std::optional<std::string> module_type = kToyModuleType;
+    bool resolved = false;
+    CHECK(allocations_of([&] { resolved = resolver.replacement_spec_for(kToyNorm, family, module_type).resolved(); }) >
+          0);
+    CHECK(resolved);
+}
+
+TEST_CASE("a question answered before allocates nothing") {
+    const Resolver resolver(toy_registry());
+    const std::optional<std::string> family = "ToyForCausalLM";
+    const std::optional<std::string> module_type = kToyModuleType;
+    const auto first = resolver.replacement_spec_for(kToyNorm, family, module_type);
+    REQUIRE(first.resolved());
+    const auto request = famspec::test::request(kToyNorm, family, Slot::replace_module, {}, module_type);
+    REQUIRE(resolver.strategy_spec_for(kToyEp, family, Slot::local_compute_fn).resolved());
+    // No assertion inside a counted call: only the library's allocations are counted.
+    for (int i = 0; i < 3; ++i) {
+        const famspec::ReplacementSpec* shorthand = nullptr;
+        const famspec::ReplacementSpec* by_request = nullptr;
+        bool strategy = false;
+        CHECK(allocations_of(
+                  [&] { shorthand = resolver.replacement_spec_for(kToyNorm, family, module_type).value.get(); }) == 0);
+        CHECK(allocations_of([&] { by_request = resolver.replacement_spec_for(request).value.get(); }) == 0);
+        CHECK(allocations_of([&] {
+                  strategy = resolver.strategy_spec_for(kToyEp, family, Slot::local_compute_fn).resolved();
+              }) == 0);
+        CHECK(shorthand == first.value.get());
+        CHECK(by_request == first.value.get());
+        CHECK(strategy);
+    }
+}
+
+TEST_CASE("another thread's answer is found without allocating, from the first time it asks") {
+    const Resolver resolver(toy_registry());
+    const std::optional<std::string> family = "toy";
+    const std::optional<std::string> module_type = kToyModuleType;
+    REQUIRE(resolver.replacement_spec_for(kToyNorm, family, module_type).resolved());
+    std::size_t first = 1, second = 1;
+    bool resolved = true;
+    std::thread([&] {
+        const auto ask = [&] {
+            resolved = resolved && resolver.replacement_spec_for(kToyNorm, family, module_type).resolved();
+        };
+        first = allocations_of(ask);
+        second = allocations_of(ask);
+    }).join();
+    CHECK(resolved);
+    CHECK(first == 0);
+    CHECK(second == 0);
+}
+
+TEST_CASE("the registry's family lookup allocates nothing, whichever rule matches") {
+    const auto registry = toy_registry();
+    // An exact model_type, a normalised key (architecture, alias), a directory alias, an unknown name.
+    for (const char* spelling : {"toy", "ToyForCausalLM", "toy_text", "toy-dir", "unregistered_model"}) {
+        CAPTURE(spelling);
+        const famspec::RegisteredFamily* found = nullptr;
+        CHECK(allocations_of([&] { found = registry->find_family(spelling); }) == 0);
+        CHECK(found == registry->explain_family(spelling).family);
+    }
+}

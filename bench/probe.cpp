@@ -14,7 +14,6 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -24,27 +23,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "counting_new.hpp"
 #include "famspec/famspec.hpp"
 #include "famspec/sdk/abi.hpp"
-
-namespace {
-
-// Every allocation in the process, the core's and the plugins' included (the executable's
-// operator new interposes on theirs).
-std::atomic<std::size_t> g_allocations{0};
-
-}  // namespace
-
-void* operator new(std::size_t size) {
-    g_allocations.fetch_add(1, std::memory_order_relaxed);
-    if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
-    throw std::bad_alloc();
-}
-void* operator new[](std::size_t size) { return ::operator new(size); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
 
 namespace {
 
@@ -143,9 +124,9 @@ int resolve(char** argv) {
         return 1;
     }
     constexpr int kHits = 1000;
-    const std::size_t before = g_allocations.load();
+    const std::size_t before = famspec::test::t_allocations;
     for (int i = 0; i < kHits; ++i) keep(resolver.replacement_spec_for(target, model_type, module_type));
-    const double allocations = static_cast<double>(g_allocations.load() - before) / kHits;
+    const double allocations = static_cast<double>(famspec::test::t_allocations - before) / kHits;
     const double hit_ns =
         ns_per_call(101, 1000, [&] { keep(resolver.replacement_spec_for(target, model_type, module_type)); });
     const famspec::Registry& registry = resolver.registry();

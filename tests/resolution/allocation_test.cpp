@@ -1,29 +1,13 @@
 // The read paths that a runtime calls on every rank and every module allocate nothing: a question
 // answered before, and the registry's family lookup. Counted, not timed: this binary replaces the
-// global operator new with one that counts the calls made on the calling thread.
+// global operator new with one that counts the calls made on the calling thread (counting_new.hpp).
 #include <doctest/doctest.h>
 
-#include <cstdlib>
-#include <new>
 #include <thread>
 
+#include "counting_new.hpp"
 #include "famspec/resolver.hpp"
 #include "toy_registry.hpp"
-
-namespace {
-thread_local std::size_t t_allocations = 0;
-}  // namespace
-
-void* operator new(std::size_t size) {
-    ++t_allocations;
-    if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
-    throw std::bad_alloc();
-}
-void* operator new[](std::size_t size) { return ::operator new(size); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
 
 using famspec::Resolver;
 using famspec::Slot;
@@ -34,9 +18,9 @@ namespace {
 // The allocations `f` makes on this thread.
 template <class F>
 std::size_t allocations_of(F&& f) {
-    const std::size_t before = t_allocations;
+    const std::size_t before = famspec::test::t_allocations;
     f();
-    return t_allocations - before;
+    return famspec::test::t_allocations - before;
 }
 
 }  // namespace

@@ -88,9 +88,13 @@ std::optional<PluginError> find_entry(const Candidate& candidate, Opened& opened
     // dlsym may find a same-named symbol in a dependency; only this file's own entry is trusted.
     Dl_info info{};
     struct stat status {};
-    const bool located =
-        dladdr(opened.descriptor, &info) != 0 && info.dli_fname != nullptr && ::stat(info.dli_fname, &status) == 0;
-    if (!located || !FileIdentity::of(status).same_file(candidate.file.identity())) {
+    const bool located = dladdr(opened.descriptor, &info) != 0 && info.dli_fname != nullptr;
+    // The loader knows this file by its descriptor path, which names no other file while the process lives.
+    const bool here =
+        located &&
+        (info.dli_fname == candidate.file.descriptor_path() ||
+         (::stat(info.dli_fname, &status) == 0 && FileIdentity::of(status).same_file(candidate.file.identity())));
+    if (!here) {
         const std::string from = info.dli_fname != nullptr ? info.dli_fname : "an unknown object";
         return refusal(path, PluginStage::entry, "the entry symbol defined in this file", from,
                        std::string("its ") + kEntrySymbol + " resolves to " + from + ", not to this file");

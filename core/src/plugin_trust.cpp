@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 
 #include "plugin_refusal.hpp"
@@ -41,6 +42,18 @@ std::string insecurity(const std::string& what, const fs::path& path, const stru
     return {};
 }
 
+// Where the opened file really is, from its descriptor: one readlink, and it names the file that was
+// opened even if the path has changed since. Resolved from the path when /proc cannot say.
+fs::path real_path(const Candidate& candidate) {
+    std::array<char, 4096> buffer{};
+    const ssize_t size = ::readlink(candidate.file.descriptor_path().c_str(), buffer.data(), buffer.size());
+    const std::string_view link(buffer.data(), size > 0 ? static_cast<std::size_t>(size) : 0);
+    if (link.starts_with('/') && !link.ends_with(" (deleted)") && link.size() < buffer.size()) return fs::path(link);
+    std::error_code ec;
+    const fs::path real = fs::canonical(candidate.path, ec);
+    return ec ? fs::path() : real;
+}
+
 // The file itself (through its descriptor) and every directory that holds it: where it was found
 // and, for a symbolic link, where it really is. Directories above those are not checked.
 std::vector<std::string> insecurities(const Candidate& candidate) {
@@ -51,13 +64,14 @@ std::vector<std::string> insecurities(const Candidate& candidate) {
     }
     std::error_code ec;
     const fs::path holder = fs::absolute(candidate.path, ec).parent_path();
-    std::vector<fs::path> directories = {holder};
-    const fs::path real = fs::canonical(candidate.path, ec);
-    if (!ec && real.parent_path() != fs::weakly_canonical(holder, ec)) {
-        directories.push_back(real.parent_path());
-    }
-    for (const fs::path& directory : directories) {
-        if (::stat(directory.c_str(), &status) != 0) continue;
+    const fs::path real = real_path(candidate).parent_path();
+    // One directory reached two ways (the file is no symbolic link) is checked once.
+    std::optional<FileIdentity> checked;
+    for (const fs::path& directory : {holder, real}) {
+        if (directory.empty() || ::stat(directory.c_str(), &status) != 0) continue;
+        const FileIdentity identity = FileIdentity::of(status);
+        if (checked && checked->same_file(identity)) continue;
+        checked = identity;
         if (std::string why = insecurity("directory", directory, status); !why.empty()) found.push_back(why);
     }
     return found;

@@ -1,6 +1,7 @@
 #include "famspec/plugin_manifest.hpp"
 
 #include <algorithm>
+#include <array>
 #include <boost/json.hpp>
 #include <set>
 #include <tuple>
@@ -231,7 +232,10 @@ ManifestParse parse_manifest(std::string_view text_in) {
     json::parse_options options;
     options.max_depth = 8;
     boost::system::error_code ec;
-    const json::value root = json::parse(text_in, ec, {}, options);
+    // The parsed tree lives only for this call: one arena, a small manifest's on the stack.
+    std::array<unsigned char, 4096> arena;
+    json::monotonic_resource resource(arena.data(), arena.size());
+    const json::value root = json::parse(text_in, ec, &resource, options);
     if (ec == json::error::too_deep) {
         result.error = "manifest nests deeper than " + std::to_string(options.max_depth) + " levels";
         return result;

@@ -227,10 +227,14 @@ int main(int argc, char** argv) {
     const std::size_t python = add(whole_process({"/usr/bin/python3", "-c", "pass"}));
     const std::size_t list = add(whole_process({cli, "--plugin-path", plugins, "list"}));
     const std::size_t show = add(whole_process({cli, "--plugin-path", plugins, "show", "qwen3_moe"}));
+    // What every command pays before it reads a plugin: the process, its dynamic linking, the parser.
+    const std::size_t version = add(whole_process({cli, "--version"}));
     rows.push_back({"summary --digest process vs python3 -c pass", "ms", 1e-6, summary, python, key("ns"), key("ns"),
                     "<= 0.3x", at_most(0.3)});
     rows.push_back({"list process vs full load (show) process", "ms", 1e-6, list, show, key("ns"), key("ns"), "<= 0.5x",
                     at_most(0.5)});
+    rows.push_back({"start-up alone (--version) process vs show process", "ms", 1e-6, version, show, key("ns"),
+                    key("ns"), "", at_most(1e9)});
     if (const std::string python_dir = FAMSPEC_BENCH_PYTHON_DIR; !python_dir.empty() && fs::exists(python_dir)) {
         // The package finds the shipped plugins the way a runtime would, from the environment.
         setenv("PYTHONPATH", python_dir.c_str(), 1);

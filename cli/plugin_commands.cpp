@@ -4,6 +4,7 @@
 #include <ostream>
 
 #include "famspec/canonical_json.hpp"
+#include "famspec/names.hpp"
 #include "famspec/resolver.hpp"
 #include "plugin_report.hpp"
 #include "suggest.hpp"
@@ -82,12 +83,13 @@ std::string declaration_of(const ReplacementFactory& factory) {
     if (c->mode == ConstructionMode::wrap_source)
         arguments.emplace_back(c->module_positional ? "module" : "module=module");
     for (const Argument& a : c->arguments) arguments.push_back(describe(a));
-    const char* mode = c->mode == ConstructionMode::wrap_source ? "wrap_source" : "name";
-    return c->component + "(" + join(arguments, ", ") + ") from " + c->import_module + " [" + mode + "]";
+    return c->component + "(" + join(arguments, ", ") + ") from " + c->import_module + " [" +
+           std::string(name_of(c->mode)) + "]";
 }
 
-std::string fingerprint_text(const MoeFingerprint& fp) {
-    return "(" + fp.router + ", " + fp.shared_experts + ", " + fp.expert_storage + ")";
+std::string fingerprint_text(const MoeStructure& fp) {
+    return "(" + std::string(name_of(fp.router)) + ", " + std::string(name_of(fp.shared_experts)) + ", " +
+           std::string(name_of(fp.expert_storage)) + ")";
 }
 
 }  // namespace
@@ -99,7 +101,7 @@ struct FamilyView {
     const RegisteredFamily& family;
     std::string model_type;
     std::vector<const Registered<ReplacementFactory>*> factories;  // by target
-    std::vector<const Registered<MoeArchetype>*> archetypes;       // in registration order
+    std::vector<const RegisteredArchetype*> archetypes;            // in registration order
     std::vector<std::string> wrappers;                             // sorted
     std::vector<std::string> used_components;                      // sorted, each once
 };
@@ -133,16 +135,17 @@ FamilyView view_of(const Registry& registry, const RegisteredFamily& family) {
     return view;
 }
 
-json::object archetype_json(const MoeArchetype& a) {
-    const MoeFingerprint& fp = a.fingerprint();
+json::object archetype_json(const RegisteredArchetype& registered) {
+    const MoeArchetype& a = *registered;
+    const MoeStructure& fp = registered.structure;
     json::array options;
     for (const auto& o : a.options()) options.emplace_back(cli::describe(o));
-    return {{"fingerprint",
-             json::array{json::value(fp.router), json::value(fp.shared_experts), json::value(fp.expert_storage)}},
+    return {{"fingerprint", json::array{json::value(name_of(fp.router)), json::value(name_of(fp.shared_experts)),
+                                        json::value(name_of(fp.expert_storage))}},
             {"kind", std::string(a.kind())},
             {"target_class", std::string(a.target_class())},
-            {"router_kind", std::string(a.router_kind())},
-            {"shared", std::string(a.shared())},
+            {"router_kind", std::string(name_of(registered.router_kind))},
+            {"shared", std::string(name_of(registered.shared))},
             {"strip_boundary_subpatterns", string_array(a.strip_boundary_subpatterns())},
             {"compute_factory", std::string(a.compute_factory())},
             {"options", std::move(options)}};
@@ -157,7 +160,7 @@ void print_family_json(std::ostream& out, const FamilyView& view) {
         factory_list.push_back(std::move(entry));
     }
     json::array archetype_list;
-    for (const auto* a : view.archetypes) archetype_list.push_back(archetype_json(**a));
+    for (const auto* a : view.archetypes) archetype_list.push_back(archetype_json(*a));
     print_json(out, json::object{{"model_type", view.model_type},
                                  {"architecture", std::string(family->architecture())},
                                  {"aliases", string_array(family->aliases())},
@@ -179,12 +182,14 @@ void print_section(std::ostream& out, const std::string& title, const std::vecto
     for (const auto& line : lines) out << "    " << line << "\n";
 }
 
-std::string archetype_text(const MoeArchetype& a) {
+std::string archetype_text(const RegisteredArchetype& registered) {
+    const MoeArchetype& a = *registered;
     std::vector<std::string> options;
     for (const auto& o : a.options()) options.push_back(cli::describe(o));
     const auto strip = a.strip_boundary_subpatterns();
-    return fingerprint_text(a.fingerprint()) + " -> " + std::string(a.kind()) + " " + std::string(a.target_class()) +
-           " (router_kind " + std::string(a.router_kind()) + ", shared " + std::string(a.shared()) + ", strip [" +
+    return fingerprint_text(registered.structure) + " -> " + std::string(a.kind()) + " " +
+           std::string(a.target_class()) + " (router_kind " + std::string(name_of(registered.router_kind)) +
+           ", shared " + std::string(name_of(registered.shared)) + ", strip [" +
            join({strip.begin(), strip.end()}, ", ") + "])\n      local_compute_fn " + std::string(a.compute_factory()) +
            (options.empty() ? "" : " (options " + join(options, ", ") + ")");
 }
@@ -208,7 +213,7 @@ void print_family_text(std::ostream& out, const FamilyView& view) {
         factories.push_back(std::string((*f)->target()) + "\n      -> " + declaration_of(**f));
     print_section(out, "factories", factories);
     std::vector<std::string> archetypes;
-    for (const auto* a : view.archetypes) archetypes.push_back(archetype_text(**a));
+    for (const auto* a : view.archetypes) archetypes.push_back(archetype_text(*a));
     print_section(out, "archetypes", archetypes);
     print_section(out, "cp wrappers", view.wrappers);
     if (!computes.empty()) print_section(out, "compute functions (not archetypes)", {computes.begin(), computes.end()});

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <mutex>
 
+#include "famspec/expected.hpp"
 #include "famspec/sdk/abi.hpp"
 
 namespace famspec {
@@ -72,15 +73,97 @@ std::string build_id_of(Elf_Scn* section) {
     return {};
 }
 
-}  // namespace
-
 // libelf's last error text, or an empty string when it has none to give (never "no error").
-static std::string libelf_says() {
+std::string libelf_says() {
     const int error = elf_errno();
     return error == 0 ? std::string() : std::string(": ") + elf_errmsg(error);
 }
 
-static ElfInfo read_sections(int fd) {
+// Why a file that libelf does not take for an ELF object is not one, as precisely as its first bytes tell.
+std::string not_elf(int fd, std::uint64_t size) {
+    std::array<char, 4> magic{};
+    const bool elf_magic =
+        ::pread(fd, magic.data(), magic.size(), 0) == 4 && std::memcmp(magic.data(), ELFMAG, SELFMAG) == 0;
+    if (!elf_magic) return "not an ELF file";
+    if (size < sizeof(Elf64_Ehdr)) return "truncated ELF header (" + std::to_string(size) + " bytes)";
+    return "corrupt ELF identification (class, byte order or version)";
+}
+
+// The index of the section-name table, once the header, the section table and the name table are
+// sound and the file is a shared object; else what is wrong.
+Expected<std::size_t, std::string> checked_layout(Elf* elf, std::uint64_t size) {
+    GElf_Ehdr header;
+    if (gelf_getehdr(elf, &header) == nullptr) return unexpected("truncated or corrupt ELF header" + libelf_says());
+    // libelf reads a section table that lies past the end of the file as an empty one; say what it is.
+    std::size_t sections = 0;
+    if (elf_getshdrnum(elf, &sections) != 0)
+        return unexpected("truncated or corrupt ELF section table" + libelf_says());
+    if (header.e_shoff != 0 && (sections == 0 || header.e_shoff > size ||
+                                std::uint64_t{header.e_shentsize} * sections > size - header.e_shoff)) {
+        return unexpected("truncated ELF file: its section table at offset " + std::to_string(header.e_shoff) +
+                          " lies past the end of the file (" + std::to_string(size) + " bytes)");
+    }
+    if (header.e_type != ET_DYN) {
+        return unexpected("not an ELF shared object (e_type " + std::to_string(header.e_type) + ")");
+    }
+    // Section names come from the section-name table: it must be a string table inside the file, or
+    // every lookup would quietly find nothing and a manifest would look absent.
+    std::size_t names_index = 0;
+    GElf_Shdr names_header;
+    Elf_Scn* names = nullptr;
+    if (elf_getshdrstrndx(elf, &names_index) != 0 || (names = elf_getscn(elf, names_index)) == nullptr ||
+        gelf_getshdr(names, &names_header) == nullptr || names_header.sh_type != SHT_STRTAB ||
+        names_header.sh_offset > size || names_header.sh_size > size - names_header.sh_offset) {
+        return unexpected("corrupt ELF section-name table" + libelf_says());
+    }
+    return names_index;
+}
+
+// The contents of the manifest section, capped and inside the file; else why they cannot be taken.
+Expected<std::string, std::string> manifest_contents(Elf_Scn* section, const GElf_Shdr& header, std::uint64_t size) {
+    if (header.sh_type == SHT_NOBITS) {
+        return unexpected(std::string("the ") + kManifestSection + " section has no contents (SHT_NOBITS)");
+    }
+    if (header.sh_size > kMaxManifestBytes) {
+        return unexpected("manifest section is " + std::to_string(header.sh_size) + " bytes; the limit is " +
+                          std::to_string(kMaxManifestBytes));
+    }
+    if (header.sh_offset > size || header.sh_size > size - header.sh_offset) {
+        return unexpected("truncated ELF file: the manifest section lies past the end of the file (" +
+                          std::to_string(size) + " bytes)");
+    }
+    Elf_Data* data = elf_getdata(section, nullptr);
+    if (data == nullptr || (data->d_buf == nullptr && data->d_size > 0)) {
+        return unexpected("manifest section cannot be read" + libelf_says());
+    }
+    return std::string(static_cast<const char*>(data->d_buf), data->d_size);
+}
+
+// Walks the named sections and keeps the build-id and the manifest in `info`; returns what is
+// wrong with the section headers, or an empty string.
+std::string read_sections(Elf* elf, std::size_t names_index, std::uint64_t size, ElfInfo& info) {
+    Elf_Scn* section = nullptr;
+    while ((section = elf_nextscn(elf, section)) != nullptr) {
+        GElf_Shdr header;
+        if (gelf_getshdr(section, &header) == nullptr) return "corrupt ELF section header" + libelf_says();
+        const char* name = elf_strptr(elf, names_index, header.sh_name);
+        if (name == nullptr) {
+            return "corrupt ELF section name (offset " + std::to_string(header.sh_name) +
+                   " is outside the section-name table)";
+        }
+        if (header.sh_type == SHT_NOTE && std::strcmp(name, ".note.gnu.build-id") == 0) {
+            info.build_id = build_id_of(section);
+        } else if (std::strcmp(name, kManifestSection) == 0) {
+            if (info.manifest) return std::string("two ") + kManifestSection + " sections: the file was patched twice";
+            auto contents = manifest_contents(section, header, size);
+            if (!contents) return contents.error();
+            info.manifest = std::move(*contents);
+        }
+    }
+    return {};
+}
+
+ElfInfo read_file(int fd) {
     ElfInfo info;
     static std::once_flag version_once;
     std::call_once(version_once, [] { elf_version(EV_CURRENT); });
@@ -98,97 +181,23 @@ static ElfInfo read_sections(int fd) {
     (void)elf_errno();  // clear an error left by an earlier file
     const ElfHandle elf(fd);
     if (elf.get() == nullptr || elf_kind(elf.get()) != ELF_K_ELF) {
-        std::array<char, 4> magic{};
-        const bool elf_magic =
-            ::pread(fd, magic.data(), magic.size(), 0) == 4 && std::memcmp(magic.data(), ELFMAG, SELFMAG) == 0;
-        if (!elf_magic)
-            info.error = "not an ELF file";
-        else if (size < sizeof(Elf64_Ehdr))
-            info.error = "truncated ELF header (" + std::to_string(size) + " bytes)";
-        else
-            info.error = "corrupt ELF identification (class, byte order or version)";
+        info.error = not_elf(fd, size);
         return info;
     }
-    GElf_Ehdr header;
-    if (gelf_getehdr(elf.get(), &header) == nullptr) {
-        info.error = "truncated or corrupt ELF header" + libelf_says();
+    const auto names_index = checked_layout(elf.get(), size);
+    if (!names_index) {
+        info.error = names_index.error();
         return info;
     }
-    // libelf reads a section table that lies past the end of the file as an empty one; say what it is.
-    std::size_t sections = 0;
-    if (elf_getshdrnum(elf.get(), &sections) != 0) {
-        info.error = "truncated or corrupt ELF section table" + libelf_says();
-        return info;
-    }
-    if (header.e_shoff != 0 && (sections == 0 || header.e_shoff > size ||
-                                std::uint64_t{header.e_shentsize} * sections > size - header.e_shoff)) {
-        info.error = "truncated ELF file: its section table at offset " + std::to_string(header.e_shoff) +
-                     " lies past the end of the file (" + std::to_string(size) + " bytes)";
-        return info;
-    }
-    if (header.e_type != ET_DYN) {
-        info.error = "not an ELF shared object (e_type " + std::to_string(header.e_type) + ")";
-        return info;
-    }
-    // Section names come from the section-name table: it must be a string table inside the file, or
-    // every lookup below would quietly find nothing and a manifest would look absent.
-    std::size_t names_index = 0;
-    GElf_Shdr names_header;
-    Elf_Scn* names = nullptr;
-    if (elf_getshdrstrndx(elf.get(), &names_index) != 0 || (names = elf_getscn(elf.get(), names_index)) == nullptr ||
-        gelf_getshdr(names, &names_header) == nullptr || names_header.sh_type != SHT_STRTAB ||
-        names_header.sh_offset > size || names_header.sh_size > size - names_header.sh_offset) {
-        info.error = "corrupt ELF section-name table" + libelf_says();
-        return info;
-    }
-    Elf_Scn* section = nullptr;
-    while ((section = elf_nextscn(elf.get(), section)) != nullptr) {
-        GElf_Shdr section_header;
-        if (gelf_getshdr(section, &section_header) == nullptr) {
-            info.error = "corrupt ELF section header" + libelf_says();
-            return info;
-        }
-        const char* name = elf_strptr(elf.get(), names_index, section_header.sh_name);
-        if (name == nullptr) {
-            info.error = "corrupt ELF section name (offset " + std::to_string(section_header.sh_name) +
-                         " is outside the section-name table)";
-            return info;
-        }
-        if (section_header.sh_type == SHT_NOTE && std::strcmp(name, ".note.gnu.build-id") == 0) {
-            info.build_id = build_id_of(section);
-        } else if (std::strcmp(name, kManifestSection) == 0) {
-            if (info.manifest) {
-                info.error = std::string("two ") + kManifestSection + " sections: the file was patched twice";
-                return info;
-            }
-            if (section_header.sh_type == SHT_NOBITS) {
-                info.error = std::string("the ") + kManifestSection + " section has no contents (SHT_NOBITS)";
-                return info;
-            }
-            if (section_header.sh_size > kMaxManifestBytes) {
-                info.error = "manifest section is " + std::to_string(section_header.sh_size) + " bytes; the limit is " +
-                             std::to_string(kMaxManifestBytes);
-                return info;
-            }
-            if (section_header.sh_offset > size || section_header.sh_size > size - section_header.sh_offset) {
-                info.error = "truncated ELF file: the manifest section lies past the end of the file (" +
-                             std::to_string(size) + " bytes)";
-                return info;
-            }
-            Elf_Data* data = elf_getdata(section, nullptr);
-            if (data == nullptr || (data->d_buf == nullptr && data->d_size > 0)) {
-                info.error = "manifest section cannot be read" + libelf_says();
-                return info;
-            }
-            info.manifest = std::string(static_cast<const char*>(data->d_buf), data->d_size);
-        }
-    }
-    info.is_elf = true;
+    info.error = read_sections(elf.get(), *names_index, size, info);
+    info.is_elf = info.error.empty();
     return info;
 }
 
+}  // namespace
+
 ElfInfo read_elf_info(int fd) {
-    ElfInfo info = read_sections(fd);
+    ElfInfo info = read_file(fd);
     // An answer is a readable ELF or an error, never half of each.
     if (!info.error.empty()) {
         info.is_elf = false;

@@ -1,10 +1,11 @@
 // The inline expert-parallel forward that replaces a routed-MoE block's forward.
+#include "famspec/names.hpp"
 #include "famspec/resolver.hpp"
 #include "inline_channels.hpp"
 
 namespace famspec {
 
-std::string moe_ep_forward_body(std::string_view router_kind, std::string_view shared) {
+std::string moe_ep_forward_body(MoeRouter router_kind, SharedExperts shared) {
     using namespace channels;
     const std::string input(kEpInput);
     std::string body;
@@ -15,8 +16,8 @@ std::string moe_ep_forward_body(std::string_view router_kind, std::string_view s
     body += "return " + std::string(kEpEntry) + "(\n";
     body += "    self,\n";
     body += "    " + input + ",\n";
-    body += "    router_kind=" + to_python(std::string(router_kind)) + ",\n";
-    body += "    shared=" + to_python(std::string(shared)) + ",\n";
+    body += "    router_kind=" + to_python(std::string(name_of(router_kind))) + ",\n";
+    body += "    shared=" + to_python(std::string(name_of(shared))) + ",\n";
     body += "    ep_group=self." + std::string(kEpGroup) + ",\n";
     body += ")\n";
     return body;

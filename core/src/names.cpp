@@ -41,45 +41,80 @@ constexpr Table<FamilySource, 5> kFamilySources = {{{FamilySource::caller, "--mo
                                                     {FamilySource::model_target, "model._target_"},
                                                     {FamilySource::per_target, "per-target"}}};
 
-template <class Enum>
-constexpr const auto& table();
-template <>
-constexpr const auto& table<Gap>() {
-    return kGaps;
-}
-template <>
-constexpr const auto& table<Slot>() {
-    return kSlots;
-}
-template <>
-constexpr const auto& table<ResolutionStatus>() {
-    return kStatuses;
-}
-template <>
-constexpr const auto& table<DiagnosticKind>() {
-    return kDiagnostics;
-}
-template <>
-constexpr const auto& table<FamilySource>() {
-    return kFamilySources;
-}
+// In stage order.
+constexpr Table<PluginStage, 9> kStages = {{{PluginStage::find, "find"},
+                                            {PluginStage::trust, "trust"},
+                                            {PluginStage::manifest, "manifest"},
+                                            {PluginStage::compatibility, "compatibility"},
+                                            {PluginStage::open, "open"},
+                                            {PluginStage::entry, "entry"},
+                                            {PluginStage::handshake, "handshake"},
+                                            {PluginStage::register_, "register"},
+                                            {PluginStage::validate, "validate"}}};
+
+constexpr Table<LogLevel, 4> kLogLevels = {
+    {{LogLevel::debug, "debug"}, {LogLevel::info, "info"}, {LogLevel::warning, "warning"}, {LogLevel::error, "error"}}};
+
+// The ordinary kind, positional_or_keyword, prints as "positional".
+constexpr Table<ParameterKind, 3> kParameterKinds = {{{ParameterKind::positional_or_keyword, "positional"},
+                                                      {ParameterKind::positional_only, "positional_only"},
+                                                      {ParameterKind::keyword_only, "keyword_only"}}};
+
+constexpr Table<ArgumentBinding, 3> kBindings = {{{ArgumentBinding::parameter, "parameter"},
+                                                  {ArgumentBinding::literal, "literal"},
+                                                  {ArgumentBinding::interface, "interface"}}};
+
+constexpr Table<ConstructionMode, 2> kConstructionModes = {
+    {{ConstructionMode::name, "name"}, {ConstructionMode::wrap_source, "wrap_source"}}};
+
+constexpr Table<MoeRouter, 3> kRouters = {{{MoeRouter::softmax_topk, "softmax_topk"},
+                                           {MoeRouter::sigmoid_group, "sigmoid_group"},
+                                           {MoeRouter::topk_router_module, "topk_router_module"}}};
+
+constexpr Table<SharedExperts, 3> kSharedExperts = {
+    {{SharedExperts::none, "none"}, {SharedExperts::gated, "gated"}, {SharedExperts::additive, "additive"}}};
+
+constexpr Table<ExpertStorage, 2> kExpertStorages = {
+    {{ExpertStorage::module_list, "module_list"}, {ExpertStorage::batched_parameters, "batched_parameters"}}};
+
+// The table of an enum, chosen by overload on a value of it.
+constexpr const auto& table(Gap) { return kGaps; }
+constexpr const auto& table(Slot) { return kSlots; }
+constexpr const auto& table(ResolutionStatus) { return kStatuses; }
+constexpr const auto& table(DiagnosticKind) { return kDiagnostics; }
+constexpr const auto& table(FamilySource) { return kFamilySources; }
+constexpr const auto& table(PluginStage) { return kStages; }
+constexpr const auto& table(LogLevel) { return kLogLevels; }
+constexpr const auto& table(ParameterKind) { return kParameterKinds; }
+constexpr const auto& table(ArgumentBinding) { return kBindings; }
+constexpr const auto& table(ConstructionMode) { return kConstructionModes; }
+constexpr const auto& table(MoeRouter) { return kRouters; }
+constexpr const auto& table(SharedExperts) { return kSharedExperts; }
+constexpr const auto& table(ExpertStorage) { return kExpertStorages; }
 
 }  // namespace
 
 template <class Enum>
 std::string_view name_of(Enum value) {
-    for (const auto& [e, name] : table<Enum>()) {
+    for (const auto& [e, name] : table(Enum{})) {
         if (e == value) return name;
     }
-    return table<Enum>().front().second;
+    return table(Enum{}).front().second;
 }
 
 template <class Enum>
 std::optional<Enum> from_name(std::string_view name) {
-    for (const auto& [e, n] : table<Enum>()) {
+    for (const auto& [e, n] : table(Enum{})) {
         if (n == name) return e;
     }
     return std::nullopt;
+}
+
+template <class Enum>
+std::vector<std::string_view> all_names() {
+    std::vector<std::string_view> names;
+    for (const auto& entry : table(Enum{})) names.push_back(entry.second);
+    return names;
 }
 
 template FAMSPEC_API std::string_view name_of(Gap);
@@ -87,17 +122,48 @@ template FAMSPEC_API std::string_view name_of(Slot);
 template FAMSPEC_API std::string_view name_of(ResolutionStatus);
 template FAMSPEC_API std::string_view name_of(DiagnosticKind);
 template FAMSPEC_API std::string_view name_of(FamilySource);
+template FAMSPEC_API std::string_view name_of(PluginStage);
+template FAMSPEC_API std::string_view name_of(LogLevel);
+template FAMSPEC_API std::string_view name_of(ParameterKind);
+template FAMSPEC_API std::string_view name_of(ArgumentBinding);
+template FAMSPEC_API std::string_view name_of(ConstructionMode);
 template FAMSPEC_API std::optional<Gap> from_name(std::string_view);
 template FAMSPEC_API std::optional<Slot> from_name(std::string_view);
 template FAMSPEC_API std::optional<ResolutionStatus> from_name(std::string_view);
 template FAMSPEC_API std::optional<DiagnosticKind> from_name(std::string_view);
 template FAMSPEC_API std::optional<FamilySource> from_name(std::string_view);
+template FAMSPEC_API std::optional<PluginStage> from_name(std::string_view);
+template FAMSPEC_API std::optional<LogLevel> from_name(std::string_view);
+template FAMSPEC_API std::optional<ParameterKind> from_name(std::string_view);
+template FAMSPEC_API std::optional<ArgumentBinding> from_name(std::string_view);
+template FAMSPEC_API std::optional<ConstructionMode> from_name(std::string_view);
+template FAMSPEC_API std::string_view name_of(MoeRouter);
+template FAMSPEC_API std::string_view name_of(SharedExperts);
+template FAMSPEC_API std::string_view name_of(ExpertStorage);
+template FAMSPEC_API std::optional<MoeRouter> from_name(std::string_view);
+template FAMSPEC_API std::optional<SharedExperts> from_name(std::string_view);
+template FAMSPEC_API std::optional<ExpertStorage> from_name(std::string_view);
+template FAMSPEC_API std::vector<std::string_view> all_names<Gap>();
+template FAMSPEC_API std::vector<std::string_view> all_names<Slot>();
+template FAMSPEC_API std::vector<std::string_view> all_names<ResolutionStatus>();
+template FAMSPEC_API std::vector<std::string_view> all_names<DiagnosticKind>();
+template FAMSPEC_API std::vector<std::string_view> all_names<FamilySource>();
+template FAMSPEC_API std::vector<std::string_view> all_names<PluginStage>();
+template FAMSPEC_API std::vector<std::string_view> all_names<LogLevel>();
+template FAMSPEC_API std::vector<std::string_view> all_names<ParameterKind>();
+template FAMSPEC_API std::vector<std::string_view> all_names<ArgumentBinding>();
+template FAMSPEC_API std::vector<std::string_view> all_names<ConstructionMode>();
+template FAMSPEC_API std::vector<std::string_view> all_names<MoeRouter>();
+template FAMSPEC_API std::vector<std::string_view> all_names<SharedExperts>();
+template FAMSPEC_API std::vector<std::string_view> all_names<ExpertStorage>();
 
 std::string_view gap_name(Gap gap) { return name_of(gap); }
 std::string_view status_name(ResolutionStatus status) { return name_of(status); }
 std::string_view slot_name(Slot slot) { return name_of(slot); }
 std::string_view diagnostic_kind_name(DiagnosticKind kind) { return name_of(kind); }
 std::string_view family_source_name(FamilySource source) { return name_of(source); }
+std::string_view stage_name(PluginStage stage) { return name_of(stage); }
+std::optional<PluginStage> stage_from_name(std::string_view name) { return from_name<PluginStage>(name); }
 
 Gap strict_gap(DiagnosticKind kind) {
     switch (kind) {

@@ -117,4 +117,10 @@ PluginRecord record_of(const Candidate& candidate) {
                         .error = {}};
 }
 
+std::vector<PluginRecord> search_records(const LoadOptions& options) {
+    std::vector<PluginRecord> records;
+    for (const PluginError& error : options.search_errors) records.push_back(refused_record(error));
+    return records;
+}
+
 }  // namespace famspec::detail

@@ -25,4 +25,7 @@ std::vector<Candidate> find_candidates(const LoadOptions& options, std::vector<P
 
 PluginRecord record_of(const Candidate& candidate);
 
+// The records of the search path's own errors (LoadOptions::search_errors), first in every report.
+std::vector<PluginRecord> search_records(const LoadOptions& options);
+
 }  // namespace famspec::detail

@@ -117,6 +117,63 @@ std::vector<std::string> list_difference(std::string_view what, const std::vecto
     return out;
 }
 
+std::vector<ManifestFamily> families_from(const json::object& top) {
+    const auto& families = member(top, "families", "manifest");
+    if (!families.is_array()) throw ManifestFormatError{"manifest.families: expected a list"};
+    std::vector<ManifestFamily> out;
+    for (const auto& item : families.get_array()) {
+        const auto& family = object_of(item, "manifest.families[]");
+        only_keys(family, {"model_type", "architecture", "aliases", "directory_aliases"}, "manifest.families[]");
+        out.push_back({text(family, "model_type", "manifest.families[]"),
+                       text(family, "architecture", "manifest.families[]"),
+                       text_list(family, "aliases", "manifest.families[]"),
+                       text_list(family, "directory_aliases", "manifest.families[]")});
+    }
+    return out;
+}
+
+std::vector<ManifestArchetype> archetypes_from(const json::object& top) {
+    const auto& archetypes = member(top, "archetypes", "manifest");
+    if (!archetypes.is_array()) throw ManifestFormatError{"manifest.archetypes: expected a list"};
+    std::vector<ManifestArchetype> out;
+    for (const auto& item : archetypes.get_array()) {
+        const auto& archetype = object_of(item, "manifest.archetypes[]");
+        only_keys(archetype, {"compute_factory", "fingerprint"}, "manifest.archetypes[]");
+        out.push_back({text(archetype, "compute_factory", "manifest.archetypes[]"),
+                       text_list(archetype, "fingerprint", "manifest.archetypes[]")});
+    }
+    return out;
+}
+
+// The manifest the JSON object states; throws ManifestFormatError naming the first field that is wrong.
+PluginManifest manifest_from(const json::object& top) {
+    only_keys(top,
+              {"format", "name", "version", "description", "abi", "fingerprint", "families", "factories", "archetypes",
+               "cp_wrappers", "components"},
+              "manifest");
+    const auto format = number(top, "format", "manifest", 1000);
+    if (format != PluginManifest::kFormat) {
+        throw ManifestFormatError{"manifest.format: expected " + std::to_string(PluginManifest::kFormat) + ", found " +
+                                  std::to_string(format)};
+    }
+    PluginManifest manifest;
+    manifest.name = text(top, "name", "manifest");
+    manifest.version = text(top, "version", "manifest");
+    manifest.description = text(top, "description", "manifest");
+    const auto& abi = object_of(member(top, "abi", "manifest"), "manifest.abi");
+    only_keys(abi, {"major", "minor", "descriptor_size"}, "manifest.abi");
+    manifest.abi_major = static_cast<std::uint16_t>(number(abi, "major", "manifest.abi", 0xFFFF));
+    manifest.abi_minor = static_cast<std::uint16_t>(number(abi, "minor", "manifest.abi", 0xFFFF));
+    manifest.descriptor_size = static_cast<std::uint32_t>(number(abi, "descriptor_size", "manifest.abi", 0xFFFFFFFF));
+    manifest.fingerprint = text(top, "fingerprint", "manifest");
+    manifest.families = families_from(top);
+    manifest.factories = text_list(top, "factories", "manifest");
+    manifest.archetypes = archetypes_from(top);
+    manifest.cp_wrappers = text_list(top, "cp_wrappers", "manifest");
+    manifest.components = text_list(top, "components", "manifest");
+    return manifest;
+}
+
 }  // namespace
 
 PluginManifest normalized(PluginManifest manifest) {
@@ -184,49 +241,7 @@ ManifestParse parse_manifest(std::string_view text_in) {
         return result;
     }
     try {
-        const auto& top = object_of(root, "manifest");
-        only_keys(top,
-                  {"format", "name", "version", "description", "abi", "fingerprint", "families", "factories",
-                   "archetypes", "cp_wrappers", "components"},
-                  "manifest");
-        const auto format = number(top, "format", "manifest", 1000);
-        if (format != PluginManifest::kFormat) {
-            throw ManifestFormatError{"manifest.format: expected " + std::to_string(PluginManifest::kFormat) +
-                                      ", found " + std::to_string(format)};
-        }
-        PluginManifest manifest;
-        manifest.name = text(top, "name", "manifest");
-        manifest.version = text(top, "version", "manifest");
-        manifest.description = text(top, "description", "manifest");
-        const auto& abi = object_of(member(top, "abi", "manifest"), "manifest.abi");
-        only_keys(abi, {"major", "minor", "descriptor_size"}, "manifest.abi");
-        manifest.abi_major = static_cast<std::uint16_t>(number(abi, "major", "manifest.abi", 0xFFFF));
-        manifest.abi_minor = static_cast<std::uint16_t>(number(abi, "minor", "manifest.abi", 0xFFFF));
-        manifest.descriptor_size =
-            static_cast<std::uint32_t>(number(abi, "descriptor_size", "manifest.abi", 0xFFFFFFFF));
-        manifest.fingerprint = text(top, "fingerprint", "manifest");
-        const auto& families = member(top, "families", "manifest");
-        if (!families.is_array()) throw ManifestFormatError{"manifest.families: expected a list"};
-        for (const auto& item : families.get_array()) {
-            const auto& family = object_of(item, "manifest.families[]");
-            only_keys(family, {"model_type", "architecture", "aliases", "directory_aliases"}, "manifest.families[]");
-            manifest.families.push_back({text(family, "model_type", "manifest.families[]"),
-                                         text(family, "architecture", "manifest.families[]"),
-                                         text_list(family, "aliases", "manifest.families[]"),
-                                         text_list(family, "directory_aliases", "manifest.families[]")});
-        }
-        manifest.factories = text_list(top, "factories", "manifest");
-        const auto& archetypes = member(top, "archetypes", "manifest");
-        if (!archetypes.is_array()) throw ManifestFormatError{"manifest.archetypes: expected a list"};
-        for (const auto& item : archetypes.get_array()) {
-            const auto& archetype = object_of(item, "manifest.archetypes[]");
-            only_keys(archetype, {"compute_factory", "fingerprint"}, "manifest.archetypes[]");
-            manifest.archetypes.push_back({text(archetype, "compute_factory", "manifest.archetypes[]"),
-                                           text_list(archetype, "fingerprint", "manifest.archetypes[]")});
-        }
-        manifest.cp_wrappers = text_list(top, "cp_wrappers", "manifest");
-        manifest.components = text_list(top, "components", "manifest");
-        result.manifest = normalized(std::move(manifest));
+        result.manifest = normalized(manifest_from(object_of(root, "manifest")));
     } catch (const ManifestFormatError& error) {
         result.error = error.message;
     }

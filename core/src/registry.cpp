@@ -134,14 +134,8 @@ const Registered<ReplacementFactory>* Registry::find_factory(std::string_view ta
     return lookup(factory_by_target_, target, contents_.factories);
 }
 
-const Registered<MoeArchetype>* Registry::find_archetype(std::string_view compute_factory) const {
+const RegisteredArchetype* Registry::find_archetype(std::string_view compute_factory) const {
     return lookup(archetype_by_factory_, compute_factory, contents_.archetypes);
-}
-
-const Registered<MoeArchetype>* Registry::find_archetype(const MoeFingerprint& fingerprint) const {
-    const auto it = std::find_if(contents_.archetypes.begin(), contents_.archetypes.end(),
-                                 [&](const auto& archetype) { return archetype->fingerprint() == fingerprint; });
-    return it == contents_.archetypes.end() ? nullptr : &*it;
 }
 
 const Registered<CpWrapper>* Registry::find_cp_wrapper(std::string_view target) const {

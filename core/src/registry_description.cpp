@@ -4,28 +4,17 @@
 #include <boost/json.hpp>
 
 #include "famspec/canonical_json.hpp"
+#include "famspec/names.hpp"
 #include "famspec/resolver.hpp"
 
 namespace famspec {
 namespace json = boost::json;
 namespace {
 
-std::string_view kind_name(ParameterKind kind) {
-    switch (kind) {
-        case ParameterKind::positional_only:
-            return "positional_only";
-        case ParameterKind::positional_or_keyword:
-            return "positional";
-        case ParameterKind::keyword_only:
-            return "keyword_only";
-    }
-    return "positional";
-}
-
 json::array parameters_json(std::span<const Parameter> parameters) {
     json::array out;
     for (const Parameter& p : parameters) {
-        json::object entry{{"name", p.name}, {"kind", kind_name(p.kind)}};
+        json::object entry{{"name", p.name}, {"kind", name_of(p.kind)}};
         if (p.default_value.kind() == Default::Kind::literal) {
             entry["default"] = to_python(p.default_value.literal_value());
         } else if (p.default_value.kind() == Default::Kind::expression) {
@@ -36,28 +25,16 @@ json::array parameters_json(std::span<const Parameter> parameters) {
     return out;
 }
 
-std::string_view binding_name(ArgumentBinding binding) {
-    switch (binding) {
-        case ArgumentBinding::parameter:
-            return "parameter";
-        case ArgumentBinding::literal:
-            return "literal";
-        case ArgumentBinding::interface:
-            return "interface";
-    }
-    return "parameter";
-}
-
 json::value construction_json(const Construction* c) {
     if (c == nullptr) return nullptr;
     json::array arguments;
     for (const Argument& a : c->arguments) {
-        arguments.push_back(json::object{{"name", a.name}, {"binding", binding_name(a.binding)}, {"value", a.value}});
+        arguments.push_back(json::object{{"name", a.name}, {"binding", name_of(a.binding)}, {"value", a.value}});
     }
     const bool wraps = c->mode == ConstructionMode::wrap_source;
     return json::object{{"component", c->component},
                         {"import_module", c->import_module},
-                        {"mode", wraps ? "wrap_source" : "name"},
+                        {"mode", name_of(c->mode)},
                         {"module_passed", !wraps ? "none" : (c->module_positional ? "positional" : "keyword")},
                         {"arguments", std::move(arguments)}};
 }
@@ -69,10 +46,9 @@ json::object sited(const Registered<T>& registered, json::object entry) {
     return entry;
 }
 
-template <class T, class Key>
-std::vector<const Registered<T>*> of_family(std::span<const Registered<T>> items, std::string_view model_type,
-                                            Key key) {
-    std::vector<const Registered<T>*> out;
+template <class Item, class Key>
+std::vector<const Item*> of_family(std::span<const Item> items, std::string_view model_type, Key key) {
+    std::vector<const Item*> out;
     for (const auto& item : items) {
         if (item->family() == model_type) out.push_back(&item);
     }
@@ -89,17 +65,18 @@ json::object factory_json(const Registered<ReplacementFactory>& f) {
     return sited(f, std::move(entry));
 }
 
-json::object archetype_json(const Registered<MoeArchetype>& a) {
-    const MoeFingerprint& fp = a->fingerprint();
-    return sited(a, {{"compute_factory", a->compute_factory()},
-                     {"fingerprint", json::array{json::value(fp.router), json::value(fp.shared_experts),
-                                                 json::value(fp.expert_storage)}},
-                     {"kind", a->kind()},
-                     {"target_class", a->target_class()},
-                     {"router_kind", a->router_kind()},
-                     {"shared", a->shared()},
-                     {"strip_boundary_subpatterns", string_array(a->strip_boundary_subpatterns())},
-                     {"options", parameters_json(a->options())}});
+json::object archetype_json(const RegisteredArchetype& a) {
+    const MoeStructure& fp = a.structure;
+    return sited(a,
+                 {{"compute_factory", a->compute_factory()},
+                  {"fingerprint", json::array{json::value(name_of(fp.router)), json::value(name_of(fp.shared_experts)),
+                                              json::value(name_of(fp.expert_storage))}},
+                  {"kind", a->kind()},
+                  {"target_class", a->target_class()},
+                  {"router_kind", name_of(a.router_kind)},
+                  {"shared", name_of(a.shared)},
+                  {"strip_boundary_subpatterns", string_array(a->strip_boundary_subpatterns())},
+                  {"options", parameters_json(a->options())}});
 }
 
 json::object family_json(const Registry& registry, const RegisteredFamily& family) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "famspec/expected.hpp"
 #include "famspec/resolver.hpp"
 
 namespace famspec::detail {
@@ -17,26 +18,72 @@ Outcome<ReplacementSpec> not_covered(Gap gap, std::string reason) {
 }
 
 // The rendered "name=value" for a keyword the component receives, or why it cannot be rendered.
-std::variant<std::string, std::string> render_default(const Component& component, const Parameter& parameter) {
+Expected<std::string, std::string> render_default(const Component& component, const Parameter& parameter) {
     const std::string where = std::string(component.name()) + "." + parameter.name;
     switch (parameter.default_value.kind()) {
         case Default::Kind::required:
-            return std::variant<std::string, std::string>(std::in_place_index<1>,
-                                                          "component parameter " + where + " has no default to render");
+            return unexpected("component parameter " + where + " has no default to render");
         case Default::Kind::expression:
-            return std::variant<std::string, std::string>(
-                std::in_place_index<1>, "the default of " + where + " (" + parameter.default_value.expression_source() +
-                                            ") is not a literal and cannot be rendered into generated source");
+            return unexpected("the default of " + where + " (" + parameter.default_value.expression_source() +
+                              ") is not a literal and cannot be rendered into generated source");
         case Default::Kind::literal:
             break;
     }
-    return std::variant<std::string, std::string>(
-        std::in_place_index<0>, parameter.name + "=" + to_python(parameter.default_value.literal_value()));
+    return parameter.name + "=" + to_python(parameter.default_value.literal_value());
 }
 
 std::string note_for(const std::string& new_ctor, const std::string& old_ctor, bool wraps) {
     return wraps ? new_ctor + " wraps " + old_ctor + "; the original class is kept as the wrapper input."
                  : new_ctor + " replaces " + old_ctor + ".";
+}
+
+// Whether the component has a `module` parameter that takes the wrapped source module as passed.
+bool receives_module(const Construction& construction, std::span<const Parameter> parameters) {
+    const Parameter* module = parameter_named(parameters, "module");
+    if (module == nullptr) return false;
+    return construction.module_positional ? module->kind != ParameterKind::keyword_only : module->accepts_keyword();
+}
+
+// The first option that no argument passes on to the component, or null.
+const std::string* unforwarded_option(const Construction& construction, const Options& options) {
+    for (const auto& [name, value] : options) {
+        const bool forwarded = std::any_of(
+            construction.arguments.begin(), construction.arguments.end(),
+            [&option = name](const auto& a) { return a.binding == ArgumentBinding::parameter && a.value == option; });
+        if (!forwarded) return &name;
+    }
+    return nullptr;
+}
+
+// The construction's keyword arguments as the generated call writes them, in call order: a plan
+// option where one is given, else the component's default; or why one cannot be written.
+Expected<std::vector<std::string>, std::string> keyword_arguments(const Component& component,
+                                                                  const Construction& construction,
+                                                                  const Options& options, const std::string& target) {
+    std::vector<std::string> written;
+    for (const Argument& argument : construction.arguments) {
+        const Parameter* parameter = parameter_named(component.parameters(), argument.name);
+        if (parameter == nullptr || !parameter->accepts_keyword()) {
+            return unexpected("component " + construction.component + " lacks parameter '" + argument.name +
+                              "' that factory " + target + " passes");
+        }
+        if (argument.binding != ArgumentBinding::parameter) {
+            written.push_back(argument.name + "=" + argument.value);
+        } else if (const auto option = options.find(argument.value); option != options.end()) {
+            written.push_back(argument.name + "=" + to_python(option->second));
+        } else if (auto rendered = render_default(component, *parameter)) {
+            written.push_back(std::move(*rendered));
+        } else {
+            return unexpected(rendered.error());
+        }
+    }
+    return written;
+}
+
+const Argument* first_interface(const Construction& construction) {
+    const auto it = std::find_if(construction.arguments.begin(), construction.arguments.end(),
+                                 [](const Argument& a) { return a.binding == ArgumentBinding::interface; });
+    return it == construction.arguments.end() ? nullptr : &*it;
 }
 
 }  // namespace
@@ -56,86 +103,47 @@ Outcome<ReplacementSpec> build_factory_replacement(const Registry& registry, con
                 "factory construction"};
     }
     const Component& component = **registered;
-    const auto component_parameters = component.parameters();
     const bool wraps = construction.mode == ConstructionMode::wrap_source;
-    if (wraps) {
-        const Parameter* module = parameter_named(component_parameters, "module");
-        const bool usable =
-            module != nullptr &&
-            (construction.module_positional ? module->kind != ParameterKind::keyword_only : module->accepts_keyword());
-        if (!usable) {
-            return not_covered(Gap::component_mismatch,
-                               "component " + construction.component + " has no " +
-                                   (construction.module_positional ? "positional" : "keyword") +
-                                   " 'module' parameter to receive the wrapped source module");
-        }
+    if (wraps && !receives_module(construction, component.parameters())) {
+        return not_covered(Gap::component_mismatch, "component " + construction.component + " has no " +
+                                                        (construction.module_positional ? "positional" : "keyword") +
+                                                        " 'module' parameter to receive the wrapped source module");
     }
     // The options are declared factory parameters (check_options kept only those); each must reach the
     // component, or the generated call would not say what the runtime does with it.
-    for (const auto& option_entry : options) {
-        const std::string& name = option_entry.first;
-        const bool forwarded = std::any_of(construction.arguments.begin(), construction.arguments.end(),
-                                           [&option = name](const Argument& a) {
-                                               return a.binding == ArgumentBinding::parameter && a.value == option;
-                                           });
-        if (!forwarded) {
-            return not_covered(Gap::bad_option, "option '" + name + "' is not passed on to " + construction.component +
-                                                    ", so it cannot reach the generated call");
-        }
+    if (const std::string* option = unforwarded_option(construction, options)) {
+        return not_covered(Gap::bad_option, "option '" + *option + "' is not passed on to " + construction.component +
+                                                ", so it cannot reach the generated call");
     }
+    auto arguments = keyword_arguments(component, construction, options, target);
+    if (!arguments) return not_covered(Gap::component_mismatch, arguments.error());
 
-    auto spec = std::make_shared<ReplacementSpec>();
-    spec->old_ctor = old_ctor;
-    spec->new_ctor = construction.component;
-    spec->mode = wraps ? kModeWrapSource : kModeName;
-    spec->remove_class = !wraps;
-    spec->replacement_note = note_for(construction.component, old_ctor, wraps);
-    const Argument* interface = nullptr;
-    for (const Argument& argument : construction.arguments) {
-        const Parameter* parameter = parameter_named(component_parameters, argument.name);
-        if (parameter == nullptr || !parameter->accepts_keyword()) {
-            return not_covered(Gap::component_mismatch, "component " + construction.component + " lacks parameter '" +
-                                                            argument.name + "' that factory " + target + " passes");
-        }
-        switch (argument.binding) {
-            case ArgumentBinding::literal:
-                spec->keyword_args.push_back(argument.name + "=" + argument.value);
-                break;
-            case ArgumentBinding::interface:
-                spec->keyword_args.push_back(argument.name + "=" + argument.value);
-                if (interface == nullptr) interface = &argument;
-                break;
-            case ArgumentBinding::parameter: {
-                if (const auto option = options.find(argument.value); option != options.end()) {
-                    spec->keyword_args.push_back(argument.name + "=" + to_python(option->second));
-                    break;
-                }
-                auto rendered = render_default(component, *parameter);
-                if (rendered.index() == 1) return not_covered(Gap::component_mismatch, std::get<1>(rendered));
-                spec->keyword_args.push_back(std::get<0>(rendered));
-                break;
-            }
-        }
-    }
-    if (interface != nullptr) {
-        // The component receives a family function, so its class is rendered into the artifact and
-        // defined there; importing it as well would only be shadowed.
-        const RenderResult result = renderer.render(component, interface->value, family->interface_blocks());
-        if (!result.rendered) {
-            return {ResolutionStatus::error, nullptr,
-                    "rendering " + construction.component + " for " + target + ": " + result.error, registered->plugin,
-                    "component rendering"};
-        }
-        for (const std::string& line : result.rendered->imports) spec->imports.push_back({"", {}, line});
-        spec->snippets.push_back({result.rendered->source});
-    } else {
+    auto spec = std::make_shared<ReplacementSpec>(ReplacementSpec{
+        .old_ctor = old_ctor,
+        .new_ctor = construction.component,
+        .imports = {},
+        .mode = construction.mode,
+        .keyword_args = std::move(*arguments),
+        .snippets = {},
+        .remove_class = !wraps,
+        .replacement_note = note_for(construction.component, old_ctor, wraps),
+    });
+    const Argument* interface = first_interface(construction);
+    if (interface == nullptr) {
         spec->imports.push_back({construction.import_module, {construction.component}, std::nullopt});
+        return {ResolutionStatus::resolved, std::move(spec), {}, {}, "factory construction"};
     }
-    return {ResolutionStatus::resolved,
-            std::move(spec),
-            {},
-            {},
-            interface != nullptr ? "factory construction, component rendered" : "factory construction"};
+    // The component receives a family function, so its class is rendered into the artifact and
+    // defined there; importing it as well would only be shadowed.
+    const RenderResult result = renderer.render(component, interface->value, family->interface_blocks());
+    if (!result.rendered) {
+        return {ResolutionStatus::error, nullptr,
+                "rendering " + construction.component + " for " + target + ": " + result.error, registered->plugin,
+                "component rendering"};
+    }
+    for (const std::string& line : result.rendered->imports) spec->imports.push_back({"", {}, line});
+    spec->snippets.push_back({result.rendered->source});
+    return {ResolutionStatus::resolved, std::move(spec), {}, {}, "factory construction, component rendered"};
 }
 
 Outcome<ReplacementSpec> build_component_replacement(const Component& component, const std::string& old_ctor,
@@ -150,7 +158,7 @@ Outcome<ReplacementSpec> build_component_replacement(const Component& component,
     auto spec = std::make_shared<ReplacementSpec>();
     spec->old_ctor = old_ctor;
     spec->new_ctor = std::string(component.name());
-    spec->mode = kModeWrapSource;
+    spec->mode = ConstructionMode::wrap_source;
     spec->remove_class = false;
     spec->replacement_note = note_for(spec->new_ctor, old_ctor, true);
     // The runtime passes module_fqn and context; the generated call uses the constructor's defaults.
@@ -158,8 +166,8 @@ Outcome<ReplacementSpec> build_component_replacement(const Component& component,
         const Parameter* parameter = parameter_named(parameters, runtime);
         if (parameter == nullptr) continue;
         auto rendered = render_default(component, *parameter);
-        if (rendered.index() == 1) return not_covered(Gap::component_mismatch, std::get<1>(rendered));
-        spec->keyword_args.push_back(std::get<0>(rendered));
+        if (!rendered) return not_covered(Gap::component_mismatch, rendered.error());
+        spec->keyword_args.push_back(std::move(*rendered));
     }
     // Plan options follow, in the constructor's parameter order.
     for (const Parameter& parameter : parameters) {

@@ -12,11 +12,12 @@
 namespace famspec::detail {
 namespace {
 
-Outcome<StrategySpec> ep_spec(const MoeArchetype& a) {
+Outcome<StrategySpec> ep_spec(const RegisteredArchetype& archetype) {
+    const MoeArchetype& a = *archetype;
     auto spec = std::make_shared<StrategySpec>();
     spec->kind = std::string(a.kind());
     spec->target_class = std::string(a.target_class());
-    spec->body_template = moe_ep_forward_body(a.router_kind(), a.shared());
+    spec->body_template = moe_ep_forward_body(archetype.router_kind, archetype.shared);
     spec->imports.push_back({std::string(channels::kEpModule), {std::string(channels::kEpEntry)}, std::nullopt});
     const auto strip = a.strip_boundary_subpatterns();
     spec->strip_boundary_subpatterns.assign(strip.begin(), strip.end());
@@ -68,7 +69,7 @@ Resolution<StrategySpec> from_archetype(const ResolverState& state, const Resolv
     CacheKey key = state.key('E');
     key.add(request.target);
     return state.cached(state.strategies, key, std::move(explanation), std::move(options.diagnostics), request.strict,
-                        [&]() { return ep_spec(**archetype); });
+                        [&]() { return ep_spec(*archetype); });
 }
 
 Resolution<StrategySpec> from_cp_wrapper(const ResolverState& state, const ResolveRequest& request,
@@ -76,7 +77,8 @@ Resolution<StrategySpec> from_cp_wrapper(const ResolverState& state, const Resol
     const Registry& registry = *state.registry;
     explanation.channel = "cp-wrapper";
     const auto* wrapper = registry.find_cp_wrapper(request.target);
-    // An MoE compute factory is never a wrapper, even under the adapter convention (reference §8).
+    // An MoE compute factory is never a wrapper, even under the adapter convention: the reference
+    // answers CP from the path shape alone and would take it for one.
     if (wrapper == nullptr &&
         (registry.find_archetype(request.target) != nullptr || !names_adapter_attribute(request.target))) {
         Unanswered why = unowned_target(registry, request.target, TargetKind::cp_wrapper, choice.family,

@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "famspec/canonical_json.hpp"
+#include "famspec/names.hpp"
 #include "spec_json.hpp"
 
 namespace famspec {
@@ -46,7 +47,7 @@ json::value to_json(const ReplacementSpec& spec) {
     return json::object{{"old_ctor", spec.old_ctor},
                         {"new_ctor", spec.new_ctor},
                         {"imports", imports_json(spec.imports)},
-                        {"mode", spec.mode},
+                        {"mode", name_of(spec.mode)},
                         {"keyword_args", string_array(spec.keyword_args)},
                         {"snippets", snippets_json(spec.snippets)},
                         {"remove_class", spec.remove_class},

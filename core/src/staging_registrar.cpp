@@ -5,6 +5,7 @@
 #include <set>
 
 #include "dotted_path.hpp"
+#include "famspec/names.hpp"
 
 namespace famspec::detail {
 namespace {
@@ -19,6 +20,38 @@ std::optional<std::size_t> indexed(const std::unordered_map<std::string, std::si
 
 std::string fingerprint_key(const MoeFingerprint& fp) {
     return fp.router + '\0' + fp.shared_experts + '\0' + fp.expert_storage;
+}
+
+// `text` as the Enum it names; else nullopt, and the word is added to `unknown` with the accepted ones.
+template <class Enum>
+std::optional<Enum> word(std::string_view field, std::string_view text, std::vector<std::string>& unknown) {
+    const std::optional<Enum> value = from_name<Enum>(text);
+    if (!value) {
+        std::string accepted;
+        for (const std::string_view name : all_names<Enum>()) {
+            accepted += (accepted.empty() ? "" : ", ") + std::string(name);
+        }
+        unknown.push_back(std::string(field) + " " + quoted(text) + " (expected one of " + accepted + ")");
+    }
+    return value;
+}
+
+struct ArchetypeWords {
+    MoeStructure structure;
+    MoeRouter router_kind;
+    SharedExperts shared;
+};
+
+// The archetype's vocabulary typed; nullopt when a word is unknown, each such word in `unknown`.
+std::optional<ArchetypeWords> words_of(const MoeArchetype& archetype, std::vector<std::string>& unknown) {
+    const MoeFingerprint& fp = archetype.fingerprint();
+    const auto router = word<MoeRouter>("router", fp.router, unknown);
+    const auto shared_experts = word<SharedExperts>("shared_experts", fp.shared_experts, unknown);
+    const auto storage = word<ExpertStorage>("expert_storage", fp.expert_storage, unknown);
+    const auto router_kind = word<MoeRouter>("router_kind", archetype.router_kind(), unknown);
+    const auto shared = word<SharedExperts>("shared", archetype.shared(), unknown);
+    if (!unknown.empty()) return std::nullopt;
+    return ArchetypeWords{{*router, *shared_experts, *storage}, *router_kind, *shared};
 }
 
 std::string family_and_name(const ReplacementFactory& factory) {
@@ -223,6 +256,10 @@ void StagingRegistrar::add_archetype(std::unique_ptr<const MoeArchetype> archety
         return fail(what + " (" + std::string(where) +
                     ") needs a full fingerprint, kind, target_class, router_kind, shared and compute factory");
     }
+    std::vector<std::string> unknown;
+    const std::optional<ArchetypeWords> words = words_of(*archetype, unknown);
+    for (const auto& problem : unknown) fail(what + " (" + std::string(where) + ") uses an unknown " + problem);
+    if (!words) return;
     if (family_named(archetype->family()) == nullptr) {
         return fail(what + " (" + std::string(where) + ") names family " + quoted(archetype->family()) +
                     ", which this plugin does not register");
@@ -240,7 +277,7 @@ void StagingRegistrar::add_archetype(std::unique_ptr<const MoeArchetype> archety
     check_parameters(what, archetype->options(), where);
     archetype_by_factory_.emplace(compute_factory, archetypes.size());
     archetype_by_fingerprint_.emplace(fingerprint_key(fp), archetypes.size());
-    archetypes.push_back(stage(std::move(archetype), where));
+    archetypes.push_back({stage(std::move(archetype), where), words->structure, words->router_kind, words->shared});
 }
 
 void StagingRegistrar::add_cp_wrapper(std::unique_ptr<const CpWrapper> wrapper, std::string_view where) {

@@ -33,7 +33,7 @@ public:
     // The staged declarations, handed over once the plugin has passed every stage.
     std::vector<RegisteredFamily> families;
     std::vector<Registered<ReplacementFactory>> factories;
-    std::vector<Registered<MoeArchetype>> archetypes;
+    std::vector<RegisteredArchetype> archetypes;
     std::vector<Registered<CpWrapper>> cp_wrappers;
     std::vector<Registered<Component>> components;
 

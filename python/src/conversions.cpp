@@ -5,6 +5,7 @@
 #include <string>
 
 #include "bindings.hpp"
+#include "famspec/names.hpp"
 
 namespace famspec::python {
 namespace {
@@ -84,8 +85,9 @@ py::object to_python(const PyLiteral& literal) {
 }
 
 py::tuple to_python(const ReplacementSpec& spec) {
-    return py::make_tuple(spec.old_ctor, spec.new_ctor, imports_of(spec.imports), spec.mode, strings(spec.keyword_args),
-                          snippets_of(spec.snippets), spec.remove_class, optional_string(spec.replacement_note));
+    return py::make_tuple(spec.old_ctor, spec.new_ctor, imports_of(spec.imports), name_of(spec.mode),
+                          strings(spec.keyword_args), snippets_of(spec.snippets), spec.remove_class,
+                          optional_string(spec.replacement_note));
 }
 
 py::tuple to_python(const StrategySpec& spec) {

@@ -4,26 +4,13 @@
 #include <optional>
 
 #include "bindings.hpp"
+#include "famspec/names.hpp"
 #include "famspec/plugin_loader.hpp"
 #include "famspec/registry.hpp"
 #include "famspec/registry_description.hpp"
 
 namespace famspec::python {
 namespace {
-
-std::string_view level_name(LogLevel level) {
-    switch (level) {
-        case LogLevel::debug:
-            return "debug";
-        case LogLevel::info:
-            return "info";
-        case LogLevel::warning:
-            return "warning";
-        case LogLevel::error:
-            return "error";
-    }
-    return "info";
-}
 
 // Forwards core log lines to a Python callable. The core calls it without the GIL; the first exception
 // the callable raises is kept and re-raised once loading is over, so the core never sees it.
@@ -38,7 +25,7 @@ public:
             if (failure_) return;
             try {
                 const py::handle callable(callable_);
-                callable(level_name(level), py::str(message.data(), message.size()));
+                callable(name_of(level), py::str(message.data(), message.size()));
             } catch (py::error_already_set& error) {
                 failure_ = std::move(error);
             }

@@ -1,5 +1,5 @@
-// The reference contracts (reference-behaviour §7) answered by the real plugins through the C++
-// Resolver API.
+// The upstream resolver's test contracts ("given X, expect Y") answered by the real plugins through
+// the C++ Resolver API.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -65,7 +65,7 @@ TEST_CASE("contracts: the qwen3 RMSNorm spec, field by field") {
     const auto spec = replacement(kRmsNorm, nullopt, kQwenModeling + "Qwen3MoeRMSNorm");
     CHECK(spec->old_ctor == "Qwen3MoeRMSNorm");
     CHECK(spec->new_ctor == "RMSNorm");
-    CHECK(spec->mode == "wrap_source");
+    CHECK(spec->mode == famspec::ConstructionMode::wrap_source);
     CHECK(spec->keyword_args == kRuntimeArgs);
     CHECK_FALSE(spec->remove_class);
     CHECK(spec->imports == std::vector<ImportPatch>{{"hyper_parallel.components.modules", {"RMSNorm"}, nullopt}});
@@ -77,7 +77,7 @@ TEST_CASE("contracts: qwen3 grouped experts wrap the source experts") {
     const auto spec = replacement(kExperts, "qwen3_moe", kQwenModeling + "Qwen3MoeExperts");
     CHECK(spec->old_ctor == "Qwen3MoeExperts");
     CHECK(spec->new_ctor == "GroupedExperts");
-    CHECK(spec->mode == "wrap_source");
+    CHECK(spec->mode == famspec::ConstructionMode::wrap_source);
     CHECK(spec->keyword_args == kRuntimeArgs);
     CHECK_FALSE(spec->remove_class);
     CHECK(spec->imports ==
@@ -89,7 +89,7 @@ TEST_CASE("contracts: qwen3 attention renders GQAAttention with the family kerne
     const auto spec = replacement(kAttention, "qwen3_moe", kQwenModeling + "Qwen3MoeAttention");
     CHECK(spec->old_ctor == "Qwen3MoeAttention");
     CHECK(spec->new_ctor == "GQAAttention");
-    CHECK(spec->mode == "wrap_source");
+    CHECK(spec->mode == famspec::ConstructionMode::wrap_source);
     CHECK(spec->keyword_args == std::vector<std::string>{"module_fqn=''", "context=None",
                                                          "attention_interface=run_qwen3_moe_flash_attention"});
     CHECK_FALSE(spec->remove_class);
@@ -136,7 +136,8 @@ TEST_CASE("contracts: the EP spec of the Qwen archetype") {
     CHECK(spec->target_class == "Qwen3MoeSparseMoeBlock");
     CHECK(spec->method_name == "forward");
     REQUIRE(spec->body_template.has_value());
-    CHECK(*spec->body_template == famspec::moe_ep_forward_body("topk_router_module", "none"));
+    CHECK(*spec->body_template ==
+          famspec::moe_ep_forward_body(famspec::MoeRouter::topk_router_module, famspec::SharedExperts::none));
     CHECK(spec->body_template->find("router_kind='topk_router_module'") != std::string::npos);
     CHECK(spec->body_template->find("shared='none'") != std::string::npos);
     CHECK(spec->imports == std::vector<ImportPatch>{
@@ -151,7 +152,8 @@ TEST_CASE("contracts: the EP spec of the DeepSeek archetype") {
     CHECK(spec->kind == "moe_ep_routed");
     CHECK(spec->target_class == "DeepseekV3MoE");
     REQUIRE(spec->body_template.has_value());
-    CHECK(*spec->body_template == famspec::moe_ep_forward_body("sigmoid_group", "additive"));
+    CHECK(*spec->body_template ==
+          famspec::moe_ep_forward_body(famspec::MoeRouter::sigmoid_group, famspec::SharedExperts::additive));
     CHECK(spec->body_template->find("router_kind='sigmoid_group'") != std::string::npos);
     CHECK(spec->body_template->find("shared='additive'") != std::string::npos);
     CHECK(spec->strip_boundary_subpatterns == std::vector<std::string>{"experts.*", "shared_experts"});
@@ -236,7 +238,7 @@ TEST_CASE("contracts: direct components wrap the source module") {
         const auto spec = replacement(c.target, "deepseek_v41", kV41Modeling + c.source_class);
         CHECK(spec->old_ctor == c.source_class);
         CHECK(spec->new_ctor == c.component);
-        CHECK(spec->mode == "wrap_source");
+        CHECK(spec->mode == famspec::ConstructionMode::wrap_source);
         CHECK_FALSE(spec->remove_class);
         CHECK(spec->keyword_args == c.keyword_args);
         CHECK(spec->imports == std::vector<ImportPatch>{{c.module, {c.component}, nullopt}});
@@ -264,7 +266,7 @@ TEST_CASE("contracts: the deepseek_v41 factory wraps with the module handed over
     const auto spec = replacement(kV41 + "replacements.replace_deepseek_v41_shared_attention", nullopt,
                                   kV41Modeling + "DeepseekV41SharedAttention");
     CHECK(spec->new_ctor == "SharedCompressedDSAAttention");
-    CHECK(spec->mode == "wrap_source");
+    CHECK(spec->mode == famspec::ConstructionMode::wrap_source);
     CHECK_FALSE(spec->remove_class);
     CHECK(spec->keyword_args.empty());
     // Imported from the defining submodule, as the factory does.

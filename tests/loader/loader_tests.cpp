@@ -267,7 +267,7 @@ TEST_CASE("a factory declared twice in one plugin fails at the register stage wi
           message.substr(second, message.find(')', second) - second));
 }
 
-TEST_CASE("misdeclared provider modules and shared family keys fail at the register stage, each named") {
+TEST_CASE("misdeclared provider modules, family keys and MoE words fail at the register stage, each named") {
     const PluginRecord record = load_one("misdeclared_keys");
     REQUIRE(stage_of(record) == "register");
     const std::string& message = record.error->message;
@@ -286,6 +286,10 @@ TEST_CASE("misdeclared provider modules and shared family keys fail at the regis
                  "modules first",
              std::string("directory alias 'shareddir' names both family 'dir_a' ("),
              std::string("spelling 'sharedarch' names both family 'arch_a' ("),
+             "archetype '" + adapter + "expert_parallel.misdeclared_ep_compute_fn' (",
+             std::string(") uses an unknown router 'top_k' (expected one of softmax_topk, sigmoid_group, "
+                         "topk_router_module)"),
+             std::string(") uses an unknown shared 'summed' (expected one of none, gated, additive)"),
          }) {
         CHECK_MESSAGE(message.find(expected) != std::string::npos, expected);
     }

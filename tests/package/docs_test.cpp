@@ -129,7 +129,7 @@ TEST_CASE("the plugin-authors walkthrough resolves through every channel") {
     REQUIRE(factory);
     CHECK(factory->new_ctor == "DocsRMSNorm");
     CHECK(factory->old_ctor == "DocsNorm");
-    CHECK(factory->mode == "wrap_source");
+    CHECK(factory->mode == famspec::ConstructionMode::wrap_source);
     CHECK(factory->keyword_args == std::vector<std::string>{"module_fqn=''", "context=None", "eps=1e-06"});
 
     // The same factory under the second provider module: an equal spec.

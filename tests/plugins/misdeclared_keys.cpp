@@ -1,5 +1,5 @@
-// Provider modules and family keys declared wrongly, each once: registration must be rejected,
-// naming every mistake.
+// Provider modules, family keys and an archetype's words declared wrongly, each once: registration
+// must be rejected, naming every mistake.
 #include "famspec/sdk.hpp"
 
 FAMSPEC_PLUGIN("misdeclared_keys", "1.0.0", "famspec test fixture")(famspec::Registrar& registrar) {
@@ -12,6 +12,14 @@ FAMSPEC_PLUGIN("misdeclared_keys", "1.0.0", "famspec test fixture")(famspec::Reg
     family.factory(adapter + "conversion.module_replacement.replace_norm")
         .wraps("RMSNorm", "hyper_parallel.components.modules");
     family.factory(adapter + "elsewhere.replace_other").runtime_only("not in a declared provider");
+    // Two words outside the MoE vocabulary: a router the fingerprint cannot detect, a merge the runtime lacks.
+    family.archetype({
+        .fingerprint = {"top_k", "none", "module_list"},
+        .target_class = "MisdeclaredMoE",
+        .router_kind = "softmax_topk",
+        .shared = "summed",
+        .compute_factory = adapter + "expert_parallel.misdeclared_ep_compute_fn",
+    });
     family.register_into(registrar);
     registrar.add_provider_module("misdeclared_keys", "hyper_parallel.models.other_family.adapter.replacements",
                                   "fixture:1");

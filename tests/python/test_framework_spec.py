@@ -1,4 +1,4 @@
-"""The reference's documented contracts (reference-behaviour §7), asked through famspec.framework_spec."""
+"""The upstream resolver's test contracts ("given X, expect Y"), asked through famspec.framework_spec."""
 
 import dataclasses
 import pickle

@@ -193,6 +193,34 @@ TEST_CASE("every enum has one name table, read both ways") {
     CHECK(famspec::name_of(famspec::FamilySource::model_target) == "model._target_");
 }
 
+// Every name of an enum reads back to the value it names, and no two values share one.
+template <class Enum>
+void check_round_trip(const std::vector<std::string_view>& expected) {
+    CHECK(famspec::all_names<Enum>() == expected);
+    for (const std::string_view name : expected) {
+        const auto value = famspec::from_name<Enum>(name);
+        REQUIRE(value.has_value());
+        CHECK(famspec::name_of(*value) == name);
+    }
+}
+
+TEST_CASE("the vocabularies read both ways, in the words the CLI, the JSON and the plugins use") {
+    check_round_trip<famspec::PluginStage>(
+        {"find", "trust", "manifest", "compatibility", "open", "entry", "handshake", "register", "validate"});
+    check_round_trip<famspec::LogLevel>({"debug", "info", "warning", "error"});
+    check_round_trip<famspec::ParameterKind>({"positional", "positional_only", "keyword_only"});
+    CHECK(famspec::name_of(famspec::ParameterKind::positional_or_keyword) == "positional");
+    check_round_trip<famspec::ArgumentBinding>({"parameter", "literal", "interface"});
+    check_round_trip<famspec::ConstructionMode>({"name", "wrap_source"});
+    check_round_trip<famspec::MoeRouter>({"softmax_topk", "sigmoid_group", "topk_router_module"});
+    check_round_trip<famspec::SharedExperts>({"none", "gated", "additive"});
+    check_round_trip<famspec::ExpertStorage>({"module_list", "batched_parameters"});
+    CHECK(famspec::name_of(famspec::MoeRouter::topk_router_module) == "topk_router_module");
+    CHECK_FALSE(famspec::from_name<famspec::SharedExperts>("summed").has_value());
+    CHECK(famspec::stage_name(famspec::PluginStage::register_) == "register");
+    CHECK(famspec::stage_from_name("validate") == famspec::PluginStage::validate);
+}
+
 TEST_CASE("a missing module_type and the module_type \"\\x01\" do not share a cache entry") {
     const Resolver resolver(toy_registry());
     const auto odd = resolver.replacement_spec_for(kToyNorm, "toy", std::string("\x01"));

@@ -36,7 +36,7 @@ TEST_CASE("a wrapping factory gives the reference's wrap spec") {
     const auto& spec = *r.value;
     CHECK(spec.old_ctor == "ToyRMSNorm");
     CHECK(spec.new_ctor == "ToyNorm");
-    CHECK(spec.mode == "wrap_source");
+    CHECK(spec.mode == famspec::ConstructionMode::wrap_source);
     CHECK(spec.keyword_args == std::vector<std::string>{"module_fqn=''", "context=None"});
     CHECK_FALSE(spec.remove_class);
     REQUIRE(spec.imports.size() == 1);
@@ -55,7 +55,7 @@ TEST_CASE("a name-swap factory removes the class and says so") {
     const auto r = resolver.replacement_spec_for(
         "hyper_parallel.models.toy.adapter.replacements.replace_toy_norm_by_name", "toy", kToyModuleType);
     REQUIRE(r.resolved());
-    CHECK(r.value->mode == "name");
+    CHECK(r.value->mode == famspec::ConstructionMode::name);
     CHECK(r.value->remove_class);
     CHECK(r.value->keyword_args.empty());
     CHECK(r.value->replacement_note == "ToyNorm replaces ToyRMSNorm.");
@@ -217,7 +217,7 @@ TEST_CASE("a component named directly wraps with its own defaults, whatever the 
     const auto& spec = *r.value;
     CHECK(spec.new_ctor == "ToyNorm");
     CHECK(spec.old_ctor == "ToyRMSNorm");
-    CHECK(spec.mode == "wrap_source");
+    CHECK(spec.mode == famspec::ConstructionMode::wrap_source);
     CHECK_FALSE(spec.remove_class);
     CHECK(spec.keyword_args == std::vector<std::string>{"module_fqn=''", "context=None"});
     REQUIRE(spec.imports.size() == 1);

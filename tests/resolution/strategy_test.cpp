@@ -23,7 +23,8 @@ TEST_CASE("an archetype's compute factory gives the inline EP spec") {
     CHECK(spec.imports[0].module == "hyper_parallel.distributed.expert_parallel.experts");
     CHECK(spec.imports[0].names == std::vector<std::string>{"moe_ep_forward"});
     REQUIRE(spec.body_template.has_value());
-    CHECK(*spec.body_template == famspec::moe_ep_forward_body("softmax_topk", "gated"));
+    CHECK(*spec.body_template ==
+          famspec::moe_ep_forward_body(famspec::MoeRouter::softmax_topk, famspec::SharedExperts::gated));
     CHECK(r.explanation->channel == "archetype");
     // One object, whatever family spelling is given; a known option does not change it.
     for (const char* spelling : {"toy", "ToyForCausalLM", "other_toy"}) {
@@ -35,7 +36,7 @@ TEST_CASE("an archetype's compute factory gives the inline EP spec") {
 }
 
 TEST_CASE("the EP body is the fixed shell with the router and shared keys as Python literals") {
-    CHECK(famspec::moe_ep_forward_body("sigmoid_group", "additive") ==
+    CHECK(famspec::moe_ep_forward_body(famspec::MoeRouter::sigmoid_group, famspec::SharedExperts::additive) ==
           "\"\"\"Expert-parallel routed MoE forward: dispatch, local experts, combine.\"\"\"\n"
           "if not self.ep_enable:\n"
           "    return self._forward_impl(hidden_states)\n"

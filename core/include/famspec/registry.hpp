@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "famspec/moe_vocabulary.hpp"
 #include "famspec/plugin_record.hpp"
 #include "famspec/sdk/component.hpp"
 #include "famspec/sdk/cp_wrapper.hpp"
@@ -46,6 +47,13 @@ struct RegisteredFamily : Registered<FamilyAdapter> {
     std::vector<std::string> provider_modules;
 };
 
+// An archetype with its words checked and typed when it registered.
+struct RegisteredArchetype : Registered<MoeArchetype> {
+    MoeStructure structure;   // the fingerprint
+    MoeRouter router_kind{};  // the runtime router adapter
+    SharedExperts shared{};   // how the shared branch merges
+};
+
 // How a spelling was matched to a family, for `resolve --explain`.
 struct FamilyLookup {
     const RegisteredFamily* family = nullptr;
@@ -68,7 +76,7 @@ public:
         std::vector<PluginRecord> plugins;
         std::vector<RegisteredFamily> families;
         std::vector<Registered<ReplacementFactory>> factories;
-        std::vector<Registered<MoeArchetype>> archetypes;
+        std::vector<RegisteredArchetype> archetypes;
         std::vector<Registered<CpWrapper>> cp_wrappers;
         std::vector<Registered<Component>> components;
     };
@@ -84,7 +92,7 @@ public:
     std::span<const PluginRecord> plugins() const { return contents_.plugins; }
     std::span<const RegisteredFamily> families() const { return contents_.families; }
     std::span<const Registered<ReplacementFactory>> factories() const { return contents_.factories; }
-    std::span<const Registered<MoeArchetype>> archetypes() const { return contents_.archetypes; }
+    std::span<const RegisteredArchetype> archetypes() const { return contents_.archetypes; }
     std::span<const Registered<CpWrapper>> cp_wrappers() const { return contents_.cp_wrappers; }
     std::span<const Registered<Component>> components() const { return contents_.components; }
 
@@ -93,8 +101,7 @@ public:
     FamilyLookup find_family(std::string_view spelling) const;
     // By target: <provider module>.<name> for any provider module of the factory's family.
     const Registered<ReplacementFactory>* find_factory(std::string_view target) const;
-    const Registered<MoeArchetype>* find_archetype(std::string_view compute_factory) const;
-    const Registered<MoeArchetype>* find_archetype(const MoeFingerprint& fingerprint) const;
+    const RegisteredArchetype* find_archetype(std::string_view compute_factory) const;
     const Registered<CpWrapper>* find_cp_wrapper(std::string_view target) const;
     // By import module (the re-exporting package or the defining module) and class name.
     const Registered<Component>* find_component(std::string_view module, std::string_view name) const;

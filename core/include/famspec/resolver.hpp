@@ -14,6 +14,7 @@
 
 #include "famspec/component_renderer.hpp"
 #include "famspec/log.hpp"
+#include "famspec/moe_vocabulary.hpp"
 #include "famspec/plan.hpp"
 #include "famspec/registry.hpp"
 #include "famspec/resolution.hpp"
@@ -109,7 +110,7 @@ private:
 };
 
 // The inline expert-parallel forward body for an archetype's router_kind and shared mode.
-FAMSPEC_API std::string moe_ep_forward_body(std::string_view router_kind, std::string_view shared);
+FAMSPEC_API std::string moe_ep_forward_body(MoeRouter router_kind, SharedExperts shared);
 
 // A Python literal as Python's repr() writes it: None, True, 1e-05, 'text'.
 FAMSPEC_API std::string to_python(const PyLiteral& literal);

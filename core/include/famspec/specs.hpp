@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "famspec/sdk/construction.hpp"
 #include "famspec/sdk/export.hpp"
 
 namespace famspec {
@@ -26,16 +27,13 @@ struct ModuleSnippetPatch {
     friend bool operator==(const ModuleSnippetPatch&, const ModuleSnippetPatch&) = default;
 };
 
-inline constexpr const char* kModeName = "name";
-inline constexpr const char* kModeWrapSource = "wrap_source";
-
 // How one replace_module target rewrites a constructor call.
 struct ReplacementSpec {
     std::string old_ctor;  // bare class name of the matched source module
     std::string new_ctor;  // bare class name of the component constructed instead
     std::vector<ImportPatch> imports;
-    std::string mode = kModeName;           // "name" or "wrap_source"
-    std::vector<std::string> keyword_args;  // rendered "k=v" texts appended to the call
+    ConstructionMode mode = ConstructionMode::name;  // renders as "name" or "wrap_source"
+    std::vector<std::string> keyword_args;           // rendered "k=v" texts appended to the call
     std::vector<ModuleSnippetPatch> snippets;
     bool remove_class = true;
     std::optional<std::string> replacement_note;

@@ -1,0 +1,25 @@
+// Stages trust, manifest and compatibility: everything known about a plugin without mapping it.
+#pragma once
+
+#include <optional>
+
+#include "famspec/plugin_error.hpp"
+#include "famspec/plugin_loader.hpp"
+#include "famspec/plugin_manifest.hpp"
+#include "plugin_candidates.hpp"
+
+namespace famspec::detail {
+
+inline void announce(const LoadOptions& options, const Candidate& candidate, PluginStage stage) {
+    if (options.on_stage) options.on_stage(candidate.path.string(), stage);
+}
+
+// Stage manifest: the embedded manifest, parsed; nullopt when there is none and none is required.
+std::optional<PluginError> read_manifest(const Candidate& candidate, bool require_manifest,
+                                         std::optional<PluginManifest>& manifest);
+
+// Stages trust, manifest and compatibility, in order; `manifest` is set once it is read.
+std::optional<PluginError> check_before_open(const Candidate& candidate, const LoadOptions& options,
+                                             std::optional<PluginManifest>& manifest);
+
+}  // namespace famspec::detail

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 
 from . import _layout, _native
+from ._record import Record
 
 __all__ = ["PluginRecord", "Registry", "default_plugin_directory", "load_plugins"]
 
@@ -15,29 +16,12 @@ def default_plugin_directory() -> str:
     return os.path.normpath(os.path.join(package, _layout.PLUGIN_DIRECTORY_FROM_PACKAGE))
 
 
-class PluginRecord:
+class PluginRecord(Record):
     """One candidate plugin file, as ``famspec list --json`` describes it: ``name``, ``version``,
     ``path``, ``status`` ("ok" or "error"), ``stage`` (the loader stage that failed, None when ok),
     ``message``, ``families``, ``abi``, ``build_id`` and ``paths``. Read-only."""
 
-    # A plain class rather than a dataclass: loading plugins must not import dataclasses/inspect.
     __slots__ = ("name", "version", "path", "status", "stage", "message", "families", "abi", "build_id", "paths")
-
-    def __init__(self, **fields):
-        for name in self.__slots__:
-            object.__setattr__(self, name, fields[name])
-
-    def __setattr__(self, name, value):
-        raise AttributeError("PluginRecord is read-only")
-
-    def _values(self):
-        return tuple(getattr(self, name) for name in self.__slots__)
-
-    def __eq__(self, other):
-        return type(other) is PluginRecord and self._values() == other._values()
-
-    def __hash__(self):
-        return hash(self._values())
 
     def __repr__(self):
         return f"PluginRecord(name={self.name!r}, version={self.version!r}, status={self.status!r}, path={self.path!r})"

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Optional, Tuple
 
 from . import _native
+from ._record import Record
 from .errors import ResolutionError
 from .plan import Plan, parse_plan
 from .registry import Registry
@@ -17,62 +17,45 @@ __all__ = ["Diagnostic", "Explanation", "Resolution", "Resolver", "Summary", "Su
 SLOTS = ("replace_module", "local_compute_fn", "inner_wrapper")
 
 
-@dataclass(frozen=True)
-class Explanation:
-    """The decision trace of one answer (what ``famspec resolve --explain`` prints)."""
+class Explanation(Record):
+    """The decision trace of one answer (what ``famspec resolve --explain`` prints): ``spellings_tried``,
+    ``family``, ``plugin``, ``channel``, ``cache_hit`` and ``rule``."""
 
-    spellings_tried: Tuple[str, ...]
-    family: str
-    plugin: str
-    channel: str
-    cache_hit: bool
-    rule: str
+    __slots__ = ("spellings_tried", "family", "plugin", "channel", "cache_hit", "rule")
 
 
-@dataclass(frozen=True)
-class Diagnostic:
-    """A check famspec makes where the reference makes none (``kind`` as in docs/compatibility.md).
-    The answer stands; under ``strict`` the target is not covered instead."""
+class Diagnostic(Record):
+    """A check famspec makes where the reference makes none (``kind`` as in docs/compatibility.md), with
+    its ``message`` and ``suggestion`` (or None). The answer stands; under ``strict`` the target is not
+    covered instead."""
 
-    kind: str
-    message: str
-    suggestion: Optional[str]
+    __slots__ = ("kind", "message", "suggestion")
 
 
 def _diagnostics(rows) -> Tuple[Diagnostic, ...]:
     return tuple(Diagnostic(*row) for row in rows)
 
 
-@dataclass(frozen=True)
-class Resolution:
+class Resolution(Record):
     """One answer: ``status`` is "resolved" (``value`` set), "not_covered" (``reason`` and ``gap`` set),
     "native" (the family builds it at runtime: nothing to sink) or "error" (a declaration exists but is
-    broken; ``reason`` says why). ``diagnostics`` are famspec's stricter checks on the answer."""
+    broken; ``reason`` says why). ``diagnostics`` are famspec's stricter checks on the answer;
+    ``explanation`` is its ``Explanation``."""
 
-    status: str
-    value: Any
-    reason: str
-    gap: Optional[str]
-    diagnostics: Tuple[Diagnostic, ...]
-    explanation: Explanation
+    __slots__ = ("status", "value", "reason", "gap", "diagnostics", "explanation")
 
     @property
     def resolved(self) -> bool:
         return self.status == "resolved"
 
 
-@dataclass(frozen=True)
-class SummaryEntry:
-    slot: str
-    target: str
-    module_type: Optional[str]
-    status: str
-    value: Any
-    reason: str
-    gap: Optional[str]
-    line: int
-    column: int
-    diagnostics: Tuple[Diagnostic, ...] = ()
+class SummaryEntry(Record):
+    """One target of a summarised plan: where it is (``line``, ``column``), its ``slot``, ``target`` and
+    ``module_type``, and its answer (``status``, ``value``, ``reason``, ``gap``, ``diagnostics``)."""
+
+    __slots__ = ("slot", "target", "module_type", "status", "value", "reason", "gap", "line", "column",
+                 "diagnostics")
+    _defaults = {"diagnostics": ()}
 
 
 class Summary:

@@ -1,6 +1,7 @@
 """The upstream resolver's test contracts ("given X, expect Y"), asked through famspec.framework_spec."""
 
 import dataclasses
+import pickle
 
 import pytest
 
@@ -40,6 +41,42 @@ def test_spec_classes_have_the_reference_fields_order_and_defaults():
         spec.mode = "wrap_source"
     assert spec.imports == (famspec.ImportPatch("m", ("B",)),) and hash(spec) == hash(
         famspec.ReplacementSpec("A", "B", (famspec.ImportPatch("m", ("B",)),)))
+
+
+# The oracle: what `@dataclass(frozen=True)` with the reference's fields gives.
+@dataclasses.dataclass(frozen=True)
+class ImportPatch:
+    module: str
+    names: tuple
+    raw: object = None
+
+
+@dataclasses.dataclass(frozen=True)
+class ReplacementSpec:
+    old_ctor: str
+    new_ctor: str
+    imports: tuple
+    mode: str = "name"
+    keyword_args: tuple = ()
+    snippets: tuple = ()
+    remove_class: bool = True
+    replacement_note: object = None
+
+
+def test_specs_behave_as_the_frozen_dataclasses_they_replace():
+    ours = famspec.ReplacementSpec("A", "B", (famspec.ImportPatch("m", ("B",)),), "wrap_source", ("x=1",))
+    oracle = ReplacementSpec("A", "B", (ImportPatch("m", ("B",)),), "wrap_source", ("x=1",))
+    assert repr(ours) == repr(oracle)
+    assert hash(ours) == hash(oracle)
+    assert dataclasses.asdict(ours) == dataclasses.asdict(oracle)
+    assert dataclasses.is_dataclass(ours) and type(ours).__dataclass_params__.frozen
+    assert ours != oracle and ours == famspec.ReplacementSpec(**{**dataclasses.asdict(ours), "imports": ours.imports})
+    assert dataclasses.replace(ours, mode="name").mode == "name" and ours.mode == "wrap_source"
+    assert pickle.loads(pickle.dumps(ours)) == ours
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        del ours.new_ctor
+    with pytest.raises(TypeError):
+        famspec.ModuleSnippetPatch()
 
 
 def test_strategy_spec_keeps_the_reference_invariants():

@@ -1,6 +1,7 @@
 """The rich API: Resolver and Resolution, plans and their errors, summaries equal to the CLI's bytes."""
 
 import os
+import pickle
 
 import pytest
 
@@ -31,6 +32,27 @@ def test_resolution_is_tri_state_with_reason_gap_and_explanation(resolver):
     interface = resolver.interface_component_class("qwen3_moe")
     assert interface.status == "resolved" and interface.value == "GQAAttention"
     assert resolver.external_state_classes("qwen3_moe", [(QWEN_EP, None), (None, None)]) == ("Qwen3MoeSparseMoeBlock",)
+
+
+def test_results_are_read_only_values(registry):
+    resolver = famspec.Resolver(registry)
+    module_type = QWEN_MODELING + "Qwen3MoeRMSNorm"
+    first = resolver.replacement(RMS_NORM, "qwen3_moe", module_type=module_type)
+    again = resolver.replacement(RMS_NORM, "qwen3_moe", module_type=module_type)
+    assert first.explanation.cache_hit is False and again.explanation.cache_hit is True
+    assert first != again and first.value is again.value
+    same = famspec.Resolution(*(getattr(first, name) for name in first.__slots__))
+    assert same == first and hash(same) == hash(first) and pickle.loads(pickle.dumps(first)) == first
+    assert repr(first).startswith("Resolution(status='resolved', value=ReplacementSpec(")
+    with pytest.raises(AttributeError, match="read-only"):
+        first.status = "error"
+    with pytest.raises(AttributeError, match="read-only"):
+        registry.plugins[0].name = "other"
+    assert famspec.Diagnostic("ignored_option", "m", suggestion=None).suggestion is None
+    with pytest.raises(TypeError, match="missing 'suggestion'"):
+        famspec.Diagnostic("ignored_option", "m")
+    with pytest.raises(TypeError, match="no field 'hint'"):
+        famspec.Diagnostic("ignored_option", "m", None, hint="x")
 
 
 def test_the_same_spec_object_from_the_rich_api_and_from_equal_answers(resolver):

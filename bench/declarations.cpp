@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "famspec/plugin_inspection.hpp"
 #include "famspec/plugin_loader.hpp"
 #include "famspec/plugin_manifest.hpp"
 #include "number_list.hpp"

@@ -7,6 +7,7 @@
 
 #include "famspec/canonical_json.hpp"
 #include "famspec/fingerprint.hpp"
+#include "famspec/plugin_inspection.hpp"
 #include "famspec/resolver.hpp"
 #include "famspec/sdk/abi.hpp"
 #include "plan_input.hpp"

@@ -10,6 +10,7 @@
 #include "escape.hpp"
 #include "exit_guard.hpp"
 #include "famspec/canonical_json.hpp"
+#include "famspec/plugin_inspection.hpp"
 
 namespace famspec::cli {
 
@@ -53,12 +54,12 @@ LoadOptions Context::load_options(std::ostream& err) const {
 }
 
 std::shared_ptr<const Registry> Context::load(std::ostream& err) const {
-    LoadOptions options = load_options(err);
-    options.on_stage = [](const std::string& path, PluginStage stage) { ExitGuard::entering(path, stage); };
+    const LoadOptions options = load_options(err);
     std::shared_ptr<const Registry> registry;
     {
         const ExitGuard guard;
-        registry = load_plugins(options);
+        registry =
+            load_plugins(options, [](const std::string& path, PluginStage stage) { ExitGuard::entering(path, stage); });
     }
     for (const PluginRecord& record : registry->plugins()) {
         if (record.ok()) continue;

@@ -16,6 +16,7 @@
 #include "exit_guard.hpp"
 #include "famspec/elf_file.hpp"
 #include "famspec/fingerprint.hpp"
+#include "famspec/plugin_inspection.hpp"
 #include "famspec/plugin_loader.hpp"
 #include "famspec/plugin_manifest.hpp"
 #include "famspec/sdk/abi.hpp"

@@ -5,6 +5,7 @@
 
 #include "famspec/canonical_json.hpp"
 #include "famspec/names.hpp"
+#include "famspec/plugin_inspection.hpp"
 #include "famspec/resolver.hpp"
 #include "plugin_report.hpp"
 #include "suggest.hpp"

@@ -9,6 +9,7 @@
 #include "child_process.hpp"
 #include "escape.hpp"
 #include "exit_guard.hpp"
+#include "famspec/plugin_inspection.hpp"
 #include "plugin_commands.hpp"
 #include "plugin_report.hpp"
 #include "probe_report.hpp"
@@ -105,14 +106,14 @@ int probe_plugin(const std::string& file, int result_fd) {
     options.files.emplace_back(file);
     options.allow_insecure = true;       // the parent decided trust before it started this child
     options.require_components = false;  // the file alone is probed; its links belong to the set
-    options.on_stage = [&](const std::string& path, PluginStage stage) {
+    const StageCallback on_stage = [&](const std::string& path, PluginStage stage) {
         ExitGuard::entering(path, stage);
         report("stage " + std::string(stage_name(stage)) + "\n");
     };
     std::shared_ptr<const Registry> registry;
     {
         const ExitGuard guard;
-        registry = load_plugins(options);
+        registry = load_plugins(options, on_stage);
     }
     const PluginError* error = nullptr;
     for (const PluginRecord& record : registry->plugins()) {

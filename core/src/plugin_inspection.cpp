@@ -1,8 +1,10 @@
 // Reading plugins without running them (inspect_candidates, inspect_plugins, mark_conflicts), and
 // the build-time manifest of one plugin file (generate_manifest), which does run its registration.
+#include "famspec/plugin_inspection.hpp"
+
 #include <mutex>
 
-#include "famspec/plugin_loader.hpp"
+#include "famspec/plugin_inspection.hpp"
 #include "plugin_candidates.hpp"
 #include "plugin_conflicts.hpp"
 #include "plugin_library.hpp"
@@ -37,7 +39,6 @@ std::vector<PluginRecord> inspect_candidates(const LoadOptions& options) {
     for (const Candidate& candidate : detail::find_candidates(options, records)) {
         PluginRecord record = detail::record_of(candidate);
         LoadOptions manifest_required = options;
-        manifest_required.on_stage = {};
         manifest_required.require_manifest = true;
         record.error = detail::check_before_open(candidate, manifest_required, record.manifest);
         records.push_back(std::move(record));

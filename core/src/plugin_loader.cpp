@@ -9,6 +9,7 @@
 #include <mutex>
 #include <variant>
 
+#include "famspec/plugin_inspection.hpp"
 #include "plugin_candidates.hpp"
 #include "plugin_conflicts.hpp"
 #include "plugin_library.hpp"
@@ -25,8 +26,8 @@ using detail::refusal;
 namespace {
 
 // Stages open, entry and handshake.
-std::variant<Opened, PluginError> open_plugin(Candidate& candidate, const LoadOptions& options) {
-    detail::announce(options, candidate, PluginStage::open);
+std::variant<Opened, PluginError> open_plugin(Candidate& candidate, const StageCallback& on_stage) {
+    detail::announce(on_stage, candidate, PluginStage::open);
     auto opened = detail::open_library(candidate);
     if (auto* library = std::get_if<Opened>(&opened)) {
         if (auto error = detail::find_entry(candidate, *library)) return *std::move(error);
@@ -53,15 +54,17 @@ struct Staged {
 };
 
 std::variant<Staged, PluginError> load_candidate(Candidate& candidate, const LoadOptions& options,
-                                                 PluginRecord& record) {
-    if (auto error = detail::check_before_open(candidate, options, record.manifest)) return *std::move(error);
-    auto opened = open_plugin(candidate, options);
+                                                 const StageCallback& on_stage, PluginRecord& record) {
+    if (auto error = detail::check_before_open(candidate, options, record.manifest, on_stage)) {
+        return *std::move(error);
+    }
+    auto opened = open_plugin(candidate, on_stage);
     if (auto* error = std::get_if<PluginError>(&opened)) return std::move(*error);
     const Opened& plugin = std::get<Opened>(opened);
     auto registrar = std::make_unique<detail::StagingRegistrar>(plugin.descriptor->name, record.path, plugin.library);
-    detail::announce(options, candidate, PluginStage::register_);
+    detail::announce(on_stage, candidate, PluginStage::register_);
     if (auto error = detail::register_plugin(candidate, *plugin.descriptor, *registrar)) return *std::move(error);
-    detail::announce(options, candidate, PluginStage::validate);
+    detail::announce(on_stage, candidate, PluginStage::validate);
     PluginManifest registered = registrar->manifest(*plugin.descriptor);
     if (record.manifest) {
         if (auto error = check_drift(candidate, *record.manifest, registered)) return *std::move(error);
@@ -142,14 +145,16 @@ void log_records(const LoadOptions& options, const std::vector<PluginRecord>& re
 
 }  // namespace
 
-std::shared_ptr<const Registry> load_plugins(const LoadOptions& options) {
+std::shared_ptr<const Registry> load_plugins(const LoadOptions& options) { return load_plugins(options, {}); }
+
+std::shared_ptr<const Registry> load_plugins(const LoadOptions& options, const StageCallback& on_stage) {
     const std::lock_guard lock(detail::loader_mutex());
     std::vector<PluginRecord> records = detail::search_records(options);
     std::vector<Candidate> candidates = detail::find_candidates(options, records);
     std::vector<Staged> staged;
     for (Candidate& candidate : candidates) {
         records.push_back(detail::record_of(candidate));
-        auto loaded = load_candidate(candidate, options, records.back());
+        auto loaded = load_candidate(candidate, options, on_stage, records.back());
         if (auto* error = std::get_if<PluginError>(&loaded)) {
             records.back().error = std::move(*error);
             continue;

@@ -40,9 +40,9 @@ std::optional<PluginError> read_manifest(const Candidate& candidate, bool requir
 }
 
 std::optional<PluginError> check_before_open(const Candidate& candidate, const LoadOptions& options,
-                                             std::optional<PluginManifest>& manifest) {
+                                             std::optional<PluginManifest>& manifest, const StageCallback& on_stage) {
     if (auto error = check_trust(candidate, options)) return error;
-    announce(options, candidate, PluginStage::manifest);
+    announce(on_stage, candidate, PluginStage::manifest);
     if (auto error = read_manifest(candidate, options.require_manifest, manifest)) return error;
     if (manifest) return check_manifest_compatibility(candidate, *manifest);
     return std::nullopt;

@@ -4,14 +4,15 @@
 #include <optional>
 
 #include "famspec/plugin_error.hpp"
+#include "famspec/plugin_inspection.hpp"
 #include "famspec/plugin_loader.hpp"
 #include "famspec/plugin_manifest.hpp"
 #include "plugin_candidates.hpp"
 
 namespace famspec::detail {
 
-inline void announce(const LoadOptions& options, const Candidate& candidate, PluginStage stage) {
-    if (options.on_stage) options.on_stage(candidate.path.string(), stage);
+inline void announce(const StageCallback& on_stage, const Candidate& candidate, PluginStage stage) {
+    if (on_stage) on_stage(candidate.path.string(), stage);
 }
 
 // Stage manifest: the embedded manifest, parsed; nullopt when there is none and none is required.
@@ -20,6 +21,7 @@ std::optional<PluginError> read_manifest(const Candidate& candidate, bool requir
 
 // Stages trust, manifest and compatibility, in order; `manifest` is set once it is read.
 std::optional<PluginError> check_before_open(const Candidate& candidate, const LoadOptions& options,
-                                             std::optional<PluginManifest>& manifest);
+                                             std::optional<PluginManifest>& manifest,
+                                             const StageCallback& on_stage = {});
 
 }  // namespace famspec::detail

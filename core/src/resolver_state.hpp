@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "answer_cache.hpp"
+#include "famspec/component_renderer.hpp"
 #include "famspec/log.hpp"
 #include "famspec/resolver.hpp"
 #include "resolution_cache.hpp"

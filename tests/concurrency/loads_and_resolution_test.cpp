@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "famspec/famspec.hpp"
+#include "famspec/plugin_inspection.hpp"
 #include "process.hpp"
 
 using famspec::Resolver;

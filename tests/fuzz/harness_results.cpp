@@ -6,6 +6,7 @@
 
 #include "famspec/canonical_json.hpp"
 #include "famspec/fingerprint.hpp"
+#include "famspec/plugin_inspection.hpp"
 #include "famspec/plugin_loader.hpp"
 #include "famspec/sdk/abi.hpp"
 #include "plugin_compatibility.hpp"

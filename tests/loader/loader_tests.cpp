@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "famspec/famspec.hpp"
+#include "famspec/plugin_inspection.hpp"
 #include "famspec/sdk/abi.hpp"
 #include "process.hpp"
 #include "temp_dir.hpp"
@@ -492,14 +493,14 @@ TEST_CASE("stages are announced in order and a failure is the last stage entered
     std::vector<std::pair<std::string, std::string>> seen;
     famspec::LoadOptions options;
     options.directories = {fixture_dir("zoo_good"), fixture_dir("unresolved_symbol"), fixture_dir("not_elf")};
-    options.on_stage = [&](const std::string& path, PluginStage stage) {
+    const famspec::StageCallback on_stage = [&](const std::string& path, PluginStage stage) {
         seen.emplace_back(fs::path(path).filename().string(), std::string(famspec::stage_name(stage)));
     };
     std::vector<std::string> errors;
     options.log = [&](famspec::LogLevel level, std::string_view text) {
         if (level == famspec::LogLevel::error) errors.emplace_back(text);
     };
-    const auto registry = famspec::load_plugins(options);
+    const auto registry = famspec::load_plugins(options, on_stage);
     const std::vector<std::pair<std::string, std::string>> expected = {
         {"famspec_zoo_good.so", "manifest"},          {"famspec_zoo_good.so", "open"},
         {"famspec_zoo_good.so", "register"},          {"famspec_zoo_good.so", "validate"},

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "famspec/famspec.hpp"
+#include "famspec/plugin_inspection.hpp"
 #include "process.hpp"
 #include "temp_dir.hpp"
 
@@ -37,12 +38,12 @@ struct Loaded {
     std::vector<std::string> warnings;
 };
 
-Loaded load(famspec::LoadOptions options) {
+Loaded load(famspec::LoadOptions options, const famspec::StageCallback& on_stage = {}) {
     Loaded loaded;
     options.log = [&loaded](famspec::LogLevel level, std::string_view text) {
         if (level == famspec::LogLevel::warning) loaded.warnings.emplace_back(text);
     };
-    loaded.registry = famspec::load_plugins(options);
+    loaded.registry = famspec::load_plugins(options, on_stage);
     return loaded;
 }
 
@@ -220,10 +221,10 @@ TEST_CASE("a plugin rewritten in place while it is loaded is refused") {
     famspec::LoadOptions options;
     options.directories = {copy.dir.path()};
     // Between reading the manifest and mapping the file, someone appends to it.
-    options.on_stage = [&](const std::string&, famspec::PluginStage stage) {
+    const auto append = [&](const std::string&, famspec::PluginStage stage) {
         if (stage == famspec::PluginStage::open) std::ofstream(copy.file, std::ios::app) << "tail";
     };
-    const auto registry = load(options).registry;
+    const auto registry = load(options, append).registry;
     REQUIRE(registry->plugins().size() == 1);
     const PluginRecord& record = registry->plugins()[0];
     REQUIRE(stage_of(record) == "open");
@@ -238,12 +239,12 @@ TEST_CASE("a plugin replaced by rename while it is loaded is loaded as it was ch
     famspec::LoadOptions options;
     options.directories = {copy.dir.path()};
     // The safe deploy: a new file renamed over the old one. The descriptor still names the old file.
-    options.on_stage = [&](const std::string&, famspec::PluginStage stage) {
+    const auto replace = [&](const std::string&, famspec::PluginStage stage) {
         if (stage != famspec::PluginStage::open) return;
         fs::copy_file(fixture_file("not_elf"), copy.dir / "incoming.tmp");
         fs::rename(copy.dir / "incoming.tmp", copy.file);
     };
-    const auto registry = load(options).registry;
+    const auto registry = load(options, replace).registry;
     REQUIRE(registry->plugins().size() == 1);
     INFO((registry->plugins()[0].error ? registry->plugins()[0].error->message : std::string("ok")));
     CHECK(registry->plugins()[0].ok());

@@ -1,7 +1,7 @@
-// Everything a runtime that embeds famspec includes.
+// Everything a runtime that embeds famspec includes. A host that renders components its own way adds
+// famspec/component_renderer.hpp; famspec/names.hpp gives every enum value its printed name.
 #pragma once
 
-#include "famspec/component_renderer.hpp"
 #include "famspec/fingerprint.hpp"
 #include "famspec/log.hpp"
 #include "famspec/plan.hpp"

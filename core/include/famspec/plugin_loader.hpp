@@ -72,8 +72,6 @@ struct LoadOptions {
     // When set, only files whose SHA-256 is listed are loaded; the others are refused before dlopen.
     std::optional<std::vector<RequiredDigest>> required_digests;
     LogCallback log;
-    // Called as each candidate enters a stage (verify's child reports it, to name where a crash hit).
-    std::function<void(const std::string& path, PluginStage stage)> on_stage;
 };
 
 FAMSPEC_API LoadOptions load_options_for(const SearchPath& search, LogCallback log = {});
@@ -91,27 +89,5 @@ FAMSPEC_API void require_digests(LoadOptions& options, const std::filesystem::pa
 // process-wide loader mutex serialises loads. Never throws for a bad plugin. Registry::all_ok() is
 // false when any directory or candidate failed: a runtime that wants everything checks it.
 FAMSPEC_API std::shared_ptr<const Registry> load_plugins(const LoadOptions& options);
-
-// Stages find, manifest and compatibility only, plus manifest-level duplicate checks: what the
-// files declare, without running any plugin code.
-FAMSPEC_API std::vector<PluginRecord> inspect_plugins(const LoadOptions& options);
-
-// inspect_plugins without the duplicate checks: for a caller that decides duplicates itself from what
-// actually loads (verify), since a plugin refused at load time claims nothing.
-FAMSPEC_API std::vector<PluginRecord> inspect_candidates(const LoadOptions& options);
-
-// Marks every ok record whose manifest claims something another ok record claims too (stage
-// validate), both of them. `verify` uses it on the manifests its child processes report.
-FAMSPEC_API void mark_conflicts(std::vector<PluginRecord>& records);
-
-// The manifest a plugin's registration produces (for the build-time manifest generator).
-// A plugin refused at the handshake (another ABI or build fingerprint) gets a descriptor-only
-// manifest together with the error, so that a loader refuses it before dlopen with the same reason.
-struct ManifestGeneration {
-    std::optional<PluginManifest> manifest;
-    std::optional<PluginError> error;
-    bool descriptor_only = false;
-};
-FAMSPEC_API ManifestGeneration generate_manifest(const std::filesystem::path& plugin);
 
 }  // namespace famspec

@@ -12,7 +12,6 @@
 #include <string_view>
 #include <vector>
 
-#include "famspec/component_renderer.hpp"
 #include "famspec/log.hpp"
 #include "famspec/moe_vocabulary.hpp"
 #include "famspec/plan.hpp"
@@ -39,6 +38,7 @@ struct ResolveRequest {
 namespace detail {
 struct ResolverState;
 }
+class ComponentRenderer;  // famspec/component_renderer.hpp: only a host that renders its own way needs it
 
 // One injection record: the local_compute_fn target of a plan entry.
 struct Injection {

@@ -1,0 +1,50 @@
+// Plugin tooling for the CLI, the build-time manifest generator and the tests: loading that reports
+// each stage, what plugin files declare, read without running them, and the manifest a plugin's
+// registration produces. Not part of
+// the embedder's API (famspec/famspec.hpp), and not installed; the functions live in libfamspec
+// because they run the loader's own stages.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "famspec/plugin_loader.hpp"
+#include "famspec/plugin_manifest.hpp"
+#include "famspec/plugin_record.hpp"
+#include "famspec/sdk/export.hpp"
+
+namespace famspec {
+
+// Called on the loading thread as each candidate enters a stage: verify's child reports it, and the
+// CLI's exit guard names the plugin and stage that called exit().
+using StageCallback = std::function<void(const std::string& path, PluginStage stage)>;
+
+// load_plugins, announcing each stage as a candidate enters it.
+FAMSPEC_API std::shared_ptr<const Registry> load_plugins(const LoadOptions& options, const StageCallback& on_stage);
+
+// Stages find, manifest and compatibility only, plus manifest-level duplicate checks: what the
+// files declare, without running any plugin code.
+FAMSPEC_API std::vector<PluginRecord> inspect_plugins(const LoadOptions& options);
+
+// inspect_plugins without the duplicate checks: for a caller that decides duplicates itself from what
+// actually loads (verify), since a plugin refused at load time claims nothing.
+FAMSPEC_API std::vector<PluginRecord> inspect_candidates(const LoadOptions& options);
+
+// Marks every ok record whose manifest claims something another ok record claims too (stage
+// validate), both of them. `verify` uses it on the manifests its child processes report.
+FAMSPEC_API void mark_conflicts(std::vector<PluginRecord>& records);
+
+// The manifest a plugin's registration produces (for the build-time manifest generator).
+// A plugin refused at the handshake (another ABI or build fingerprint) gets a descriptor-only
+// manifest together with the error, so that a loader refuses it before dlopen with the same reason.
+struct ManifestGeneration {
+    std::optional<PluginManifest> manifest;
+    std::optional<PluginError> error;
+    bool descriptor_only = false;
+};
+FAMSPEC_API ManifestGeneration generate_manifest(const std::filesystem::path& plugin);
+
+}  // namespace famspec

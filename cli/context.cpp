@@ -20,18 +20,6 @@ std::string executable_path() {
     return ec ? std::string("famspec") : path.string();
 }
 
-std::string_view origin_name(SearchPath::Origin origin) {
-    switch (origin) {
-        case SearchPath::Origin::flag:
-            return "--plugin-path";
-        case SearchPath::Origin::environment:
-            return kPluginPathVariable;
-        case SearchPath::Origin::default_directory:
-            return "default";
-    }
-    return "default";
-}
-
 SearchPath Context::search_path() const {
     std::optional<std::string> environment;
     if (const char* value = ::secure_getenv(kPluginPathVariable)) environment = std::string(value);

@@ -56,7 +56,6 @@ struct Context {
 };
 
 std::string executable_path();
-std::string_view origin_name(SearchPath::Origin origin);
 
 // Sorted, compact JSON followed by a newline.
 void print_json(std::ostream& out, const boost::json::value& value);

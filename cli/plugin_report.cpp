@@ -5,6 +5,7 @@
 
 #include "escape.hpp"
 #include "famspec/canonical_json.hpp"
+#include "famspec/names.hpp"
 
 namespace famspec::cli {
 namespace json = boost::json;
@@ -45,7 +46,7 @@ std::string abi_of(const PluginRecord& record) {
 json::object search_json(const SearchPath& search) {
     json::array directories;
     for (const auto& directory : search.directories) directories.emplace_back(directory.string());
-    return {{"origin", std::string(origin_name(search.origin))}, {"directories", std::move(directories)}};
+    return {{"origin", std::string(name_of(search.origin))}, {"directories", std::move(directories)}};
 }
 
 // Extra fields (crash signal) are merged in by verify.
@@ -75,8 +76,7 @@ json::object record_json(const PluginRecord& record, std::string_view status) {
 void print_search(const Context& context, std::ostream& err, const SearchPath& search) {
     std::vector<std::string> directories;
     for (const auto& d : search.directories) directories.push_back(d.string());
-    context.note(err,
-                 "plugin search path (" + std::string(origin_name(search.origin)) + "): " + join(directories, ":"));
+    context.note(err, "plugin search path (" + std::string(name_of(search.origin)) + "): " + join(directories, ":"));
 }
 
 void print_records(std::ostream& out, const std::vector<PluginRecord>& records,

@@ -77,6 +77,11 @@ constexpr Table<SharedExperts, 3> kSharedExperts = {
 constexpr Table<ExpertStorage, 2> kExpertStorages = {
     {{ExpertStorage::module_list, "module_list"}, {ExpertStorage::batched_parameters, "batched_parameters"}}};
 
+// Where the plugin search path came from, as `famspec list` names it.
+constexpr Table<SearchPath::Origin, 3> kOrigins = {{{SearchPath::Origin::flag, "--plugin-path"},
+                                                    {SearchPath::Origin::environment, kPluginPathVariable},
+                                                    {SearchPath::Origin::default_directory, "default"}}};
+
 // The table of an enum, chosen by overload on a value of it.
 constexpr const auto& table(Gap) { return kGaps; }
 constexpr const auto& table(Slot) { return kSlots; }
@@ -91,6 +96,7 @@ constexpr const auto& table(ConstructionMode) { return kConstructionModes; }
 constexpr const auto& table(MoeRouter) { return kRouters; }
 constexpr const auto& table(SharedExperts) { return kSharedExperts; }
 constexpr const auto& table(ExpertStorage) { return kExpertStorages; }
+constexpr const auto& table(SearchPath::Origin) { return kOrigins; }
 
 }  // namespace
 
@@ -140,9 +146,11 @@ template FAMSPEC_API std::optional<ConstructionMode> from_name(std::string_view)
 template FAMSPEC_API std::string_view name_of(MoeRouter);
 template FAMSPEC_API std::string_view name_of(SharedExperts);
 template FAMSPEC_API std::string_view name_of(ExpertStorage);
+template FAMSPEC_API std::string_view name_of(SearchPath::Origin);
 template FAMSPEC_API std::optional<MoeRouter> from_name(std::string_view);
 template FAMSPEC_API std::optional<SharedExperts> from_name(std::string_view);
 template FAMSPEC_API std::optional<ExpertStorage> from_name(std::string_view);
+template FAMSPEC_API std::optional<SearchPath::Origin> from_name(std::string_view);
 template FAMSPEC_API std::vector<std::string_view> all_names<Gap>();
 template FAMSPEC_API std::vector<std::string_view> all_names<Slot>();
 template FAMSPEC_API std::vector<std::string_view> all_names<ResolutionStatus>();
@@ -156,6 +164,7 @@ template FAMSPEC_API std::vector<std::string_view> all_names<ConstructionMode>()
 template FAMSPEC_API std::vector<std::string_view> all_names<MoeRouter>();
 template FAMSPEC_API std::vector<std::string_view> all_names<SharedExperts>();
 template FAMSPEC_API std::vector<std::string_view> all_names<ExpertStorage>();
+template FAMSPEC_API std::vector<std::string_view> all_names<SearchPath::Origin>();
 
 std::string_view gap_name(Gap gap) { return name_of(gap); }
 std::string_view status_name(ResolutionStatus status) { return name_of(status); }

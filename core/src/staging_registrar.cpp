@@ -10,7 +10,7 @@
 namespace famspec::detail {
 namespace {
 
-std::string quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
+std::string single_quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
 
 // The index of `key` in `index`, or nullopt.
 std::optional<std::size_t> indexed(const std::unordered_map<std::string, std::size_t>& index, const std::string& key) {
@@ -31,7 +31,7 @@ std::optional<Enum> word(std::string_view field, std::string_view text, std::vec
         for (const std::string_view name : all_names<Enum>()) {
             accepted += (accepted.empty() ? "" : ", ") + std::string(name);
         }
-        unknown.push_back(std::string(field) + " " + quoted(text) + " (expected one of " + accepted + ")");
+        unknown.push_back(std::string(field) + " " + single_quoted(text) + " (expected one of " + accepted + ")");
     }
     return value;
 }
@@ -74,8 +74,8 @@ bool StagingRegistrar::check_family_target(std::string_view what, std::string_vi
                                            std::string_view where, bool is_module) {
     const RegisteredFamily* owner = family_named(family);
     if (owner == nullptr) {
-        fail(std::string(what) + " " + quoted(target) + " (" + std::string(where) + ") names family " + quoted(family) +
-             ", which this plugin does not register");
+        fail(std::string(what) + " " + single_quoted(target) + " (" + std::string(where) + ") names family " +
+             single_quoted(family) + ", which this plugin does not register");
         return false;
     }
     // hyper_parallel.models.<directory>.adapter.<...>.<name>: the directory must name the family,
@@ -84,7 +84,7 @@ bool StagingRegistrar::check_family_target(std::string_view what, std::string_vi
     const std::optional<std::string> directory =
         declaration_family_directory(is_module ? std::string(target) + ".name" : std::string(target));
     if (!directory) {
-        fail(std::string(what) + " " + quoted(target) + " (" + std::string(where) + "): expected a path " +
+        fail(std::string(what) + " " + single_quoted(target) + " (" + std::string(where) + "): expected a path " +
              (is_module ? "hyper_parallel.models.<family>.adapter.<module>"
                         : "hyper_parallel.models.<family>.adapter.<module>.<name>"));
         return false;
@@ -94,8 +94,8 @@ bool StagingRegistrar::check_family_target(std::string_view what, std::string_vi
         return std::find(keys.begin(), keys.end(), directory_key) != keys.end();
     };
     if (!names(owner->spellings) && !names(owner->directory_keys)) {
-        fail(std::string(what) + " " + quoted(target) + " (" + std::string(where) + "): directory " +
-             quoted(*directory) + " does not name family " + quoted(family) +
+        fail(std::string(what) + " " + single_quoted(target) + " (" + std::string(where) + "): directory " +
+             single_quoted(*directory) + " does not name family " + single_quoted(family) +
              "; declare it with directory_alias() if the family lives there");
         return false;
     }
@@ -108,8 +108,8 @@ void StagingRegistrar::check_parameters(std::string_view what, std::span<const P
     for (const Parameter& parameter : parameters) {
         if (parameter.name.empty()) fail(std::string(what) + " (" + std::string(where) + ") has an unnamed parameter");
         if (!seen.insert(parameter.name).second) {
-            fail(std::string(what) + " (" + std::string(where) + ") declares parameter " + quoted(parameter.name) +
-                 " twice");
+            fail(std::string(what) + " (" + std::string(where) + ") declares parameter " +
+                 single_quoted(parameter.name) + " twice");
         }
     }
 }
@@ -123,8 +123,8 @@ void StagingRegistrar::add_family(std::unique_ptr<const FamilyAdapter> family, s
     staged.spellings = family_spellings(staged->model_type(), staged->architecture(), staged->aliases());
     staged.directory_keys = directory_keys(staged->directory_aliases());
     if (const auto at = indexed(family_by_model_type_, std::string(staged->model_type()))) {
-        return fail("family " + quoted(staged->model_type()) + " registered twice (" + families[*at].where + " and " +
-                    std::string(where) + ")");
+        return fail("family " + single_quoted(staged->model_type()) + " registered twice (" + families[*at].where +
+                    " and " + std::string(where) + ")");
     }
     // Names, other spellings and directory aliases are key spaces of their own: two families may not
     // share a key within one. A family's own name outranks another's architecture or alias
@@ -134,8 +134,8 @@ void StagingRegistrar::add_family(std::unique_ptr<const FamilyAdapter> family, s
         const auto at = indexed(index, key);
         if (!at) return false;
         const RegisteredFamily& other = families[*at];
-        fail(kind + quoted(key) + " names both family " + quoted(other->model_type()) + " (" + other.where + ") and " +
-             quoted(staged->model_type()) + " (" + std::string(where) + ")");
+        fail(kind + single_quoted(key) + " names both family " + single_quoted(other->model_type()) + " (" +
+             other.where + ") and " + single_quoted(staged->model_type()) + " (" + std::string(where) + ")");
         return true;
     };
     for (const auto& key : staged.spellings) {
@@ -154,15 +154,15 @@ void StagingRegistrar::add_family(std::unique_ptr<const FamilyAdapter> family, s
 }
 
 void StagingRegistrar::add_provider_module(std::string_view family, std::string_view module, std::string_view where) {
-    const std::string what = "provider module " + quoted(module);
+    const std::string what = "provider module " + single_quoted(module);
     if (!check_family_target("provider module", module, family, where, true)) return;
     auto& providers = families[*indexed(family_by_model_type_, std::string(family))].provider_modules;
     if (std::find(providers.begin(), providers.end(), module) != providers.end()) {
-        return fail(what + " declared twice for family " + quoted(family) + " (" + std::string(where) + ")");
+        return fail(what + " declared twice for family " + single_quoted(family) + " (" + std::string(where) + ")");
     }
     if (indexed(first_factory_of_family_, std::string(family))) {
-        return fail(what + " (" + std::string(where) + ") is declared after a factory of family " + quoted(family) +
-                    ": declare the provider modules first");
+        return fail(what + " (" + std::string(where) + ") is declared after a factory of family " +
+                    single_quoted(family) + ": declare the provider modules first");
     }
     providers.emplace_back(module);
 }
@@ -178,14 +178,14 @@ bool StagingRegistrar::check_provider(std::string_view what, const ReplacementFa
         std::string declared;
         for (const auto& p : providers) declared += (declared.empty() ? "" : ", ") + p;
         fail(std::string(what) + " (" + std::string(where) + ") is not in a provider module of family " +
-             quoted(factory.family()) + " (" + declared + ")");
+             single_quoted(factory.family()) + " (" + declared + ")");
         return false;
     }
     // Under every provider module the family's factories are told apart by name alone.
     if (const auto at = indexed(factory_by_family_and_name_, family_and_name(factory))) {
         const auto& other = factories[*at];
-        fail(std::string(what) + " and " + quoted(other->target()) + " share the name " + quoted(name) + " in family " +
-             quoted(factory.family()) + " (" + other.where + " and " + std::string(where) +
+        fail(std::string(what) + " and " + single_quoted(other->target()) + " share the name " + single_quoted(name) +
+             " in family " + single_quoted(factory.family()) + " (" + other.where + " and " + std::string(where) +
              "): a factory resolves under every provider module, so declare it once");
         return false;
     }
@@ -194,7 +194,7 @@ bool StagingRegistrar::check_provider(std::string_view what, const ReplacementFa
 
 void StagingRegistrar::add_factory(std::unique_ptr<const ReplacementFactory> factory, std::string_view where) {
     if (!factory) return fail("a null factory was registered (" + std::string(where) + ")");
-    const std::string what = "factory " + quoted(factory->target());
+    const std::string what = "factory " + single_quoted(factory->target());
     const std::string target(factory->target());
     if (const auto at = indexed(factory_by_target_, target)) {
         return fail(what + " registered twice (" + factories[*at].where + " and " + std::string(where) + ")");
@@ -217,14 +217,14 @@ void StagingRegistrar::add_factory(std::unique_ptr<const ReplacementFactory> fac
         const auto* family = family_named(factory->family());
         for (const Argument& argument : construction->arguments) {
             if (argument.name.empty() || argument.name == "module" || !keywords.insert(argument.name).second) {
-                fail(what + " (" + std::string(where) + ") passes keyword " + quoted(argument.name) +
+                fail(what + " (" + std::string(where) + ") passes keyword " + single_quoted(argument.name) +
                      " more than once, unnamed, or as 'module'");
             }
             const auto params = factory->parameters();
             if (argument.binding == ArgumentBinding::parameter &&
                 std::none_of(params.begin(), params.end(), [&](const auto& p) { return p.name == argument.value; })) {
-                fail(what + " (" + std::string(where) + ") binds " + quoted(argument.name) + " to parameter " +
-                     quoted(argument.value) + ", which the factory does not take");
+                fail(what + " (" + std::string(where) + ") binds " + single_quoted(argument.name) + " to parameter " +
+                     single_quoted(argument.value) + ", which the factory does not take");
             }
             if (argument.binding == ArgumentBinding::interface && family != nullptr) {
                 const auto blocks = (*family)->interface_blocks();
@@ -232,8 +232,8 @@ void StagingRegistrar::add_factory(std::unique_ptr<const ReplacementFactory> fac
                     return std::find(b.defines.begin(), b.defines.end(), argument.value) != b.defines.end();
                 });
                 if (!defined) {
-                    fail(what + " (" + std::string(where) + ") hands over " + quoted(argument.value) +
-                         ", which family " + quoted(factory->family()) + " does not declare as an interface");
+                    fail(what + " (" + std::string(where) + ") hands over " + single_quoted(argument.value) +
+                         ", which family " + single_quoted(factory->family()) + " does not declare as an interface");
                 }
             }
         }
@@ -248,7 +248,7 @@ void StagingRegistrar::add_factory(std::unique_ptr<const ReplacementFactory> fac
 
 void StagingRegistrar::add_archetype(std::unique_ptr<const MoeArchetype> archetype, std::string_view where) {
     if (!archetype) return fail("a null archetype was registered (" + std::string(where) + ")");
-    const std::string what = "archetype " + quoted(archetype->compute_factory());
+    const std::string what = "archetype " + single_quoted(archetype->compute_factory());
     const MoeFingerprint& fp = archetype->fingerprint();
     if (fp.router.empty() || fp.shared_experts.empty() || fp.expert_storage.empty() ||
         archetype->compute_factory().empty() || archetype->kind().empty() || archetype->target_class().empty() ||
@@ -261,7 +261,7 @@ void StagingRegistrar::add_archetype(std::unique_ptr<const MoeArchetype> archety
     for (const auto& problem : unknown) fail(what + " (" + std::string(where) + ") uses an unknown " + problem);
     if (!words) return;
     if (family_named(archetype->family()) == nullptr) {
-        return fail(what + " (" + std::string(where) + ") names family " + quoted(archetype->family()) +
+        return fail(what + " (" + std::string(where) + ") names family " + single_quoted(archetype->family()) +
                     ", which this plugin does not register");
     }
     const std::string compute_factory(archetype->compute_factory());
@@ -271,8 +271,8 @@ void StagingRegistrar::add_archetype(std::unique_ptr<const MoeArchetype> archety
         // The earlier of the two, when both are taken.
         const auto& other = archetypes[std::min(same_factory.value_or(archetypes.size()),
                                                 same_fingerprint.value_or(archetypes.size()))];
-        return fail(what + " duplicates the fingerprint or compute factory of " + quoted(other->compute_factory()) +
-                    " (" + other.where + " and " + std::string(where) + ")");
+        return fail(what + " duplicates the fingerprint or compute factory of " +
+                    single_quoted(other->compute_factory()) + " (" + other.where + " and " + std::string(where) + ")");
     }
     check_parameters(what, archetype->options(), where);
     archetype_by_factory_.emplace(compute_factory, archetypes.size());
@@ -282,7 +282,7 @@ void StagingRegistrar::add_archetype(std::unique_ptr<const MoeArchetype> archety
 
 void StagingRegistrar::add_cp_wrapper(std::unique_ptr<const CpWrapper> wrapper, std::string_view where) {
     if (!wrapper) return fail("a null CP wrapper was registered (" + std::string(where) + ")");
-    const std::string what = "CP wrapper " + quoted(wrapper->target());
+    const std::string what = "CP wrapper " + single_quoted(wrapper->target());
     const std::string target(wrapper->target());
     if (const auto at = indexed(cp_wrapper_by_target_, target)) {
         return fail(what + " registered twice (" + cp_wrappers[*at].where + " and " + std::string(where) + ")");
@@ -295,7 +295,7 @@ void StagingRegistrar::add_cp_wrapper(std::unique_ptr<const CpWrapper> wrapper, 
 
 void StagingRegistrar::add_component(std::unique_ptr<const Component> component, std::string_view where) {
     if (!component) return fail("a null component was registered (" + std::string(where) + ")");
-    const std::string what = "component " + quoted(component->name());
+    const std::string what = "component " + single_quoted(component->name());
     if (component->name().empty() || component->import_module().empty() || component->defining_module().empty()) {
         return fail(what + " (" + std::string(where) + ") needs a name, an import module and a defining module");
     }

@@ -215,6 +215,7 @@ TEST_CASE("the vocabularies read both ways, in the words the CLI, the JSON and t
     check_round_trip<famspec::MoeRouter>({"softmax_topk", "sigmoid_group", "topk_router_module"});
     check_round_trip<famspec::SharedExperts>({"none", "gated", "additive"});
     check_round_trip<famspec::ExpertStorage>({"module_list", "batched_parameters"});
+    check_round_trip<famspec::SearchPath::Origin>({"--plugin-path", "FAMSPEC_PLUGIN_PATH", "default"});
     CHECK(famspec::name_of(famspec::MoeRouter::topk_router_module) == "topk_router_module");
     CHECK_FALSE(famspec::from_name<famspec::SharedExperts>("summed").has_value());
     CHECK(famspec::stage_name(famspec::PluginStage::register_) == "register");

@@ -10,6 +10,7 @@
 #include "famspec/moe_vocabulary.hpp"
 #include "famspec/plan.hpp"
 #include "famspec/plugin_error.hpp"
+#include "famspec/plugin_loader.hpp"
 #include "famspec/resolution.hpp"
 #include "famspec/resolver.hpp"
 #include "famspec/sdk/construction.hpp"
@@ -19,7 +20,8 @@
 namespace famspec {
 
 // Defined for Gap, Slot, ResolutionStatus, DiagnosticKind, FamilySource, PluginStage, LogLevel,
-// ParameterKind, ArgumentBinding, ConstructionMode, MoeRouter, SharedExperts and ExpertStorage.
+// ParameterKind, ArgumentBinding, ConstructionMode, MoeRouter, SharedExperts, ExpertStorage and
+// SearchPath::Origin.
 template <class Enum>
 FAMSPEC_API std::string_view name_of(Enum value);
 template <class Enum>

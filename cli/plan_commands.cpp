@@ -22,6 +22,9 @@ void print_explanation(std::ostream& err, const Explanation& e, ResolutionStatus
     err << "explain: channel: " << (e.channel.empty() ? "(none)" : e.channel) << "\n";
     err << "explain: cache: " << (e.cache_hit ? "hit" : "miss") << "\n";
     err << "explain: rule: " << (e.rule.empty() ? "(none)" : e.rule) << "\n";
+    for (const DeclaredBy& d : e.declared_by) {
+        err << "explain: declared: " << d.role << " " << d.name << " by plugin " << d.plugin << "\n";
+    }
     err << "explain: outcome: " << status_name(status) << (reason.empty() ? "" : ": " + reason) << "\n";
 }
 

@@ -118,7 +118,7 @@ FamilyView view_of(const Registry& registry, const RegisteredFamily& family) {
         const Construction* c = (*f)->construction();
         if (c == nullptr) continue;
         if (const auto* component = registry.find_component(c->import_module, c->component)) {
-            view.used_components.push_back(std::string((*component)->defining_module()) + "." + c->component);
+            view.used_components.push_back(defining_path(**component));
         } else {
             view.used_components.push_back(c->import_module + "." + c->component + " (not registered)");
         }

@@ -92,9 +92,8 @@ void refuse_unlinked(std::vector<Staged>& staged, std::vector<PluginRecord>& rec
     for (const Staged& plugin : staged) {
         detail::LinkingPlugin& links = plugins.emplace_back();
         for (const auto& component : plugin.registrar->components) {
-            const std::string name(component->name());
-            links.provides.push_back(std::string(component->defining_module()) + "." + name);
-            links.provides.push_back(std::string(component->import_module()) + "." + name);
+            links.provides.push_back(defining_path(*component));
+            links.provides.push_back(std::string(component->import_module()) + "." + std::string(component->name()));
         }
         for (const auto& factory : plugin.registrar->factories) {
             if (const Construction* built = factory->construction()) {

@@ -43,6 +43,13 @@ Resolution<ReplacementSpec> from_factory(const ResolverState& state, const Resol
         return not_covered<ReplacementSpec>(why.gap, std::move(why.reason), explanation, "factory " + why.rule);
     }
     explanation.plugin = factory->plugin;
+    explanation.declared("factory", request.target, factory->plugin);
+    if (const Construction* construction = (*factory)->construction()) {
+        // Linked when the registry froze: a factory's component is always registered.
+        if (const auto* component = registry.find_component(construction->import_module, construction->component)) {
+            explanation.declared("component", defining_path(**component), component->plugin);
+        }
+    }
     OptionCheck options = check_options((*factory)->parameters(), request.options, "factory " + request.target);
     if (options.mismatch) {
         return not_covered<ReplacementSpec>(Gap::bad_option, *options.mismatch, explanation, "factory options");
@@ -91,6 +98,7 @@ Resolution<ReplacementSpec> from_component(const ResolverState& state, const Res
                                             "component lookup");
     }
     explanation.plugin = component->plugin;
+    explanation.declared("component", defining_path(**component), component->plugin);
     OptionCheck options = check_options(keyword_parameters(**component), request.options,
                                         "component " + std::string((*component)->name()));
     if (options.mismatch) {

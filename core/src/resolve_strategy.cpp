@@ -40,6 +40,7 @@ Resolution<StrategySpec> from_archetype(const ResolverState& state, const Resolv
     if (archetype == nullptr) {
         if (const auto* owner = registry.find_compute_function_owner(request.target)) {
             explanation.plugin = owner->plugin;
+            explanation.declared("compute-function", request.target, owner->plugin);
             const Outcome<StrategySpec> native{ResolutionStatus::native,
                                                nullptr,
                                                "runtime-only compute function: " + request.target +
@@ -53,6 +54,7 @@ Resolution<StrategySpec> from_archetype(const ResolverState& state, const Resolv
         return not_covered<StrategySpec>(why.gap, std::move(why.reason), explanation, "archetype " + why.rule);
     }
     explanation.plugin = archetype->plugin;
+    explanation.declared("archetype", request.target, archetype->plugin);
     OptionCheck options = check_options((*archetype)->options(), request.options, "archetype " + request.target);
     if (options.mismatch) {
         return not_covered<StrategySpec>(Gap::bad_option, *options.mismatch, explanation, "archetype options");
@@ -94,6 +96,7 @@ Resolution<StrategySpec> from_cp_wrapper(const ResolverState& state, const Resol
                                {}});
     } else {
         explanation.plugin = wrapper->plugin;
+        explanation.declared("cp-wrapper", request.target, wrapper->plugin);
         if (choice.family == nullptr || (*choice.family)->model_type() != (*wrapper)->family()) {
             diagnostics.push_back({DiagnosticKind::unregistered_wrapper,
                                    "CP wrapper " + request.target + " is registered by family '" +

@@ -22,7 +22,10 @@ FamilyChoice choose_family(const Registry& registry, const std::optional<std::st
     FamilyLookup lookup = registry.explain_family(*choice.requested);
     choice.family = lookup.family;
     explanation.spellings_tried = std::move(lookup.spellings_tried);
-    if (choice.family != nullptr) explanation.family = std::string((*choice.family)->model_type());
+    if (choice.family != nullptr) {
+        explanation.family = std::string((*choice.family)->model_type());
+        explanation.declared("family", explanation.family, choice.family->plugin);
+    }
     return choice;
 }
 
@@ -169,6 +172,7 @@ Resolution<std::string> Resolver::interface_component_class(std::string_view mod
                 {}};
     }
     explanation.family = std::string((*lookup.family)->model_type());
+    explanation.declared("family", explanation.family, lookup.family->plugin);
     std::vector<const ReplacementFactory*> factories;
     for (const auto& factory : registry.factories()) {
         if (factory->family() == (*lookup.family)->model_type()) factories.push_back(factory.object.get());

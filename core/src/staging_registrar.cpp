@@ -339,7 +339,7 @@ PluginManifest StagingRegistrar::manifest(const PluginDescriptor& descriptor) co
     }
     for (const auto& wrapper : cp_wrappers) manifest.cp_wrappers.emplace_back(wrapper->target());
     for (const auto& component : components) {
-        manifest.components.push_back(std::string(component->defining_module()) + "." + std::string(component->name()));
+        manifest.components.push_back(defining_path(*component));
     }
     return normalized(std::move(manifest));
 }

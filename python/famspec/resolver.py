@@ -19,9 +19,11 @@ SLOTS = ("replace_module", "local_compute_fn", "inner_wrapper")
 
 class Explanation(Record):
     """The decision trace of one answer (what ``famspec resolve --explain`` prints): ``spellings_tried``,
-    ``family``, ``plugin``, ``channel``, ``cache_hit`` and ``rule``."""
+    ``family``, ``plugin``, ``channel``, ``cache_hit``, ``rule``, and ``declared_by``: a
+    ``(role, name, plugin)`` triple for each declaration the answer used (family, factory, component,
+    archetype, cp-wrapper or compute-function)."""
 
-    __slots__ = ("spellings_tried", "family", "plugin", "channel", "cache_hit", "rule")
+    __slots__ = ("spellings_tried", "family", "plugin", "channel", "cache_hit", "rule", "declared_by")
 
 
 class Diagnostic(Record):

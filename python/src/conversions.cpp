@@ -105,7 +105,10 @@ py::object gap_or_none(Gap gap) {
 }
 
 py::tuple to_python(const Explanation& e) {
-    return py::make_tuple(strings(e.spellings_tried), e.family, e.plugin, e.channel, e.cache_hit, e.rule);
+    py::list declared;
+    for (const DeclaredBy& d : e.declared_by) declared.append(py::make_tuple(d.role, d.name, d.plugin));
+    return py::make_tuple(strings(e.spellings_tried), e.family, e.plugin, e.channel, e.cache_hit, e.rule,
+                          py::tuple(declared));
 }
 
 py::list to_python(const std::vector<Diagnostic>& diagnostics) {

@@ -14,7 +14,14 @@ def test_resolution_is_tri_state_with_reason_gap_and_explanation(resolver):
     assert hit.status == "resolved" and hit.resolved
     assert hit.value.new_ctor == "RMSNorm" and hit.gap is None and hit.diagnostics == ()
     assert hit.explanation.family == "qwen3_moe" and hit.explanation.channel == "factory"
-    assert hit.explanation.plugin
+    assert hit.explanation.plugin == "qwen3_moe"
+    # The factory is the family's; the component it constructs is the shipped catalogue's.
+    assert [(role, plugin) for role, _, plugin in hit.explanation.declared_by] == [
+        ("family", "qwen3_moe"), ("factory", "qwen3_moe"), ("component", "components")]
+    assert hit.explanation.declared_by[1][1] == RMS_NORM
+    assert hit.explanation.declared_by[2][1] == "hyper_parallel.components.modules.rms_norm.RMSNorm"
+    ep = resolver.strategy(QWEN_EP, "qwen3_moe")
+    assert ep.explanation.declared_by == (("family", "qwen3_moe", "qwen3_moe"), ("archetype", QWEN_EP, "qwen3_moe"))
 
     miss = resolver.replacement(RMS_NORM, "qwen3_moe")
     assert miss.status == "not_covered" and miss.value is None

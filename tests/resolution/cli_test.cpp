@@ -85,6 +85,13 @@ TEST_CASE("resolve --explain shows the decision trace") {
     CHECK(r.err.find("explain: cache: miss\n") != std::string::npos);
     CHECK(r.err.find("explain: rule: factory construction\n") != std::string::npos);
     CHECK(r.err.find("explain: outcome: resolved\n") != std::string::npos);
+    // Each declaration names the plugin that made it: the component comes from another plugin.
+    CHECK(r.err.find("explain: declared: family toy by plugin toy\n"
+                     "explain: declared: factory " +
+                     std::string(kToyNorm) +
+                     " by plugin toy\n"
+                     "explain: declared: component hyper_parallel.components.toy.norms.ToyNorm by plugin "
+                     "toy_components\n") != std::string::npos);
 }
 
 TEST_CASE("summary prints canonical JSON or its digest, and exits 2 on bad input") {

@@ -35,6 +35,14 @@ struct Registered {
     const T* operator->() const { return object.get(); }
 };
 
+// <defining module>.<Class>: how a component is named in messages, manifests and explanations.
+inline std::string defining_path(const Component& component) {
+    std::string path(component.defining_module());
+    path += '.';
+    path += component.name();
+    return path;
+}
+
 struct RegisteredFamily : Registered<FamilyAdapter> {
     // Normalised keys of its model_type, architecture and aliases. In a Registry, only the keys that
     // answer this family: another family's own name outranks its architecture or alias.

@@ -22,8 +22,6 @@ struct Expected {
     const char* fragment;
 };
 
-inline constexpr auto kTimeLimit = std::chrono::seconds(5);
-
 // Runs every corpus file of one parser and checks its answer; `parse` turns file bytes into an answer.
 template <class Parse>
 void replay(const std::string& parser, const std::map<std::string, Expected>& expected, Parse parse) {
@@ -45,7 +43,7 @@ void replay(const std::string& parser, const std::map<std::string, Expected>& ex
                 const Answer answer = parse(path, violation);
                 channel.send(violation + '\0' + answer.encode());
             },
-            kTimeLimit);
+            kHangLimit);
         if (child.kind != ChildOutcome::Kind::finished) {
             FAIL_CHECK(parser << "/" << name << ": the parser " << child.describe() << " (after " << child.seconds
                               << " s); expected " << std::string(found->second.outcome) << " '"

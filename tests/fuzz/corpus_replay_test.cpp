@@ -20,7 +20,7 @@
 using famspec::fuzz::Answer;
 using famspec::fuzz::ChildOutcome;
 using famspec::fuzz::Expected;
-using famspec::fuzz::kTimeLimit;
+using famspec::fuzz::kHangLimit;
 using famspec::fuzz::replay;
 
 namespace {
@@ -234,7 +234,7 @@ TEST_CASE("read_elf_info on paths that are not regular files answers with an err
                 channel.send(famspec::fuzz::elf_contract_violation(info) + '\0' +
                              famspec::fuzz::answer_of(info).encode());
             },
-            kTimeLimit);
+            kHangLimit);
         if (child.kind != ChildOutcome::Kind::finished) {
             FAIL_CHECK("read_elf_info " << child.describe());
             continue;

@@ -30,7 +30,6 @@ namespace fuzz = famspec::fuzz;
 namespace {
 
 constexpr std::uint64_t kSeed = 0x5eed'f00d'cafe'0001ULL;
-constexpr auto kStall = std::chrono::seconds(5);
 constexpr int kMaxRestarts = 25;
 
 // Printable, bounded rendering of an input for a failure message.
@@ -85,7 +84,7 @@ Tally campaign(const std::string& what, std::size_t count, const std::function<s
                 }
                 channel.send(batch);
             },
-            kStall);
+            fuzz::kHangLimit);
         std::istringstream lines(child.output);
         std::string line;
         std::size_t last = start;

@@ -75,9 +75,7 @@ int list_components(const Context& context, std::ostream& out, std::ostream& err
     const auto registry = context.load(err);
     std::vector<const Registered<Component>*> components;
     for (const auto& c : registry->components()) components.push_back(&c);
-    auto path_of = [](const Registered<Component>& c) {
-        return std::string(c->defining_module()) + "." + std::string(c->name());
-    };
+    auto path_of = [](const Registered<Component>& c) { return defining_path(*c); };
     std::sort(components.begin(), components.end(), [&](auto* a, auto* b) { return path_of(*a) < path_of(*b); });
     json::array list;
     std::vector<std::vector<std::string>> rows{{"COMPONENT", "IMPORT FROM", "PLUGIN", "SIGNATURE"}};

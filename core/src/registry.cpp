@@ -93,9 +93,8 @@ Registry::Registry(Contents contents) : contents_(std::move(contents)), generati
     }
     for (std::size_t i = 0; i < contents_.components.size(); ++i) {
         const auto& component = contents_.components[i];
-        const std::string name(component->name());
-        component_by_path_.emplace(std::string(component->defining_module()) + "." + name, i);
-        component_by_path_.emplace(std::string(component->import_module()) + "." + name, i);
+        component_by_path_.emplace(defining_path(*component), i);
+        component_by_path_.emplace(std::string(component->import_module()) + "." + std::string(component->name()), i);
     }
 }
 

@@ -156,11 +156,11 @@ int plan_famspec(const char* file) {
     const auto start = Clock::now();
     const auto parsed = famspec::parse_plan_file(file);
     const double ns = ns_since(start);
-    if (!parsed.plan) {
-        std::fprintf(stderr, "famspec-bench-probe: %s\n", parsed.error->to_string().c_str());
+    if (!parsed) {
+        std::fprintf(stderr, "famspec-bench-probe: %s\n", parsed.error().first().to_string().c_str());
         return 1;
     }
-    std::printf("ns=%.0f\nentries=%zu\n", ns, parsed.plan->entries.size());
+    std::printf("ns=%.0f\nentries=%zu\n", ns, parsed->entries.size());
     return 0;
 }
 

@@ -10,6 +10,7 @@
 #include "famspec/plugin_inspection.hpp"
 #include "famspec/resolver.hpp"
 #include "famspec/sdk/abi.hpp"
+#include "famspec/sdk/interfaces.hpp"
 #include "plan_input.hpp"
 #include "plugin_commands.hpp"
 #include "plugin_report.hpp"
@@ -121,14 +122,14 @@ int interface_component(const Context& context, const std::string& family, std::
 int external_state(const Context& context, const std::string& path, const std::optional<std::string>& model_type,
                    std::ostream& out, std::ostream& err) {
     const PlanParse parsed = read_plan(path);
-    if (!parsed.plan) return fail_plan(context, parsed, out, err);
+    if (!parsed) return fail_plan(context, parsed, out, err);
     std::vector<Injection> injections;
-    for (const PlanEntry& entry : parsed.plan->entries) {
+    for (const PlanEntry& entry : parsed->entries) {
         if (entry.local_compute_fn)
             injections.push_back({entry.local_compute_fn->path, entry.local_compute_fn->options});
     }
     const Resolver resolver(context.load(err));
-    const std::optional<std::string> family = effective_model_type(*parsed.plan, model_type);
+    const std::optional<std::string> family = effective_model_type(*parsed, model_type);
     const std::vector<std::string> classes = resolver.external_state_classes_for(family, injections);
     if (context.json) {
         print_json(out, json::object{{"plan", path},

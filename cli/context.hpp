@@ -10,6 +10,7 @@
 
 #include "famspec/plugin_loader.hpp"
 #include "famspec/registry.hpp"
+#include "famspec/search_path.hpp"
 
 namespace famspec::cli {
 

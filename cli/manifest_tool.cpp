@@ -54,8 +54,8 @@ std::string refusal_of(const std::string& plugin, const famspec::PluginManifest&
                ", archetypes: " + std::to_string(manifest.archetypes.size()) +
                "); famspec would refuse the plugin: split its declarations into several plugins";
     }
-    if (const auto parsed = famspec::parse_manifest(text); !parsed.manifest) {
-        return plugin + ": famspec would refuse its manifest: " + parsed.error;
+    if (const auto parsed = famspec::parse_manifest(text); !parsed) {
+        return plugin + ": famspec would refuse its manifest: " + parsed.error();
     }
     return {};
 }

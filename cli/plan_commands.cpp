@@ -63,12 +63,12 @@ struct ResolvedPlan {
 std::optional<Plan> read_checked_plan(const Context& context, const std::string& path, bool strict, std::ostream& out,
                                       std::ostream& err) {
     PlanParse parsed = read_plan(path, strict);
-    if (!parsed.plan) {
+    if (!parsed) {
         fail_plan(context, parsed, out, err);
         return std::nullopt;
     }
-    for (const PlanWarning& warning : parsed.plan->warnings) context.note(err, "famspec: " + warning.to_string());
-    return std::move(parsed.plan);
+    for (const PlanWarning& warning : parsed->warnings) context.note(err, "famspec: " + warning.to_string());
+    return std::move(parsed).value();
 }
 
 // Reads and checks the plan before any plugin is loaded, then resolves every target in it. On

@@ -21,8 +21,8 @@ PlanParse read_plan(const std::string& path, bool strict) {
         const ssize_t n = ::read(0, chunk.data(), std::min(chunk.size(), limit - text.size()));
         if (n < 0 && errno == EINTR) continue;
         if (n < 0) {
-            return PlanParse::failed(
-                PlanError{kStdinPlanName, {}, std::string("cannot read the plan: ") + std::strerror(errno)});
+            const PlanError error{kStdinPlanName, {}, std::string("cannot read the plan: ") + std::strerror(errno)};
+            return unexpected(PlanErrors{{error}, false});
         }
         if (n == 0) break;
         text.append(chunk.data(), static_cast<std::size_t>(n));
@@ -41,18 +41,18 @@ CliError plan_error(const PlanError& error) {
 
 int fail_plan(const Context& context, const PlanParse& parsed, std::ostream& out, std::ostream& err) {
     boost::json::array all;
-    for (const PlanError& error : parsed.errors) {
+    for (const PlanError& error : parsed.error().errors) {
         err << "famspec: " << error.to_string() << "\n";
         all.push_back(error_json(plan_error(error)));
     }
-    if (parsed.stopped_early) {
-        err << "famspec: " << parsed.errors.front().file << ": stopped after " << parsed.errors.size()
+    if (parsed.error().stopped_early) {
+        err << "famspec: " << parsed.error().errors.front().file << ": stopped after " << parsed.error().errors.size()
             << " errors; there may be more\n";
     }
     if (context.json) {
-        print_json(out, boost::json::object{{"error", error_json(plan_error(*parsed.error))},
+        print_json(out, boost::json::object{{"error", error_json(plan_error(parsed.error().first()))},
                                             {"errors", std::move(all)},
-                                            {"stopped_early", parsed.stopped_early}});
+                                            {"stopped_early", parsed.error().stopped_early}});
     }
     return kExitUsage;
 }

@@ -6,7 +6,9 @@
 #include "famspec/canonical_json.hpp"
 #include "famspec/names.hpp"
 #include "famspec/plugin_inspection.hpp"
+#include "famspec/python_text.hpp"
 #include "famspec/resolver.hpp"
+#include "famspec/sdk/interfaces.hpp"
 #include "plugin_report.hpp"
 #include "suggest.hpp"
 

@@ -6,6 +6,7 @@
 #include "escape.hpp"
 #include "famspec/canonical_json.hpp"
 #include "famspec/names.hpp"
+#include "famspec/plugin_manifest.hpp"
 
 namespace famspec::cli {
 namespace json = boost::json;

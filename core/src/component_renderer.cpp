@@ -61,7 +61,7 @@ public:
         }
         visit(class_root->second);
         if (!bind_imports() || !check_needs()) return failure();
-        return {RenderedComponent{sorted_imports(), source(class_root->second)}, {}};
+        return RenderedComponent{sorted_imports(), source(class_root->second)};
     }
 
 private:
@@ -168,7 +168,7 @@ private:
         error_ = std::move(message);
         return failure();
     }
-    RenderResult failure() const { return {std::nullopt, error_}; }
+    RenderResult failure() const { return unexpected(error_); }
 
     enum class State { unvisited, visiting, done };
 

@@ -1,6 +1,6 @@
 // The inline expert-parallel forward that replaces a routed-MoE block's forward.
 #include "famspec/names.hpp"
-#include "famspec/resolver.hpp"
+#include "famspec/python_text.hpp"
 #include "inline_channels.hpp"
 
 namespace famspec {

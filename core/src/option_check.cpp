@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 
+#include "famspec/python_text.hpp"
 #include "famspec/resolver.hpp"
 #include "nearest_name.hpp"
 

@@ -228,6 +228,9 @@ void Reader::top_level_key(const YAML::Node& key_node, const YAML::Node& value) 
     }
 }
 
+// One error that stops everything: an unreadable file, a size over the limit.
+PlanParse failed(PlanError error) { return unexpected(PlanErrors{{std::move(error)}, false}); }
+
 }  // namespace
 
 PlanFamily plan_family(const Plan& plan, const std::optional<std::string>& model_type) {
@@ -254,17 +257,10 @@ std::string PlanError::to_string() const {
     return file + ":" + std::to_string(location.line) + ":" + std::to_string(location.column) + ": " + message;
 }
 
-PlanParse PlanParse::failed(PlanError error) {
-    PlanParse out;
-    out.errors.push_back(error);
-    out.error = std::move(error);
-    return out;
-}
-
 PlanParse parse_plan_text(const std::string& text_in, const std::string& file_name, const PlanLimits& limits,
                           bool strict) {
     if (text_in.size() > limits.max_bytes) {
-        return PlanParse::failed(PlanError{
+        return failed(PlanError{
             file_name,
             {1, 1},
             "plan is " + std::to_string(text_in.size()) + " bytes; the limit is " + std::to_string(limits.max_bytes)});
@@ -274,25 +270,21 @@ PlanParse parse_plan_text(const std::string& text_in, const std::string& file_na
     const bool wide = text_in.starts_with("\xFE\xFF") || text_in.starts_with("\xFF\xFE") ||
                       text_in.starts_with(std::string_view("\0\0\xFE\xFF", 4));
     if (const std::size_t nul = text_in.find('\0'); nul != std::string::npos && !wide) {
-        return PlanParse::failed(
-            PlanError{file_name, detail::location_at(text_in, nul), "the plan contains a NUL byte"});
+        return failed(PlanError{file_name, detail::location_at(text_in, nul), "the plan contains a NUL byte"});
     }
     std::size_t bad = 0;
     if (const std::string why = detail::invalid_utf8(text_in, bad); !why.empty() && !wide) {
-        return PlanParse::failed(PlanError{file_name, detail::location_at(text_in, bad), "the plan is " + why});
+        return failed(PlanError{file_name, detail::location_at(text_in, bad), "the plan is " + why});
     }
     using detail::at;
-    PlanParse result;
+    PlanErrors result;
     Plan plan;
     plan.file = file_name;
     Reader reader{plan, limits, strict, {}};
     // The failures kept along the way, plus the one that stopped reading, if any.
     try {
         reader.root(detail::load_one_document(text_in));
-        if (reader.failures.empty()) {
-            result.plan = std::move(plan);
-            return result;
-        }
+        if (reader.failures.empty()) return plan;
     } catch (PlanFailure& failure) {
         reader.failures.push_back(std::move(failure));
     } catch (const TooManyErrors&) {
@@ -312,22 +304,21 @@ PlanParse parse_plan_text(const std::string& text_in, const std::string& file_na
     for (PlanFailure& failure : reader.failures) {
         result.errors.push_back(PlanError{file_name, failure.location, std::move(failure.message)});
     }
-    result.error = result.errors.front();
-    return result;
+    return unexpected(std::move(result));
 }
 
 PlanParse parse_plan_file(const std::string& path, const PlanLimits& limits, bool strict) {
     std::error_code ec;
     const auto size = std::filesystem::file_size(path, ec);
-    if (ec) return PlanParse::failed(PlanError{path, {}, "cannot read the plan: " + ec.message()});
+    if (ec) return failed(PlanError{path, {}, "cannot read the plan: " + ec.message()});
     if (size > limits.max_bytes) {
-        return PlanParse::failed(
+        return failed(
             PlanError{path,
                       {1, 1},
                       "plan is " + std::to_string(size) + " bytes; the limit is " + std::to_string(limits.max_bytes)});
     }
     std::ifstream in(path, std::ios::binary);
-    if (!in) return PlanParse::failed(PlanError{path, {}, "cannot open the plan"});
+    if (!in) return failed(PlanError{path, {}, "cannot open the plan"});
     std::stringstream buffer;
     buffer << in.rdbuf();
     return parse_plan_text(buffer.str(), path, limits, strict);

@@ -5,6 +5,7 @@
 #include <string_view>
 #include <tuple>
 
+#include "famspec/family_keys.hpp"
 #include "famspec/registry.hpp"
 #include "plugin_refusal.hpp"
 

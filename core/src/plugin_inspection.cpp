@@ -57,11 +57,11 @@ ManifestGeneration generate_manifest(const fs::path& plugin) {
     std::vector<Candidate> candidates = detail::find_candidates(options, records);
     if (candidates.empty()) return {std::nullopt, records.empty() ? std::nullopt : records.front().error, false};
     Candidate& candidate = candidates.front();
-    std::optional<PluginManifest> ignored;
+    std::shared_ptr<const PluginManifest> ignored;
     if (!candidate.elf.is_elf) return {std::nullopt, detail::read_manifest(candidate, false, ignored), false};
     auto opened = detail::open_library(candidate);
-    if (auto* error = std::get_if<PluginError>(&opened)) return {std::nullopt, std::move(*error), false};
-    detail::Opened& loaded = std::get<detail::Opened>(opened);
+    if (!opened) return {std::nullopt, opened.error(), false};
+    detail::Opened& loaded = *opened;
     if (auto error = detail::find_entry(candidate, loaded)) return {std::nullopt, std::move(error), false};
     if (auto refused = detail::check_handshake(candidate, *loaded.descriptor)) {
         // Still describe it, so that every famspec refuses it before loading, with this reason.

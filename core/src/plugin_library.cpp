@@ -53,7 +53,7 @@ std::mutex& loader_mutex() {
     return mutex;
 }
 
-std::variant<Opened, PluginError> open_library(Candidate& candidate) {
+Expected<Opened, PluginError> open_library(Candidate& candidate) {
     const std::string path = candidate.path.string();
     Opened opened;
     try {
@@ -61,15 +61,15 @@ std::variant<Opened, PluginError> open_library(Candidate& candidate) {
                                                    boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local);
     } catch (const std::system_error& error) {
         const std::string dl = dlerror_text(error.what(), candidate);
-        return refusal(path, PluginStage::open, "a library whose symbols all resolve", dl, "cannot be loaded: " + dl,
-                       dl);
+        return unexpected(
+            refusal(path, PluginStage::open, "a library whose symbols all resolve", dl, "cannot be loaded: " + dl, dl));
     }
     resident_libraries().push_back(opened.library);
     candidate.file.keep_open_forever();  // the loader knows the library by /proc/self/fd/N from now on
     if (const std::string changed = candidate.file.changes_since_open(); !changed.empty()) {
-        return refusal(path, PluginStage::open, "the file unchanged while it is loaded", changed,
-                       "refused: the file changed while it was being loaded (" + changed +
-                           "); deploy a plugin by writing a new file and renaming it into place");
+        return unexpected(refusal(path, PluginStage::open, "the file unchanged while it is loaded", changed,
+                                  "refused: the file changed while it was being loaded (" + changed +
+                                      "); deploy a plugin by writing a new file and renaming it into place"));
     }
     return opened;
 }

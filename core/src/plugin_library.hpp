@@ -6,8 +6,8 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <variant>
 
+#include "famspec/expected.hpp"
 #include "famspec/plugin_error.hpp"
 #include "famspec/plugin_manifest.hpp"
 #include "famspec/sdk/abi.hpp"
@@ -27,7 +27,7 @@ struct Opened {
 
 // Stage open: map the very file that was checked, through its descriptor, and refuse it if it
 // changed since it was opened. No plugin function runs (static constructors aside).
-std::variant<Opened, PluginError> open_library(Candidate& candidate);
+Expected<Opened, PluginError> open_library(Candidate& candidate);
 
 // Stage entry: the descriptor this file itself defines.
 std::optional<PluginError> find_entry(const Candidate& candidate, Opened& opened);

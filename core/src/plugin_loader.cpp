@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <iterator>
 #include <mutex>
-#include <variant>
 
 #include "famspec/plugin_inspection.hpp"
 #include "plugin_candidates.hpp"
@@ -26,12 +25,12 @@ using detail::refusal;
 namespace {
 
 // Stages open, entry and handshake.
-std::variant<Opened, PluginError> open_plugin(Candidate& candidate, const StageCallback& on_stage) {
+Expected<Opened, PluginError> open_plugin(Candidate& candidate, const StageCallback& on_stage) {
     detail::announce(on_stage, candidate, PluginStage::open);
     auto opened = detail::open_library(candidate);
-    if (auto* library = std::get_if<Opened>(&opened)) {
-        if (auto error = detail::find_entry(candidate, *library)) return *std::move(error);
-        if (auto error = detail::check_handshake(candidate, *library->descriptor)) return *std::move(error);
+    if (opened) {
+        if (auto error = detail::find_entry(candidate, *opened)) return unexpected(*std::move(error));
+        if (auto error = detail::check_handshake(candidate, *opened->descriptor)) return unexpected(*std::move(error));
     }
     return opened;
 }
@@ -53,23 +52,25 @@ struct Staged {
     std::unique_ptr<detail::StagingRegistrar> registrar;
 };
 
-std::variant<Staged, PluginError> load_candidate(Candidate& candidate, const LoadOptions& options,
-                                                 const StageCallback& on_stage, PluginRecord& record) {
+Expected<Staged, PluginError> load_candidate(Candidate& candidate, const LoadOptions& options,
+                                             const StageCallback& on_stage, PluginRecord& record) {
     if (auto error = detail::check_before_open(candidate, options, record.manifest, on_stage)) {
-        return *std::move(error);
+        return unexpected(*std::move(error));
     }
     auto opened = open_plugin(candidate, on_stage);
-    if (auto* error = std::get_if<PluginError>(&opened)) return std::move(*error);
-    const Opened& plugin = std::get<Opened>(opened);
+    if (!opened) return unexpected(opened.error());
+    const Opened& plugin = *opened;
     auto registrar = std::make_unique<detail::StagingRegistrar>(plugin.descriptor->name, record.path, plugin.library);
     detail::announce(on_stage, candidate, PluginStage::register_);
-    if (auto error = detail::register_plugin(candidate, *plugin.descriptor, *registrar)) return *std::move(error);
+    if (auto error = detail::register_plugin(candidate, *plugin.descriptor, *registrar)) {
+        return unexpected(*std::move(error));
+    }
     detail::announce(on_stage, candidate, PluginStage::validate);
     PluginManifest registered = registrar->manifest(*plugin.descriptor);
     if (record.manifest) {
-        if (auto error = check_drift(candidate, *record.manifest, registered)) return *std::move(error);
+        if (auto error = check_drift(candidate, *record.manifest, registered)) return unexpected(*std::move(error));
     } else {
-        record.manifest = registered;
+        record.manifest = std::make_shared<const PluginManifest>(registered);
     }
     return Staged{0, std::move(registered), std::move(registrar)};
 }
@@ -155,11 +156,11 @@ std::shared_ptr<const Registry> load_plugins(const LoadOptions& options, const S
     for (Candidate& candidate : candidates) {
         records.push_back(detail::record_of(candidate));
         auto loaded = load_candidate(candidate, options, on_stage, records.back());
-        if (auto* error = std::get_if<PluginError>(&loaded)) {
-            records.back().error = std::move(*error);
+        if (!loaded) {
+            records.back().error = loaded.error();
             continue;
         }
-        staged.push_back(std::move(std::get<Staged>(loaded)));
+        staged.push_back(std::move(loaded).value());
         staged.back().record = records.size() - 1;
     }
     refuse_shared_claims(staged, records);

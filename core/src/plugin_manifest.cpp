@@ -223,11 +223,9 @@ std::string to_json(const PluginManifest& input) {
 }
 
 ManifestParse parse_manifest(std::string_view text_in) {
-    ManifestParse result;
     if (text_in.size() > kMaxManifestText) {
-        result.error = "manifest is " + std::to_string(text_in.size()) + " bytes; the limit is " +
-                       std::to_string(kMaxManifestText);
-        return result;
+        return unexpected("manifest is " + std::to_string(text_in.size()) + " bytes; the limit is " +
+                          std::to_string(kMaxManifestText));
     }
     json::parse_options options;
     options.max_depth = 8;
@@ -237,19 +235,14 @@ ManifestParse parse_manifest(std::string_view text_in) {
     json::monotonic_resource resource(arena.data(), arena.size());
     const json::value root = json::parse(text_in, ec, &resource, options);
     if (ec == json::error::too_deep) {
-        result.error = "manifest nests deeper than " + std::to_string(options.max_depth) + " levels";
-        return result;
+        return unexpected("manifest nests deeper than " + std::to_string(options.max_depth) + " levels");
     }
-    if (ec) {
-        result.error = "manifest is not valid JSON: " + ec.message();
-        return result;
-    }
+    if (ec) return unexpected("manifest is not valid JSON: " + ec.message());
     try {
-        result.manifest = normalized(manifest_from(object_of(root, "manifest")));
+        return normalized(manifest_from(object_of(root, "manifest")));
     } catch (const ManifestFormatError& error) {
-        result.error = error.message;
+        return unexpected(error.message);
     }
-    return result;
 }
 
 std::vector<std::string> manifest_differences(const PluginManifest& carried_in, const PluginManifest& registered_in) {

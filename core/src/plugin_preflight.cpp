@@ -17,7 +17,7 @@ std::optional<PluginError> check_manifest_compatibility(const Candidate& candida
 }  // namespace
 
 std::optional<PluginError> read_manifest(const Candidate& candidate, bool require_manifest,
-                                         std::optional<PluginManifest>& manifest) {
+                                         std::shared_ptr<const PluginManifest>& manifest) {
     const std::string path = candidate.path.string();
     if (!candidate.elf.is_elf) {
         return refusal(path, PluginStage::manifest, "an ELF shared object", candidate.elf.error,
@@ -31,16 +31,17 @@ std::optional<PluginError> read_manifest(const Candidate& candidate, bool requir
                            " section; build it with famspec_add_plugin(), which embeds the manifest");
     }
     ManifestParse parsed = parse_manifest(*candidate.elf.manifest);
-    if (!parsed.manifest) {
-        return refusal(path, PluginStage::manifest, "a valid famspec manifest", parsed.error,
-                       "corrupt manifest: " + parsed.error);
+    if (!parsed) {
+        return refusal(path, PluginStage::manifest, "a valid famspec manifest", parsed.error(),
+                       "corrupt manifest: " + parsed.error());
     }
-    manifest = std::move(parsed.manifest);
+    manifest = std::make_shared<const PluginManifest>(std::move(parsed).value());
     return std::nullopt;
 }
 
 std::optional<PluginError> check_before_open(const Candidate& candidate, const LoadOptions& options,
-                                             std::optional<PluginManifest>& manifest, const StageCallback& on_stage) {
+                                             std::shared_ptr<const PluginManifest>& manifest,
+                                             const StageCallback& on_stage) {
     if (auto error = check_trust(candidate, options)) return error;
     announce(on_stage, candidate, PluginStage::manifest);
     if (auto error = read_manifest(candidate, options.require_manifest, manifest)) return error;

@@ -17,11 +17,11 @@ inline void announce(const StageCallback& on_stage, const Candidate& candidate, 
 
 // Stage manifest: the embedded manifest, parsed; nullopt when there is none and none is required.
 std::optional<PluginError> read_manifest(const Candidate& candidate, bool require_manifest,
-                                         std::optional<PluginManifest>& manifest);
+                                         std::shared_ptr<const PluginManifest>& manifest);
 
 // Stages trust, manifest and compatibility, in order; `manifest` is set once it is read.
 std::optional<PluginError> check_before_open(const Candidate& candidate, const LoadOptions& options,
-                                             std::optional<PluginManifest>& manifest,
+                                             std::shared_ptr<const PluginManifest>& manifest,
                                              const StageCallback& on_stage = {});
 
 }  // namespace famspec::detail

@@ -5,6 +5,8 @@
 #include <cstring>
 
 #include "famspec/plugin_loader.hpp"
+#include "famspec/required_digests.hpp"
+#include "famspec/search_path.hpp"
 #include "plugin_refusal.hpp"
 
 namespace famspec {
@@ -95,14 +97,14 @@ LoadOptions load_options_from_environment(const std::vector<std::string>& explic
 
 void require_digests(LoadOptions& options, const fs::path& file) {
     RequiredDigests read = read_required_digests(file);
-    if (read.digests) {
-        options.required_digests = std::move(read.digests);
+    if (read) {
+        options.required_digests = std::move(read).value();
         return;
     }
     // Fail closed: nothing is pinned, so nothing loads, and the reason is reported once.
     options.required_digests.emplace();
     options.search_errors.push_back(detail::refusal(file.string(), PluginStage::trust, "a readable digest list",
-                                                    read.error, "cannot use the required digests: " + read.error));
+                                                    read.error(), "cannot use the required digests: " + read.error()));
 }
 
 }  // namespace famspec

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "famspec/resolver.hpp"
+#include "famspec/python_text.hpp"
 
 namespace famspec {
 namespace {

@@ -4,38 +4,32 @@
 #include <array>
 #include <atomic>
 #include <set>
+#include <unordered_map>
+
+#include "famspec/family_keys.hpp"
+#include "famspec/sdk/component.hpp"
+#include "famspec/sdk/cp_wrapper.hpp"
+#include "famspec/sdk/family_adapter.hpp"
+#include "famspec/sdk/moe_archetype.hpp"
+#include "famspec/sdk/replacement_factory.hpp"
 
 namespace famspec {
 namespace {
 
 std::atomic<std::uint64_t> next_generation{1};
 
+// std::string keys looked up by std::string_view, with no string built for the lookup.
+struct StringHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view text) const noexcept { return std::hash<std::string_view>{}(text); }
+};
+template <class V>
+using StringMap = std::unordered_map<std::string, V, StringHash, std::equal_to<>>;
+
 template <class Map>
 const auto* lookup(const Map& map, std::string_view key, const auto& items) {
     const auto it = map.find(key);
     return it == map.end() ? nullptr : &items[it->second];
-}
-
-}  // namespace
-
-namespace {
-
-// Writes the normalised key of `name` to `out`, which has room for name.size() characters; returns
-// its length. ASCII case folding only: the key never depends on the host's locale.
-std::size_t normalize_into(std::string_view name, char* out) {
-    std::size_t size = 0;
-    for (const char c : name) {
-        out[size] = c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
-        size += c != '_' && c != '-';  // no branch on the characters of the name
-    }
-    static constexpr std::array<std::string_view, 4> kSuffixes = {"forcausallm", "forconditionalgeneration",
-                                                                  "forsequenceclassification", "forimagetexttotext"};
-    const std::string_view key(out, size);
-    for (const std::string_view suffix : kSuffixes) {
-        // The last character first: most keys end in none of the suffixes.
-        if (size > suffix.size() && key.back() == suffix.back() && key.ends_with(suffix)) return size - suffix.size();
-    }
-    return size;
 }
 
 // The normalised key of a spelling, on the stack unless the spelling is unusually long.
@@ -47,7 +41,7 @@ public:
             long_.resize(name.size());
             out = long_.data();
         }
-        key_ = std::string_view(out, normalize_into(name, out));
+        key_ = std::string_view(out, normalize_family_key_into(name, out));
     }
     KeyBuffer(const KeyBuffer&) = delete;
     KeyBuffer& operator=(const KeyBuffer&) = delete;
@@ -59,79 +53,93 @@ private:
     std::string_view key_;
 };
 
+// What one normalised key answers, indices into families(). A spelling is looked up by its key
+// alone: an exact model_type normalises to the key too, so it is among `model_types`.
+struct FamilyKey {
+    static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+    std::vector<std::size_t> model_types;  // the families whose model_type has this key
+    std::size_t spelling = kNone;          // the family this key names (model_type, architecture, alias)
+    std::size_t directory = kNone;         // else the family with this directory alias
+};
+
 }  // namespace
 
-std::string normalize_family_key(std::string_view name) {
-    std::string key(name.size(), '\0');
-    key.resize(normalize_into(name, key.data()));
-    return key;
+// No lookup depends on the order of these maps, and none is ever iterated.
+struct Registry::Index {
+    explicit Index(Contents& contents);
+    void index_families(std::vector<RegisteredFamily>& families);
+    void index_factories(Contents& contents);
+    const FamilyKey* family_key(std::string_view spelling) const;
+
+    StringMap<FamilyKey> family_by_key;
+    StringMap<std::size_t> family_by_model_type;
+    StringMap<std::size_t> factory_by_target;
+    StringMap<std::size_t> archetype_by_factory;
+    StringMap<std::size_t> cp_wrapper_by_target;
+    StringMap<std::size_t> component_by_path;
+    StringMap<std::size_t> compute_function_owner;
+};
+
+std::string defining_path(const Component& component) {
+    std::string path(component.defining_module());
+    path += '.';
+    path += component.name();
+    return path;
 }
 
-std::vector<std::string> family_spellings(std::string_view model_type, std::string_view architecture,
-                                          std::span<const std::string> aliases) {
-    std::set<std::string> keys = {normalize_family_key(model_type), normalize_family_key(architecture)};
-    for (const auto& alias : aliases) keys.insert(normalize_family_key(alias));
-    keys.erase("");
-    return {keys.begin(), keys.end()};
-}
+Registry::Registry(Contents contents)
+    : contents_(std::move(contents)), generation_(next_generation++), index_(std::make_unique<Index>(contents_)) {}
 
-std::vector<std::string> directory_keys(std::span<const std::string> directory_aliases) {
-    std::set<std::string> keys;
-    for (const auto& alias : directory_aliases) keys.insert(normalize_family_key(alias));
-    keys.erase("");
-    return {keys.begin(), keys.end()};
-}
-
-Registry::Registry(Contents contents) : contents_(std::move(contents)), generation_(next_generation++) {
-    index_families();
-    index_factories();
-    for (std::size_t i = 0; i < contents_.archetypes.size(); ++i) {
-        archetype_by_factory_.emplace(std::string(contents_.archetypes[i]->compute_factory()), i);
+Registry::Index::Index(Contents& contents) {
+    index_families(contents.families);
+    index_factories(contents);
+    for (std::size_t i = 0; i < contents.archetypes.size(); ++i) {
+        archetype_by_factory.emplace(std::string(contents.archetypes[i]->compute_factory()), i);
     }
-    for (std::size_t i = 0; i < contents_.cp_wrappers.size(); ++i) {
-        cp_wrapper_by_target_.emplace(std::string(contents_.cp_wrappers[i]->target()), i);
+    for (std::size_t i = 0; i < contents.cp_wrappers.size(); ++i) {
+        cp_wrapper_by_target.emplace(std::string(contents.cp_wrappers[i]->target()), i);
     }
-    for (std::size_t i = 0; i < contents_.components.size(); ++i) {
-        const auto& component = contents_.components[i];
-        component_by_path_.emplace(defining_path(*component), i);
-        component_by_path_.emplace(std::string(component->import_module()) + "." + std::string(component->name()), i);
+    for (std::size_t i = 0; i < contents.components.size(); ++i) {
+        const auto& component = contents.components[i];
+        component_by_path.emplace(defining_path(*component), i);
+        component_by_path.emplace(std::string(component->import_module()) + "." + std::string(component->name()), i);
     }
 }
 
 Registry::~Registry() = default;
 
-void Registry::index_families() {
+void Registry::Index::index_families(std::vector<RegisteredFamily>& families) {
     const auto claim = [](std::size_t& slot, std::size_t i) {
         if (slot == FamilyKey::kNone) slot = i;  // the first family to claim a key keeps it
     };
-    for (std::size_t i = 0; i < contents_.families.size(); ++i) {
-        auto& family = contents_.families[i];
-        family_by_model_type_.emplace(std::string(family->model_type()), i);
+    for (std::size_t i = 0; i < families.size(); ++i) {
+        auto& family = families[i];
+        family_by_model_type.emplace(std::string(family->model_type()), i);
         // A family's own name first: it outranks another family's architecture or alias.
-        FamilyKey& own = family_by_key_[normalize_family_key(family->model_type())];
+        FamilyKey& own = family_by_key[normalize_family_key(family->model_type())];
         own.model_types.push_back(i);
         claim(own.spelling, i);
-        for (const auto& key : family.directory_keys) claim(family_by_key_[key].directory, i);
-        for (const auto& target : family->compute_functions()) compute_function_owner_.emplace(target, i);
+        for (const auto& key : family.directory_keys) claim(family_by_key[key].directory, i);
+        for (const auto& target : family->compute_functions()) compute_function_owner.emplace(target, i);
     }
-    for (std::size_t i = 0; i < contents_.families.size(); ++i) {
-        for (const auto& key : contents_.families[i].spellings) claim(family_by_key_[key].spelling, i);
+    for (std::size_t i = 0; i < families.size(); ++i) {
+        for (const auto& key : families[i].spellings) claim(family_by_key[key].spelling, i);
     }
     // What each family is told apart by: the keys that answer it.
-    for (std::size_t i = 0; i < contents_.families.size(); ++i) {
-        auto& spellings = contents_.families[i].spellings;
-        std::erase_if(spellings, [&](const std::string& key) { return family_by_key_.at(key).spelling != i; });
+    for (std::size_t i = 0; i < families.size(); ++i) {
+        auto& spellings = families[i].spellings;
+        std::erase_if(spellings, [&](const std::string& key) { return family_by_key.at(key).spelling != i; });
     }
 }
 
-const Registry::FamilyKey* Registry::family_key(std::string_view spelling) const {
+const FamilyKey* Registry::Index::family_key(std::string_view spelling) const {
     const KeyBuffer key(spelling);
-    const auto it = family_by_key_.find(key.key());
-    return it == family_by_key_.end() ? nullptr : &it->second;
+    const auto it = family_by_key.find(key.key());
+    return it == family_by_key.end() ? nullptr : &it->second;
 }
 
 const RegisteredFamily* Registry::find_family(std::string_view spelling) const {
-    const FamilyKey* key = family_key(spelling);
+    const FamilyKey* key = index_->family_key(spelling);
     if (key == nullptr) return nullptr;
     for (const std::size_t i : key->model_types) {
         if (contents_.families[i]->model_type() == spelling) return &contents_.families[i];
@@ -151,43 +159,43 @@ FamilyLookup Registry::explain_family(std::string_view spelling) const {
     if (lookup.family == nullptr) return lookup;
     // The reference imports a directory's registration and looks again; every plugin is already
     // loaded here, so no family registers the identity itself: the directory's does.
-    const bool named = family_key(spelling)->spelling != FamilyKey::kNone;
+    const bool named = index_->family_key(spelling)->spelling != FamilyKey::kNone;
     lookup.rule = (named ? "normalised key '" : "directory alias '") + key + "'";
     return lookup;
 }
 
-void Registry::index_factories() {
+void Registry::Index::index_factories(Contents& contents) {
     // A family that declared provider modules has each factory under every one of them. One that
     // declared none has each under its own target only, and lists the modules they live in.
     std::vector<bool> declared;
-    for (const auto& family : contents_.families) declared.push_back(!family.provider_modules.empty());
-    for (std::size_t i = 0; i < contents_.factories.size(); ++i) {
-        const std::string_view target = contents_.factories[i]->target();
-        factory_by_target_.emplace(std::string(target), i);
-        const auto owner = family_by_model_type_.find(contents_.factories[i]->family());
-        if (owner == family_by_model_type_.end()) continue;
-        auto& providers = contents_.families[owner->second].provider_modules;
+    for (const auto& family : contents.families) declared.push_back(!family.provider_modules.empty());
+    for (std::size_t i = 0; i < contents.factories.size(); ++i) {
+        const std::string_view target = contents.factories[i]->target();
+        factory_by_target.emplace(std::string(target), i);
+        const auto owner = family_by_model_type.find(contents.factories[i]->family());
+        if (owner == family_by_model_type.end()) continue;
+        auto& providers = contents.families[owner->second].provider_modules;
         const std::string_view home = target.substr(0, target.rfind('.'));
         if (!declared[owner->second]) {
             if (std::find(providers.begin(), providers.end(), home) == providers.end()) providers.emplace_back(home);
             continue;
         }
         const std::string_view name = target.substr(target.rfind('.') + 1);
-        for (const auto& provider : providers) factory_by_target_.emplace(provider + "." + std::string(name), i);
+        for (const auto& provider : providers) factory_by_target.emplace(provider + "." + std::string(name), i);
     }
-    for (auto& family : contents_.families) std::sort(family.provider_modules.begin(), family.provider_modules.end());
+    for (auto& family : contents.families) std::sort(family.provider_modules.begin(), family.provider_modules.end());
 }
 
 const Registered<ReplacementFactory>* Registry::find_factory(std::string_view target) const {
-    return lookup(factory_by_target_, target, contents_.factories);
+    return lookup(index_->factory_by_target, target, contents_.factories);
 }
 
 const RegisteredArchetype* Registry::find_archetype(std::string_view compute_factory) const {
-    return lookup(archetype_by_factory_, compute_factory, contents_.archetypes);
+    return lookup(index_->archetype_by_factory, compute_factory, contents_.archetypes);
 }
 
 const Registered<CpWrapper>* Registry::find_cp_wrapper(std::string_view target) const {
-    return lookup(cp_wrapper_by_target_, target, contents_.cp_wrappers);
+    return lookup(index_->cp_wrapper_by_target, target, contents_.cp_wrappers);
 }
 
 const Registered<Component>* Registry::find_component(std::string_view module, std::string_view name) const {
@@ -198,11 +206,11 @@ const Registered<Component>* Registry::find_component(std::string_view module, s
 }
 
 const Registered<Component>* Registry::find_component(std::string_view dotted) const {
-    return lookup(component_by_path_, dotted, contents_.components);
+    return lookup(index_->component_by_path, dotted, contents_.components);
 }
 
 const RegisteredFamily* Registry::find_compute_function_owner(std::string_view target) const {
-    return lookup(compute_function_owner_, target, contents_.families);
+    return lookup(index_->compute_function_owner, target, contents_.families);
 }
 
 bool Registry::all_ok() const {

@@ -5,7 +5,10 @@
 
 #include "famspec/canonical_json.hpp"
 #include "famspec/names.hpp"
+#include "famspec/plugin_manifest.hpp"
+#include "famspec/python_text.hpp"
 #include "famspec/resolver.hpp"
+#include "famspec/sdk/interfaces.hpp"
 
 namespace famspec {
 namespace json = boost::json;

@@ -3,7 +3,9 @@
 #include <algorithm>
 
 #include "famspec/expected.hpp"
+#include "famspec/python_text.hpp"
 #include "famspec/resolver.hpp"
+#include "famspec/sdk/interfaces.hpp"
 
 namespace famspec::detail {
 namespace {
@@ -136,13 +138,13 @@ Outcome<ReplacementSpec> build_factory_replacement(const Registry& registry, con
     // The component receives a family function, so its class is rendered into the artifact and
     // defined there; importing it as well would only be shadowed.
     const RenderResult result = renderer.render(component, interface->value, family->interface_blocks());
-    if (!result.rendered) {
+    if (!result) {
         return {ResolutionStatus::error, nullptr,
-                "rendering " + construction.component + " for " + target + ": " + result.error, registered->plugin,
+                "rendering " + construction.component + " for " + target + ": " + result.error(), registered->plugin,
                 "component rendering"};
     }
-    for (const std::string& line : result.rendered->imports) spec->imports.push_back({"", {}, line});
-    spec->snippets.push_back({result.rendered->source});
+    for (const std::string& line : result->imports) spec->imports.push_back({"", {}, line});
+    spec->snippets.push_back({result->source});
     return {ResolutionStatus::resolved, std::move(spec), {}, {}, "factory construction, component rendered"};
 }
 

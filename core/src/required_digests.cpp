@@ -1,11 +1,11 @@
 // The digest lists `--require-digests` and FAMSPEC_REQUIRE_DIGESTS name: a snapshot's JSON or
 // sha256sum's "digest name" lines.
+#include "famspec/required_digests.hpp"
+
 #include <boost/json/parse.hpp>
 #include <cctype>
 #include <fstream>
 #include <sstream>
-
-#include "famspec/plugin_loader.hpp"
 
 namespace famspec {
 namespace fs = std::filesystem;
@@ -26,7 +26,7 @@ std::string normalized_digest(std::string_view text) {
 }
 
 RequiredDigests failure(const fs::path& file, std::size_t line, const std::string& what) {
-    return {std::nullopt, file.string() + (line > 0 ? ":" + std::to_string(line) : "") + ": " + what};
+    return unexpected(file.string() + (line > 0 ? ":" + std::to_string(line) : "") + ": " + what);
 }
 
 RequiredDigests from_json(const fs::path& file, const std::string& text) {
@@ -47,7 +47,7 @@ RequiredDigests from_json(const fs::path& file, const std::string& text) {
         }
         digests.push_back({std::string(*name), digest});
     }
-    return {std::move(digests), {}};
+    return digests;
 }
 
 RequiredDigests from_lines(const fs::path& file, const std::string& text) {
@@ -67,7 +67,7 @@ RequiredDigests from_lines(const fs::path& file, const std::string& text) {
         if (normalized.empty() || name.empty()) return failure(file, number, "expected '<sha256> <name>'");
         digests.push_back({fs::path(name).filename().string(), normalized});
     }
-    return {std::move(digests), {}};
+    return digests;
 }
 
 }  // namespace

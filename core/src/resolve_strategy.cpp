@@ -3,6 +3,8 @@
 // is named, and any inner wrapper under the adapter convention is covered imports-only; where
 // famspec knows better, it says so in a diagnostic.
 #include "dotted_path.hpp"
+#include "famspec/python_text.hpp"
+#include "famspec/sdk/interfaces.hpp"
 #include "famspec/specs.hpp"
 #include "inline_channels.hpp"
 #include "option_check.hpp"

@@ -5,6 +5,8 @@
 
 #include "dotted_path.hpp"
 #include "famspec/canonical_json.hpp"
+#include "famspec/python_text.hpp"
+#include "famspec/sdk/interfaces.hpp"
 #include "resolver_state.hpp"
 
 namespace famspec {

@@ -10,6 +10,7 @@
 
 #include "famspec/canonical_json.hpp"
 #include "famspec/fingerprint.hpp"
+#include "famspec/plugin_manifest.hpp"
 #include "famspec/registry.hpp"
 #include "famspec/sdk/abi.hpp"
 
@@ -45,7 +46,7 @@ json::object registered_keys(const PluginManifest* manifest) {
 }
 
 json::object plugin_json(const PluginRecord& record) {
-    const PluginManifest* manifest = record.manifest ? &*record.manifest : nullptr;
+    const PluginManifest* manifest = record.manifest.get();
     const PluginManifest* registered = record.ok() ? manifest : nullptr;
     std::vector<std::string> families;
     if (registered)

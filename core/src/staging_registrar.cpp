@@ -5,6 +5,7 @@
 #include <set>
 
 #include "dotted_path.hpp"
+#include "famspec/family_keys.hpp"
 #include "famspec/names.hpp"
 
 namespace famspec::detail {

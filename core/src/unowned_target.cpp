@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "famspec/resolver.hpp"
+#include "famspec/sdk/interfaces.hpp"
 #include "nearest_name.hpp"
 
 namespace famspec::detail {

@@ -8,14 +8,14 @@ namespace famspec::python {
 namespace {
 
 py::tuple parse_result(PlanParse parsed) {
-    if (!parsed.plan) {
+    if (!parsed) {
         py::list errors;
-        for (const PlanError& error : parsed.errors) {
+        for (const PlanError& error : parsed.error().errors) {
             errors.append(py::make_tuple(error.file, error.location.line, error.location.column, error.message));
         }
         return py::make_tuple(py::none(), std::move(errors));
     }
-    auto handle = PlanHandle{std::make_shared<const Plan>(std::move(*parsed.plan))};
+    auto handle = PlanHandle{std::make_shared<const Plan>(std::move(*parsed))};
     return py::make_tuple(py::cast(std::move(handle)), py::none());
 }
 
@@ -48,19 +48,17 @@ void bind_plan(py::module_& module) {
         .def_property_readonly("targets", &targets_of);
 
     module.def("parse_plan_file", [](const std::string& path) {
-        PlanParse parsed;
-        {
-            py::gil_scoped_release release;
-            parsed = parse_plan_file(path);
-        }
+        PlanParse parsed = [&] {
+            const py::gil_scoped_release release;
+            return parse_plan_file(path);
+        }();
         return parse_result(std::move(parsed));
     });
     module.def("parse_plan_text", [](const std::string& text, const std::string& file_name) {
-        PlanParse parsed;
-        {
-            py::gil_scoped_release release;
-            parsed = parse_plan_text(text, file_name);
-        }
+        PlanParse parsed = [&] {
+            const py::gil_scoped_release release;
+            return parse_plan_text(text, file_name);
+        }();
         return parse_result(std::move(parsed));
     });
 }

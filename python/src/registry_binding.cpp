@@ -6,8 +6,11 @@
 #include "bindings.hpp"
 #include "famspec/names.hpp"
 #include "famspec/plugin_loader.hpp"
+#include "famspec/plugin_manifest.hpp"
 #include "famspec/registry.hpp"
 #include "famspec/registry_description.hpp"
+#include "famspec/sdk/interfaces.hpp"
+#include "famspec/search_path.hpp"
 
 namespace famspec::python {
 namespace {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "famspec/famspec.hpp"
+#include "famspec/sdk/interfaces.hpp"
 #include "process.hpp"
 #include "toy_registry.hpp"
 

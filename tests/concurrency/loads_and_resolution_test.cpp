@@ -85,8 +85,8 @@ void run_together(const std::vector<std::function<void()>>& jobs) {
 
 TEST_CASE("loads, resolutions and cache evictions at once give the single-thread answers") {
     const auto parsed = famspec::parse_plan_file(famspec::test::source_dir() + "/examples/plans/qwen3_moe.yaml");
-    REQUIRE(parsed.plan.has_value());
-    const famspec::Plan& plan = *parsed.plan;
+    REQUIRE(parsed.has_value());
+    const famspec::Plan& plan = *parsed;
 
     // What one thread gets, before any other thread runs.
     const auto registry = famspec::load_plugins(shipped_plugins());

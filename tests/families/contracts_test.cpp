@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "famspec/component_renderer.hpp"
+#include "famspec/python_text.hpp"
 #include "famspec/resolver.hpp"
 #include "python_check.hpp"
 #include "registry_fixture.hpp"

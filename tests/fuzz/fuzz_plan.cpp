@@ -9,7 +9,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string text(reinterpret_cast<const char*>(data), size);
     const famspec::PlanParse parsed = famspec::parse_plan_text(text, "fuzz.yaml");
-    if (parsed.plan.has_value() == parsed.error.has_value()) std::abort();
-    if (parsed.error && parsed.error->message.empty()) std::abort();
+    // A refusal says why.
+    if (!parsed && (parsed.error().errors.empty() || parsed.error().first().message.empty())) std::abort();
     return 0;
 }

@@ -8,6 +8,7 @@
 #include "famspec/fingerprint.hpp"
 #include "famspec/plugin_inspection.hpp"
 #include "famspec/plugin_loader.hpp"
+#include "famspec/python_text.hpp"
 #include "famspec/sdk/abi.hpp"
 #include "plugin_compatibility.hpp"
 #include "probe_report.hpp"
@@ -82,7 +83,11 @@ std::string count(const DeclarationSummary& summary, ResolutionStatus status) {
 }
 
 PluginRecord record_of(const std::string& path, const PluginManifest& manifest) {
-    return PluginRecord{.path = path, .paths = {path}, .build_id = {}, .manifest = manifest, .error = {}};
+    return PluginRecord{.path = path,
+                        .paths = {path},
+                        .build_id = {},
+                        .manifest = std::make_shared<const PluginManifest>(manifest),
+                        .error = {}};
 }
 
 bool claims_anything(const PluginManifest& m) {
@@ -148,11 +153,11 @@ Answer resolution_answer(const std::string& plan_text, const std::shared_ptr<con
                          const Resolver& warm, std::string& violation) {
     const PlanParse parsed = parse_plan_text(plan_text, "fuzz.yaml");
     violation = plan_contract_violation(parsed);
-    if (!parsed.plan) return answer_of(parsed);
-    const DeclarationSummary lenient = warm.declaration_summary(std::nullopt, *parsed.plan);
-    const DeclarationSummary strict = warm.declaration_summary(std::nullopt, *parsed.plan, true);
+    if (!parsed) return answer_of(parsed);
+    const DeclarationSummary lenient = warm.declaration_summary(std::nullopt, *parsed);
+    const DeclarationSummary strict = warm.declaration_summary(std::nullopt, *parsed, true);
     const Resolver fresh(registry);
-    const std::string fresh_digest = fresh.declaration_summary(std::nullopt, *parsed.plan).digest();
+    const std::string fresh_digest = fresh.declaration_summary(std::nullopt, *parsed).digest();
     if (violation.empty()) violation = summary_violation(lenient, strict, fresh_digest);
     return {"value", "entries=" + std::to_string(lenient.entries.size()) +
                          " resolved=" + count(lenient, ResolutionStatus::resolved) +
@@ -203,20 +208,20 @@ Answer report_answer(const std::string& text, std::string& violation) {
 Answer loader_answer(const std::string& text, std::string& violation) {
     const std::size_t split = text.find('\0');
     const ManifestParse a = parse_manifest(std::string_view(text).substr(0, split));
-    if (!a.manifest) return {"error", "a: " + a.error};
+    if (!a) return {"error", "a: " + a.error()};
     const ManifestParse b = split == std::string::npos ? a : parse_manifest(std::string_view(text).substr(split + 1));
-    if (!b.manifest) return {"error", "b: " + b.error};
-    std::string detail = "a=" + compatibility("a.so", *a.manifest, violation);
-    detail += " b=" + compatibility("b.so", *b.manifest, violation);
-    const auto drift = manifest_differences(*a.manifest, *b.manifest);
-    if (!manifest_differences(*a.manifest, *a.manifest).empty()) violation = "a manifest drifts from itself";
-    if (drift.size() != manifest_differences(*b.manifest, *a.manifest).size()) violation = "drift is not symmetric";
-    if (drift.empty() != same_declarations(*a.manifest, *b.manifest)) {
+    if (!b) return {"error", "b: " + b.error()};
+    std::string detail = "a=" + compatibility("a.so", *a, violation);
+    detail += " b=" + compatibility("b.so", *b, violation);
+    const auto drift = manifest_differences(*a, *b);
+    if (!manifest_differences(*a, *a).empty()) violation = "a manifest drifts from itself";
+    if (drift.size() != manifest_differences(*b, *a).size()) violation = "drift is not symmetric";
+    if (drift.empty() != same_declarations(*a, *b)) {
         violation = "drift found " + std::to_string(drift.size()) + " differences between manifests that are " +
                     (drift.empty() ? "different" : "the same");
     }
     detail += " drift=" + std::to_string(drift.size());
-    detail += " shared=" + conflicts(*a.manifest, *b.manifest, violation);
+    detail += " shared=" + conflicts(*a, *b, violation);
     return {"value", detail};
 }
 

@@ -27,14 +27,14 @@ Answer answer_of(const ElfInfo& info) {
 }
 
 Answer answer_of(const ManifestParse& parse) {
-    if (parse.manifest) return {"value", to_json(*parse.manifest)};
-    return {"error", parse.error};
+    if (parse) return {"value", to_json(*parse)};
+    return {"error", parse.error()};
 }
 
 Answer answer_of(const PlanParse& parse) {
-    if (parse.plan) return {"value", "entries=" + std::to_string(parse.plan->entries.size())};
-    if (!parse.error) return {"(neither a plan nor an error)", ""};
-    return {"error", parse.error->message, parse.error->location.line, parse.error->location.column};
+    if (parse.has_value()) return {"value", "entries=" + std::to_string(parse->entries.size())};
+    return {"error", parse.error().first().message, parse.error().first().location.line,
+            parse.error().first().location.column};
 }
 
 namespace {
@@ -71,26 +71,24 @@ std::string elf_contract_violation(const ElfInfo& info) {
 }
 
 std::string manifest_contract_violation(const ManifestParse& parse) {
-    if (parse.manifest && !parse.error.empty()) return "a manifest and an error: " + parse.error;
-    if (!parse.manifest) return unclear(parse.error);
+    if (!parse) return unclear(parse.error());
     // A value must survive its own canonical form: to_json then parse gives it back.
-    const ManifestParse again = parse_manifest(to_json(*parse.manifest));
-    if (!again.manifest) return "the canonical JSON of an accepted manifest is refused: " + again.error;
-    if (!(*again.manifest == *parse.manifest)) return "the canonical JSON of an accepted manifest reads differently";
+    const ManifestParse again = parse_manifest(to_json(*parse));
+    if (!again) return "the canonical JSON of an accepted manifest is refused: " + again.error();
+    if (!(*again == *parse)) return "the canonical JSON of an accepted manifest reads differently";
     return {};
 }
 
 std::string plan_contract_violation(const PlanParse& parse, const PlanLimits& limits) {
-    if (parse.plan.has_value() == parse.error.has_value()) return "not exactly one of a plan and an error";
-    if (parse.error) {
-        const PlanError& e = *parse.error;
+    if (!parse) {
+        const PlanError& e = parse.error().first();
         if (e.location.line == 0 || e.location.column == 0) {
             return "an error without a line and column: " + e.to_string().substr(0, 200);
         }
         return unclear(e.message);
     }
-    if (parse.plan->entries.size() > limits.max_entries) return "more entries than the limit";
-    for (const PlanEntry& entry : parse.plan->entries) {
+    if (parse->entries.size() > limits.max_entries) return "more entries than the limit";
+    for (const PlanEntry& entry : parse->entries) {
         if (entry.match.empty()) return "an entry without match patterns";
         if (entry.location.line == 0) return "an entry without a line";
     }

@@ -17,6 +17,7 @@
 
 #include "famspec/famspec.hpp"
 #include "famspec/plugin_inspection.hpp"
+#include "famspec/required_digests.hpp"
 #include "process.hpp"
 #include "temp_dir.hpp"
 
@@ -202,8 +203,8 @@ TEST_CASE("a digest list that cannot be used pins nothing, so every plugin is re
     PluginCopy copy;
     write(copy.dir / "bad.txt", "0123 famspec_zoo_good.so\n");
     const famspec::RequiredDigests read = famspec::read_required_digests(copy.dir / "bad.txt");
-    CHECK_FALSE(read.digests.has_value());
-    CHECK(read.error == (copy.dir / "bad.txt").string() + ":1: expected '<sha256> <name>'");
+    CHECK_FALSE(read.has_value());
+    CHECK(read.error() == (copy.dir / "bad.txt").string() + ":1: expected '<sha256> <name>'");
 
     famspec::LoadOptions options;
     options.directories = {copy.dir.path()};

@@ -99,9 +99,9 @@ TEST_CASE("summary prints canonical JSON or its digest, and exits 2 on bad input
     const auto json = run_cli(toy_cli({"summary", plan}));
     CHECK(json.exit_code == 0);  // not-covered entries are null, not failures
     auto parsed = famspec::parse_plan_file(plan);
-    REQUIRE(parsed.plan.has_value());
+    REQUIRE(parsed.has_value());
     const famspec::Resolver resolver(toy_registry());
-    const auto expected = resolver.declaration_summary(std::nullopt, *parsed.plan);
+    const auto expected = resolver.declaration_summary(std::nullopt, *parsed);
     CHECK(json.out == expected.canonical_json() + "\n");
     CHECK(json.out.find(R"("sdpa_qkv":null)") != std::string::npos);
 
@@ -236,9 +236,9 @@ TEST_CASE("check, summary and resolve read whole training configs; --strict fail
     const auto digest = run_cli(toy_cli({"summary", clean, "--digest"}));
     CHECK(digest.exit_code == 0);
     auto parsed = famspec::parse_plan_file(clean);
-    REQUIRE(parsed.plan.has_value());
+    REQUIRE(parsed.has_value());
     const famspec::Resolver resolver(toy_registry());
-    CHECK(digest.out == resolver.declaration_summary(std::nullopt, *parsed.plan).digest() + "\n");
+    CHECK(digest.out == resolver.declaration_summary(std::nullopt, *parsed).digest() + "\n");
 
     // resolve --plan takes the family from the config, and --explain says so.
     const auto resolved =

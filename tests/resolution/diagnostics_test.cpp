@@ -169,8 +169,8 @@ TEST_CASE("the summary's spec maps do not change because of diagnostics; entries
                                          "  - match: '*.norm'\n    module_type: " + kToyModuleType +
                                          "\n    replace_module:\n      _target_: " + kToyNorm + "\n" + option_line,
                                      "plan.yaml");
-        REQUIRE(parsed.plan.has_value());
-        return resolver.declaration_summary(std::nullopt, *parsed.plan);
+        REQUIRE(parsed.has_value());
+        return resolver.declaration_summary(std::nullopt, *parsed);
     };
     const std::string plain = summary_of("").canonical_json();
     const auto with = summary_of("      use_fused_ops: false\n");

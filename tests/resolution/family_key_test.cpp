@@ -1,6 +1,8 @@
 #include <doctest/doctest.h>
 
+#include "famspec/family_keys.hpp"
 #include "famspec/registry.hpp"
+#include "famspec/sdk/interfaces.hpp"
 #include "toy_registry.hpp"
 
 using famspec::normalize_family_key;

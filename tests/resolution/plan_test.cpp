@@ -9,9 +9,9 @@ namespace {
 
 famspec::PlanError error_of(const std::string& text, const PlanLimits& limits = {}) {
     const auto parsed = parse_plan_text(text, "plan.yaml", limits);
-    REQUIRE_FALSE(parsed.plan.has_value());
-    REQUIRE(parsed.error.has_value());
-    return *parsed.error;
+    REQUIRE_FALSE(parsed.has_value());
+    REQUIRE(!parsed.has_value());
+    return parsed.error().first();
 }
 
 }  // namespace
@@ -42,8 +42,8 @@ plan_overrides:
     tp_divide_attrs: [num_heads]
 )",
                                         "plan.yaml");
-    REQUIRE(parsed.plan.has_value());
-    const auto& plan = *parsed.plan;
+    REQUIRE(parsed.has_value());
+    const auto& plan = *parsed;
     CHECK(plan.model_type == "qwen3_moe");
     REQUIRE(plan.entries.size() == 3);
     const auto& first = plan.entries[0];
@@ -80,18 +80,18 @@ TEST_CASE("bad plans are refused with file, line, column and what was expected")
     }
     SUBCASE("a near miss of a top-level key, read strictly") {
         const auto parsed = parse_plan_text("plan_overrides: []\nplan_override: []\n", "plan.yaml", {}, true);
-        REQUIRE(parsed.error.has_value());
-        CHECK(parsed.error->to_string() ==
+        REQUIRE(!parsed.has_value());
+        CHECK(parsed.error().first().to_string() ==
               "plan.yaml:2:1: top-level key 'plan_override' is not read by famspec (did you mean `plan_overrides`?) "
               "(an error under strict reading)");
     }
     SUBCASE("an unread entry key, read strictly") {
         const auto parsed =
             parse_plan_text("plan_overrides:\n  - match: x\n    replace_modul: a.b\n", "plan.yaml", {}, true);
-        REQUIRE(parsed.error.has_value());
-        CHECK(parsed.error->location.line == 3);
-        CHECK(parsed.error->location.column == 5);
-        CHECK(parsed.error->message ==
+        REQUIRE(!parsed.has_value());
+        CHECK(parsed.error().first().location.line == 3);
+        CHECK(parsed.error().first().location.column == 5);
+        CHECK(parsed.error().first().message ==
               "plan_overrides entry key 'replace_modul' is not read by famspec (did you mean `replace_module`?) (an "
               "error under strict reading)");
     }
@@ -152,19 +152,19 @@ TEST_CASE("bad plans are refused with file, line, column and what was expected")
 TEST_CASE("unread keys are warnings by default, and the rest of the plan is read") {
     const auto parsed =
         parse_plan_text("plan_overrides:\n  - match: x\n    replace_modul: a.b\n  - match: y\n", "plan.yaml");
-    REQUIRE(parsed.plan.has_value());
-    CHECK(parsed.plan->entries.size() == 2);
-    REQUIRE(parsed.plan->warnings.size() == 1);
-    CHECK(parsed.plan->warnings[0].to_string() ==
+    REQUIRE(parsed.has_value());
+    CHECK(parsed->entries.size() == 2);
+    REQUIRE(parsed->warnings.size() == 1);
+    CHECK(parsed->warnings[0].to_string() ==
           "plan.yaml:3:5: warning: plan_overrides entry key 'replace_modul' is not read by famspec (did you mean "
           "`replace_module`?)");
-    CHECK(parsed.plan->warnings[0].suggestion == "replace_module");
+    CHECK(parsed->warnings[0].suggestion == "replace_module");
 }
 
 TEST_CASE("a missing plan file is an error, not a crash") {
     const auto parsed = famspec::parse_plan_file("/nonexistent/plan.yaml");
-    REQUIRE(parsed.error.has_value());
-    CHECK(parsed.error->message.rfind("cannot read the plan", 0) == 0);
+    REQUIRE(!parsed.has_value());
+    CHECK(parsed.error().first().message.rfind("cannot read the plan", 0) == 0);
 }
 
 TEST_CASE("a plan reports every error at once, in file order, up to the limit") {
@@ -179,9 +179,9 @@ TEST_CASE("a plan reports every error at once, in file order, up to the limit") 
         "    local_compute_fn: {_target_: a.b, bad-name: 1}\n"  // 8: not an identifier
         "model_type: 'has space'\n";                            // 9: not a family name
     const auto parsed = parse_plan_text(text, "many.yaml");
-    REQUIRE_FALSE(parsed.plan);
+    REQUIRE_FALSE(parsed.has_value());
     std::vector<std::string> lines;
-    for (const auto& error : parsed.errors) lines.push_back(error.to_string());
+    for (const auto& error : parsed.error().errors) lines.push_back(error.to_string());
     CHECK(lines == std::vector<std::string>{
                        "many.yaml:3:18: 'module_type': expected a dotted Python path (module.Name), found 'x y'",
                        "many.yaml:5:5: plan_overrides entry: expected a mapping, found '42'",
@@ -190,20 +190,20 @@ TEST_CASE("a plan reports every error at once, in file order, up to the limit") 
                        "many.yaml:9:13: 'model_type': expected a family name without spaces or quotes, found 'has "
                        "space'",
                    });
-    REQUIRE(parsed.error);
-    CHECK(parsed.error->to_string() == lines.front());
-    CHECK_FALSE(parsed.stopped_early);
+    REQUIRE_FALSE(parsed.has_value());
+    CHECK(parsed.error().first().to_string() == lines.front());
+    CHECK_FALSE(parsed.error().stopped_early);
 
     // At the limit, reading stops and says so.
     PlanLimits two;
     two.max_errors = 2;
     const auto capped = parse_plan_text(text, "many.yaml", two);
-    CHECK(capped.errors.size() == 2);
-    CHECK(capped.stopped_early);
-    CHECK(capped.errors[1].to_string() == lines[1]);
+    CHECK(capped.error().errors.size() == 2);
+    CHECK(capped.error().stopped_early);
+    CHECK(capped.error().errors[1].to_string() == lines[1]);
 
     // An error that stops the reader (here, YAML it cannot read) is the only one.
     const auto broken = parse_plan_text("plan_overrides: [\n", "broken.yaml");
-    CHECK(broken.errors.size() == 1);
-    CHECK(broken.error->to_string() == broken.errors.front().to_string());
+    CHECK(broken.error().errors.size() == 1);
+    CHECK(broken.error().first().to_string() == broken.error().errors.front().to_string());
 }

@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include "famspec/python_text.hpp"
 #include "famspec/resolver.hpp"
 
 using famspec::PyLiteral;

@@ -17,10 +17,11 @@ public:
                                  std::span<const famspec::SourceBlock> interface_blocks) const override {
         calls.push_back(std::string(component.name()) + "<-" + std::string(interface_function) + "/" +
                         std::to_string(interface_blocks.size()));
-        if (fail) return {std::nullopt, "name 'missing' is needed by ToyAttention but neither defined nor imported"};
-        return {
-            famspec::RenderedComponent{{"import torch", "import torch.nn as nn"}, "class ToyAttention:\n    pass\n"},
-            {}};
+        if (fail) {
+            return famspec::unexpected(
+                std::string("name 'missing' is needed by ToyAttention but neither defined nor imported"));
+        }
+        return famspec::RenderedComponent{{"import torch", "import torch.nn as nn"}, "class ToyAttention:\n    pass\n"};
     }
     mutable std::vector<std::string> calls;
     bool fail = false;

@@ -13,8 +13,8 @@ namespace {
 
 famspec::Plan plan_of(const std::string& text) {
     auto parsed = famspec::parse_plan_text(text, "plan.yaml");
-    REQUIRE(parsed.plan.has_value());
-    return *parsed.plan;
+    REQUIRE(parsed.has_value());
+    return *parsed;
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "famspec/famspec.hpp"
+#include "famspec/plugin_manifest.hpp"
 #include "famspec/sdk/declare.hpp"
 #include "process.hpp"
 

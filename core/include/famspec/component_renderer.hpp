@@ -13,12 +13,12 @@
 //   - the output depends only on the inputs (deterministic).
 #pragma once
 
-#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "famspec/expected.hpp"
 #include "famspec/sdk/component.hpp"
 #include "famspec/sdk/export.hpp"
 #include "famspec/sdk/source_block.hpp"
@@ -30,10 +30,8 @@ struct RenderedComponent {
     std::string source;
 };
 
-struct RenderResult {
-    std::optional<RenderedComponent> rendered;
-    std::string error;  // set when rendered is empty
-};
+// The rendered component, or why it cannot be rendered.
+using RenderResult = Expected<RenderedComponent, std::string>;
 
 class FAMSPEC_API ComponentRenderer {
 public:

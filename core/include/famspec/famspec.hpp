@@ -2,12 +2,10 @@
 // famspec/component_renderer.hpp; famspec/names.hpp gives every enum value its printed name.
 #pragma once
 
-#include "famspec/fingerprint.hpp"
 #include "famspec/log.hpp"
 #include "famspec/plan.hpp"
 #include "famspec/plugin_error.hpp"
 #include "famspec/plugin_loader.hpp"
-#include "famspec/plugin_manifest.hpp"
 #include "famspec/registry.hpp"
 #include "famspec/resolution.hpp"
 #include "famspec/resolver.hpp"

@@ -16,6 +16,7 @@
 #include "famspec/sdk/construction.hpp"
 #include "famspec/sdk/export.hpp"
 #include "famspec/sdk/parameter.hpp"
+#include "famspec/search_path.hpp"
 
 namespace famspec {
 

@@ -79,14 +79,14 @@ struct PlanLimits {
     std::size_t max_errors = 20;      // errors reported at once; reading stops at the last
 };
 
-struct FAMSPEC_API PlanParse {
-    std::optional<Plan> plan;
-    std::optional<PlanError> error;  // the first of errors
-    std::vector<PlanError> errors;   // every error found, in file order; empty exactly when plan is set
-    bool stopped_early = false;      // errors reached PlanLimits::max_errors: there may be more
+// Every error a reading found, in file order; never empty.
+struct PlanErrors {
+    std::vector<PlanError> errors;
+    bool stopped_early = false;  // errors reached PlanLimits::max_errors: there may be more
 
-    static PlanParse failed(PlanError error);  // one error that stops everything (unreadable file, size)
+    const PlanError& first() const { return errors.front(); }
 };
+using PlanParse = Expected<Plan, PlanErrors>;
 
 // Where the family of a plan's targets comes from, in the order it is looked for.
 enum class FamilySource {

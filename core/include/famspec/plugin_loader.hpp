@@ -24,20 +24,6 @@ inline constexpr const char* kPluginPathVariable = "FAMSPEC_PLUGIN_PATH";
 inline constexpr const char* kAllowInsecureVariable = "FAMSPEC_ALLOW_INSECURE";    // "1": as allow_insecure
 inline constexpr const char* kRequireDigestsVariable = "FAMSPEC_REQUIRE_DIGESTS";  // a file, as required_digests
 
-// Where plugins are searched, and why there.
-struct SearchPath {
-    enum class Origin { flag, environment, default_directory };
-    Origin origin = Origin::default_directory;
-    std::vector<std::filesystem::path> directories;
-    std::vector<PluginError> errors;  // rejected entries (relative paths), reported at the find stage
-};
-
-// Precedence: explicit paths (when any) > FAMSPEC_PLUGIN_PATH (when set) > the default directory.
-// Relative entries are rejected, never resolved against the working directory.
-FAMSPEC_API SearchPath plugin_search_path(const std::vector<std::string>& explicit_paths,
-                                          const std::optional<std::string>& environment,
-                                          const std::filesystem::path& default_directory);
-
 // The default plugin directory: famspec/plugins next to the famspec library itself
 // (<prefix>/lib/famspec/plugins for <prefix>/lib/libfamspec.so), whatever program embeds it.
 FAMSPEC_API std::filesystem::path default_plugin_directory();
@@ -47,15 +33,6 @@ struct RequiredDigest {
     std::string name;
     std::string sha256;
 };
-
-struct RequiredDigests {
-    std::optional<std::vector<RequiredDigest>> digests;
-    std::string error;  // "file:line: what was expected", when digests is empty
-};
-// Reads a digest list: the JSON a snapshot writes, {"plugins": [{"name": N, "sha256": H}, ...]}
-// (other keys ignored; H may carry a "sha256:" prefix), or one "H NAME" pair per line as sha256sum
-// prints them (blank lines and # comments ignored).
-FAMSPEC_API RequiredDigests read_required_digests(const std::filesystem::path& file);
 
 struct LoadOptions {
     std::vector<std::filesystem::path> directories;  // every *.so in each, in order, by byte-wise name
@@ -73,8 +50,6 @@ struct LoadOptions {
     std::optional<std::vector<RequiredDigest>> required_digests;
     LogCallback log;
 };
-
-FAMSPEC_API LoadOptions load_options_for(const SearchPath& search, LogCallback log = {});
 
 // What a host gets from its environment, read with secure_getenv (ignored in a set-uid program):
 // the search path of plugin_search_path(explicit_paths, FAMSPEC_PLUGIN_PATH, default_plugin_directory()),

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "famspec/expected.hpp"
 #include "famspec/sdk/export.hpp"
 
 namespace famspec {
@@ -57,10 +58,8 @@ FAMSPEC_API PluginManifest normalized(PluginManifest manifest);
 // Canonical JSON (sorted keys, sorted lists): byte-identical for equal manifests.
 FAMSPEC_API std::string to_json(const PluginManifest& manifest);
 
-struct ManifestParse {
-    std::optional<PluginManifest> manifest;
-    std::string error;  // what was expected and what was found, when manifest is empty
-};
+// The manifest, or what was expected and what was found.
+using ManifestParse = Expected<PluginManifest, std::string>;
 // Strict: unknown keys, wrong types, a depth over 8 or a size over 1 MiB are errors.
 FAMSPEC_API ManifestParse parse_manifest(std::string_view json);
 

@@ -3,24 +3,25 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <span>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "famspec/moe_vocabulary.hpp"
 #include "famspec/plugin_record.hpp"
-#include "famspec/sdk/component.hpp"
-#include "famspec/sdk/cp_wrapper.hpp"
 #include "famspec/sdk/export.hpp"
-#include "famspec/sdk/family_adapter.hpp"
-#include "famspec/sdk/moe_archetype.hpp"
-#include "famspec/sdk/replacement_factory.hpp"
 
 namespace famspec {
+
+// The SDK interfaces the registered objects implement. A host that calls them includes their
+// headers: famspec/sdk/family_adapter.hpp and its neighbours.
+class Component;
+class CpWrapper;
+class FamilyAdapter;
+class MoeArchetype;
+class ReplacementFactory;
 
 // A registered object, the plugin it came from and where it was declared. The object keeps its
 // plugin library mapped for as long as anyone holds it.
@@ -36,12 +37,7 @@ struct Registered {
 };
 
 // <defining module>.<Class>: how a component is named in messages, manifests and explanations.
-inline std::string defining_path(const Component& component) {
-    std::string path(component.defining_module());
-    path += '.';
-    path += component.name();
-    return path;
-}
+FAMSPEC_API std::string defining_path(const Component& component);
 
 struct RegisteredFamily : Registered<FamilyAdapter> {
     // Normalised keys of its model_type, architecture and aliases. In a Registry, only the keys that
@@ -69,25 +65,6 @@ struct FamilyLookup {
     std::vector<std::string> spellings_tried;
     std::string rule;  // "exact model_type", "normalised key '<k>'" or "directory alias '<k>'"
 };
-
-// lower-case, '_' and '-' removed, then the first of the HF task suffixes stripped.
-FAMSPEC_API std::string normalize_family_key(std::string_view name);
-
-// Every normalised key that names a family: its model_type, architecture and aliases; sorted, each once.
-FAMSPEC_API std::vector<std::string> family_spellings(std::string_view model_type, std::string_view architecture,
-                                                      std::span<const std::string> aliases);
-// The normalised keys of a family's directory aliases; sorted, each once.
-FAMSPEC_API std::vector<std::string> directory_keys(std::span<const std::string> directory_aliases);
-
-namespace detail {
-// std::string keys looked up by std::string_view, with no string built for the lookup.
-struct StringHash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view text) const noexcept { return std::hash<std::string_view>{}(text); }
-};
-template <class V>
-using StringMap = std::unordered_map<std::string, V, StringHash, std::equal_to<>>;
-}  // namespace detail
 
 class FAMSPEC_API Registry {
 public:
@@ -139,29 +116,11 @@ public:
     std::string snapshot() const;
 
 private:
-    // What one normalised key answers, indices into families(). A spelling is looked up by its key
-    // alone: an exact model_type normalises to the key too, so it is among `model_types`.
-    struct FamilyKey {
-        static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
-        std::vector<std::size_t> model_types;  // the families whose model_type has this key
-        std::size_t spelling = kNone;          // the family this key names (model_type, architecture, alias)
-        std::size_t directory = kNone;         // else the family with this directory alias
-    };
-
-    void index_families();
-    void index_factories();
-    const FamilyKey* family_key(std::string_view spelling) const;
+    struct Index;  // the lookup tables, built once from the contents
 
     Contents contents_;
     std::uint64_t generation_;
-    // No lookup depends on the order of these maps, and none is ever iterated.
-    detail::StringMap<FamilyKey> family_by_key_;
-    detail::StringMap<std::size_t> family_by_model_type_;
-    detail::StringMap<std::size_t> factory_by_target_;
-    detail::StringMap<std::size_t> archetype_by_factory_;
-    detail::StringMap<std::size_t> cp_wrapper_by_target_;
-    detail::StringMap<std::size_t> component_by_path_;
-    detail::StringMap<std::size_t> compute_function_owner_;
+    std::unique_ptr<const Index> index_;
 };
 
 }  // namespace famspec

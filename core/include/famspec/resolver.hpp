@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "famspec/log.hpp"
-#include "famspec/moe_vocabulary.hpp"
 #include "famspec/plan.hpp"
 #include "famspec/registry.hpp"
 #include "famspec/resolution.hpp"
@@ -108,11 +107,5 @@ public:
 private:
     std::unique_ptr<detail::ResolverState> state_;
 };
-
-// The inline expert-parallel forward body for an archetype's router_kind and shared mode.
-FAMSPEC_API std::string moe_ep_forward_body(MoeRouter router_kind, SharedExperts shared);
-
-// A Python literal as Python's repr() writes it: None, True, 1e-05, 'text'.
-FAMSPEC_API std::string to_python(const PyLiteral& literal);
 
 }  // namespace famspec

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "famspec/sdk/construction.hpp"
+#include "famspec/sdk/construction_mode.hpp"
 #include "famspec/sdk/export.hpp"
 
 namespace famspec {

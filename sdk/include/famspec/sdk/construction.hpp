@@ -4,12 +4,9 @@
 #include <string>
 #include <vector>
 
-namespace famspec {
+#include "famspec/sdk/construction_mode.hpp"
 
-enum class ConstructionMode {
-    name,         // New(original args): the source class is swapped by name and removed
-    wrap_source,  // New(module=Old(original args), ...): the source instance is the wrapper input
-};
+namespace famspec {
 
 enum class ArgumentBinding {
     parameter,  // bound to one of the factory's own parameters: renders the component default or a plan option

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "famspec/sdk/py_literal.hpp"
+#include "famspec/sdk/default_value.hpp"
 
 namespace famspec {
 

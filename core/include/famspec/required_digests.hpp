@@ -1,0 +1,21 @@
+// The digest lists `--require-digests` and FAMSPEC_REQUIRE_DIGESTS name.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "famspec/expected.hpp"
+#include "famspec/plugin_loader.hpp"
+
+namespace famspec {
+
+// The digests, or "file:line: what was expected".
+using RequiredDigests = Expected<std::vector<RequiredDigest>, std::string>;
+
+// Reads a digest list: the JSON a snapshot writes, {"plugins": [{"name": N, "sha256": H}, ...]}
+// (other keys ignored; H may carry a "sha256:" prefix), or one "H NAME" pair per line as sha256sum
+// prints them (blank lines and # comments ignored).
+FAMSPEC_API RequiredDigests read_required_digests(const std::filesystem::path& file);
+
+}  // namespace famspec

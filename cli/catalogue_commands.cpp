@@ -7,10 +7,11 @@
 
 #include "famspec/canonical_json.hpp"
 #include "famspec/fingerprint.hpp"
+#include "famspec/plan_family.hpp"
 #include "famspec/plugin_inspection.hpp"
+#include "famspec/registry_entries.hpp"
 #include "famspec/resolver.hpp"
 #include "famspec/sdk/abi.hpp"
-#include "famspec/sdk/interfaces.hpp"
 #include "plan_input.hpp"
 #include "plugin_commands.hpp"
 #include "plugin_report.hpp"

@@ -6,6 +6,7 @@
 
 #include "famspec/canonical_json.hpp"
 #include "famspec/names.hpp"
+#include "famspec/plan_family.hpp"
 #include "famspec/resolver.hpp"
 #include "famspec/snapshot.hpp"
 #include "plan_input.hpp"

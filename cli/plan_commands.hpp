@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "context.hpp"
+#include "famspec/explanation.hpp"
 #include "famspec/resolver.hpp"
 
 namespace famspec::cli {

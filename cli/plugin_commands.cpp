@@ -7,8 +7,8 @@
 #include "famspec/names.hpp"
 #include "famspec/plugin_inspection.hpp"
 #include "famspec/python_text.hpp"
+#include "famspec/registry_entries.hpp"
 #include "famspec/resolver.hpp"
-#include "famspec/sdk/interfaces.hpp"
 #include "plugin_report.hpp"
 #include "suggest.hpp"
 

@@ -27,6 +27,7 @@
 #include <unordered_set>
 #include <variant>
 
+#include "famspec/explanation.hpp"
 #include "famspec/plan.hpp"
 #include "famspec/resolution.hpp"
 

@@ -13,6 +13,7 @@
 #include <tuple>
 
 #include "dotted_path.hpp"
+#include "famspec/plan_family.hpp"
 #include "nearest_name.hpp"
 #include "plan_yaml.hpp"
 

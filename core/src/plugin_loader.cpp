@@ -9,6 +9,7 @@
 #include <mutex>
 
 #include "famspec/plugin_inspection.hpp"
+#include "famspec/registry_entries.hpp"
 #include "plugin_candidates.hpp"
 #include "plugin_conflicts.hpp"
 #include "plugin_library.hpp"

@@ -7,11 +7,7 @@
 #include <unordered_map>
 
 #include "famspec/family_keys.hpp"
-#include "famspec/sdk/component.hpp"
-#include "famspec/sdk/cp_wrapper.hpp"
-#include "famspec/sdk/family_adapter.hpp"
-#include "famspec/sdk/moe_archetype.hpp"
-#include "famspec/sdk/replacement_factory.hpp"
+#include "famspec/registry_entries.hpp"
 
 namespace famspec {
 namespace {
@@ -87,8 +83,18 @@ std::string defining_path(const Component& component) {
     return path;
 }
 
-Registry::Registry(Contents contents)
-    : contents_(std::move(contents)), generation_(next_generation++), index_(std::make_unique<Index>(contents_)) {}
+Registry::Registry(Contents contents) : generation_(next_generation++) {
+    auto owned = std::make_unique<Contents>(std::move(contents));
+    index_ = std::make_unique<const Index>(*owned);  // completes each family's keys and providers
+    contents_ = std::move(owned);
+}
+
+std::span<const PluginRecord> Registry::plugins() const { return contents_->plugins; }
+std::span<const RegisteredFamily> Registry::families() const { return contents_->families; }
+std::span<const Registered<ReplacementFactory>> Registry::factories() const { return contents_->factories; }
+std::span<const RegisteredArchetype> Registry::archetypes() const { return contents_->archetypes; }
+std::span<const Registered<CpWrapper>> Registry::cp_wrappers() const { return contents_->cp_wrappers; }
+std::span<const Registered<Component>> Registry::components() const { return contents_->components; }
 
 Registry::Index::Index(Contents& contents) {
     index_families(contents.families);
@@ -142,10 +148,10 @@ const RegisteredFamily* Registry::find_family(std::string_view spelling) const {
     const FamilyKey* key = index_->family_key(spelling);
     if (key == nullptr) return nullptr;
     for (const std::size_t i : key->model_types) {
-        if (contents_.families[i]->model_type() == spelling) return &contents_.families[i];
+        if (contents_->families[i]->model_type() == spelling) return &contents_->families[i];
     }
     const std::size_t i = key->spelling != FamilyKey::kNone ? key->spelling : key->directory;
-    return i == FamilyKey::kNone ? nullptr : &contents_.families[i];
+    return i == FamilyKey::kNone ? nullptr : &contents_->families[i];
 }
 
 FamilyLookup Registry::explain_family(std::string_view spelling) const {
@@ -187,15 +193,15 @@ void Registry::Index::index_factories(Contents& contents) {
 }
 
 const Registered<ReplacementFactory>* Registry::find_factory(std::string_view target) const {
-    return lookup(index_->factory_by_target, target, contents_.factories);
+    return lookup(index_->factory_by_target, target, contents_->factories);
 }
 
 const RegisteredArchetype* Registry::find_archetype(std::string_view compute_factory) const {
-    return lookup(index_->archetype_by_factory, compute_factory, contents_.archetypes);
+    return lookup(index_->archetype_by_factory, compute_factory, contents_->archetypes);
 }
 
 const Registered<CpWrapper>* Registry::find_cp_wrapper(std::string_view target) const {
-    return lookup(index_->cp_wrapper_by_target, target, contents_.cp_wrappers);
+    return lookup(index_->cp_wrapper_by_target, target, contents_->cp_wrappers);
 }
 
 const Registered<Component>* Registry::find_component(std::string_view module, std::string_view name) const {
@@ -206,15 +212,15 @@ const Registered<Component>* Registry::find_component(std::string_view module, s
 }
 
 const Registered<Component>* Registry::find_component(std::string_view dotted) const {
-    return lookup(index_->component_by_path, dotted, contents_.components);
+    return lookup(index_->component_by_path, dotted, contents_->components);
 }
 
 const RegisteredFamily* Registry::find_compute_function_owner(std::string_view target) const {
-    return lookup(index_->compute_function_owner, target, contents_.families);
+    return lookup(index_->compute_function_owner, target, contents_->families);
 }
 
 bool Registry::all_ok() const {
-    return std::all_of(contents_.plugins.begin(), contents_.plugins.end(), [](const auto& p) { return p.ok(); });
+    return std::all_of(contents_->plugins.begin(), contents_->plugins.end(), [](const auto& p) { return p.ok(); });
 }
 
 }  // namespace famspec

@@ -4,8 +4,8 @@
 
 #include "famspec/expected.hpp"
 #include "famspec/python_text.hpp"
+#include "famspec/registry_entries.hpp"
 #include "famspec/resolver.hpp"
-#include "famspec/sdk/interfaces.hpp"
 
 namespace famspec::detail {
 namespace {

@@ -1,7 +1,7 @@
 // The replace_module channels: a family factory (hyper_parallel.models.<family>.adapter.…) or a
 // generic component named directly (hyper_parallel.components.…).
 #include "dotted_path.hpp"
-#include "famspec/sdk/interfaces.hpp"
+#include "famspec/registry_entries.hpp"
 #include "inline_channels.hpp"
 #include "option_check.hpp"
 #include "replacement_builder.hpp"

@@ -4,7 +4,7 @@
 // famspec knows better, it says so in a diagnostic.
 #include "dotted_path.hpp"
 #include "famspec/python_text.hpp"
-#include "famspec/sdk/interfaces.hpp"
+#include "famspec/registry_entries.hpp"
 #include "famspec/specs.hpp"
 #include "inline_channels.hpp"
 #include "option_check.hpp"

@@ -5,8 +5,9 @@
 
 #include "dotted_path.hpp"
 #include "famspec/canonical_json.hpp"
+#include "famspec/plan_family.hpp"
 #include "famspec/python_text.hpp"
-#include "famspec/sdk/interfaces.hpp"
+#include "famspec/registry_entries.hpp"
 #include "resolver_state.hpp"
 
 namespace famspec {

@@ -9,6 +9,7 @@
 
 #include "answer_cache.hpp"
 #include "famspec/component_renderer.hpp"
+#include "famspec/explanation.hpp"
 #include "famspec/log.hpp"
 #include "famspec/resolver.hpp"
 #include "resolution_cache.hpp"

@@ -12,6 +12,7 @@
 #include "famspec/fingerprint.hpp"
 #include "famspec/plugin_manifest.hpp"
 #include "famspec/registry.hpp"
+#include "famspec/registry_entries.hpp"
 #include "famspec/sdk/abi.hpp"
 
 namespace famspec {
@@ -81,7 +82,7 @@ std::string digest_of(json::object document) {
 
 std::string Registry::snapshot() const {
     std::vector<json::object> plugins;
-    for (const PluginRecord& record : contents_.plugins) plugins.push_back(plugin_json(record));
+    for (const PluginRecord& record : contents_->plugins) plugins.push_back(plugin_json(record));
     const auto order = [](const json::object& p) {
         return std::make_tuple(string_at(p, "name"), string_at(p, "sha256"), string_at(p, "path"));
     };

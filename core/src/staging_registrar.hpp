@@ -10,6 +10,7 @@
 
 #include "famspec/plugin_manifest.hpp"
 #include "famspec/registry.hpp"
+#include "famspec/registry_entries.hpp"
 #include "famspec/sdk/abi.hpp"
 #include "famspec/sdk/registrar.hpp"
 

@@ -3,8 +3,8 @@
 #include <optional>
 #include <vector>
 
+#include "famspec/registry_entries.hpp"
 #include "famspec/resolver.hpp"
-#include "famspec/sdk/interfaces.hpp"
 #include "nearest_name.hpp"
 
 namespace famspec::detail {

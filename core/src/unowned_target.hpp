@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "famspec/explanation.hpp"
 #include "famspec/registry.hpp"
 #include "famspec/resolution.hpp"
 

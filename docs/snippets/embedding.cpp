@@ -45,7 +45,7 @@ std::optional<famspec::ReplacementSpec> replacement_for(const famspec::Resolver&
         case famspec::ResolutionStatus::native:  // the family builds it at runtime: nothing to sink
             return std::nullopt;
         case famspec::ResolutionStatus::not_covered:
-            std::cerr << "not covered: " << result.reason << " (channel " << result.explanation->channel << ")\n";
+            std::cerr << "not covered: " << result.reason << " (" << famspec::gap_name(result.gap) << ")\n";
             return std::nullopt;
         case famspec::ResolutionStatus::error:
             std::cerr << "error: " << result.reason << "\n";

@@ -8,6 +8,7 @@
 #include <memory>
 #include <string_view>
 
+#include "famspec/explanation.hpp"
 #include "famspec/plan.hpp"
 #include "famspec/registry.hpp"
 #include "famspec/resolution.hpp"

@@ -9,7 +9,7 @@
 #include "famspec/plugin_manifest.hpp"
 #include "famspec/registry.hpp"
 #include "famspec/registry_description.hpp"
-#include "famspec/sdk/interfaces.hpp"
+#include "famspec/registry_entries.hpp"
 #include "famspec/search_path.hpp"
 
 namespace famspec::python {

@@ -6,6 +6,7 @@
 #include <thread>
 #include <vector>
 
+#include "famspec/explanation.hpp"
 #include "famspec/resolver.hpp"
 #include "toy_registry.hpp"
 

@@ -7,8 +7,9 @@
 #include <thread>
 #include <vector>
 
+#include "famspec/explanation.hpp"
 #include "famspec/famspec.hpp"
-#include "famspec/sdk/interfaces.hpp"
+#include "famspec/registry_entries.hpp"
 #include "process.hpp"
 #include "toy_registry.hpp"
 

@@ -12,7 +12,7 @@
 
 #include "famspec/component_renderer.hpp"
 #include "famspec/plugin_manifest.hpp"
-#include "famspec/sdk/interfaces.hpp"
+#include "famspec/registry_entries.hpp"
 #include "python_check.hpp"
 #include "registry_fixture.hpp"
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "embedding.hpp"
+#include "famspec/explanation.hpp"
 #include "process.hpp"
 
 namespace fs = std::filesystem;

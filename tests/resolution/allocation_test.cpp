@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "counting_new.hpp"
+#include "famspec/registry_entries.hpp"
 #include "famspec/resolver.hpp"
 #include "toy_registry.hpp"
 

@@ -2,6 +2,7 @@
 // differ in any part, however slightly, never share one.
 #include <doctest/doctest.h>
 
+#include "famspec/explanation.hpp"
 #include "famspec/resolver.hpp"
 #include "toy_registry.hpp"
 

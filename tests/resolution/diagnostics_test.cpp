@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "famspec/names.hpp"
+#include "famspec/plan_family.hpp"
 #include "famspec/resolver.hpp"
 #include "toy_registry.hpp"
 

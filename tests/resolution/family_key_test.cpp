@@ -2,7 +2,7 @@
 
 #include "famspec/family_keys.hpp"
 #include "famspec/registry.hpp"
-#include "famspec/sdk/interfaces.hpp"
+#include "famspec/registry_entries.hpp"
 #include "toy_registry.hpp"
 
 using famspec::normalize_family_key;

@@ -1,6 +1,8 @@
 #include <doctest/doctest.h>
 
 #include "famspec/component_renderer.hpp"
+#include "famspec/explanation.hpp"
+#include "famspec/registry_entries.hpp"
 #include "famspec/resolver.hpp"
 #include "toy_registry.hpp"
 

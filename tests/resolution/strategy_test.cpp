@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include "famspec/explanation.hpp"
 #include "famspec/python_text.hpp"
 #include "famspec/resolver.hpp"
 #include "toy_registry.hpp"

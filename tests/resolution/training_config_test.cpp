@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "famspec/plan.hpp"
+#include "famspec/plan_family.hpp"
 #include "toy_registry.hpp"
 
 using famspec::FamilySource;

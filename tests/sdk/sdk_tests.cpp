@@ -12,6 +12,7 @@
 
 #include "famspec/famspec.hpp"
 #include "famspec/plugin_manifest.hpp"
+#include "famspec/registry_entries.hpp"
 #include "famspec/sdk/declare.hpp"
 #include "process.hpp"
 

@@ -9,6 +9,7 @@
 #include "famspec/log.hpp"
 #include "famspec/moe_vocabulary.hpp"
 #include "famspec/plan.hpp"
+#include "famspec/plan_family.hpp"
 #include "famspec/plugin_error.hpp"
 #include "famspec/plugin_loader.hpp"
 #include "famspec/resolution.hpp"

@@ -88,27 +88,6 @@ struct PlanErrors {
 };
 using PlanParse = Expected<Plan, PlanErrors>;
 
-// Where the family of a plan's targets comes from, in the order it is looked for.
-enum class FamilySource {
-    caller,        // the model_type the caller gives (--model-type)
-    model_type,    // the plan's top-level model_type
-    architecture,  // the plan's top-level architecture
-    model_target,  // model._target_ under hyper_parallel.models.<family>.
-    per_target,    // none of these: each target's family is inferred from its own path
-};
-FAMSPEC_API std::string_view family_source_name(FamilySource source);
-
-struct PlanFamily {
-    std::optional<std::string> name;  // empty exactly when source is per_target
-    FamilySource source = FamilySource::per_target;
-};
-
-// The family a plan's targets are resolved for, and where it came from.
-FAMSPEC_API PlanFamily plan_family(const Plan& plan, const std::optional<std::string>& model_type);
-// plan_family(plan, model_type).name
-FAMSPEC_API std::optional<std::string> effective_model_type(const Plan& plan,
-                                                            const std::optional<std::string>& model_type);
-
 // One static option written as `name=value` (the CLI's --option): the value is read as a YAML
 // scalar, as it would be next to a _target_ in a plan. An error names file "--option".
 FAMSPEC_API Expected<std::pair<std::string, PyLiteral>, PlanError> parse_option(std::string_view item);

@@ -60,32 +60,7 @@ FAMSPEC_API std::string_view diagnostic_kind_name(DiagnosticKind kind);
 // The gap a diagnostic becomes under strict resolution.
 FAMSPEC_API Gap strict_gap(DiagnosticKind kind);
 
-// A declaration that took part in an answer, and the plugin that registered it.
-struct DeclaredBy {
-    std::string role;    // "family", "factory", "component", "archetype", "cp-wrapper" or "compute-function"
-    std::string name;    // the family's model_type, the target, or the component's <module>.<Class>
-    std::string plugin;  // the plugin's name
-
-    friend bool operator==(const DeclaredBy&, const DeclaredBy&) = default;
-};
-
-// The decision trace `famspec resolve --explain` prints.
-struct Explanation {
-    std::vector<std::string> spellings_tried;
-    std::string family;   // the family chosen, empty when none
-    std::string plugin;   // the plugin that answered
-    std::string channel;  // "factory", "direct-component", "archetype", "cp-wrapper"
-    bool cache_hit = false;
-    std::string rule;  // the rule that decided
-    // Each declaration the answer used, in the order the resolver met them: the family, then the
-    // factory and the component it constructs, the archetype, or the wrapper. One plugin may
-    // declare the factory and another the component it names.
-    std::vector<DeclaredBy> declared_by;
-
-    void declared(std::string_view role, std::string_view name, const std::string& by) {
-        declared_by.push_back({std::string(role), std::string(name), by});
-    }
-};
+struct Explanation;  // famspec/explanation.hpp: the decision trace
 
 template <class T>
 struct Resolution {

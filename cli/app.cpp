@@ -8,6 +8,7 @@
 #include "catalogue_commands.hpp"
 #include "famspec/fingerprint.hpp"
 #include "famspec/sdk/abi.hpp"
+#include "famspec/search_path.hpp"
 #include "help_export.hpp"
 #include "plugin_commands.hpp"
 #include "resolve_batch.hpp"

@@ -11,6 +11,7 @@
 #include "exit_guard.hpp"
 #include "famspec/canonical_json.hpp"
 #include "famspec/plugin_inspection.hpp"
+#include "famspec/required_digests.hpp"
 
 namespace famspec::cli {
 

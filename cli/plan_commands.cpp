@@ -5,8 +5,10 @@
 #include <ostream>
 
 #include "famspec/canonical_json.hpp"
+#include "famspec/declaration_summary.hpp"
 #include "famspec/names.hpp"
 #include "famspec/plan_family.hpp"
+#include "famspec/plan_option.hpp"
 #include "famspec/resolver.hpp"
 #include "famspec/snapshot.hpp"
 #include "plan_input.hpp"

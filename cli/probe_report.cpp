@@ -3,6 +3,7 @@
 #include <boost/json.hpp>
 
 #include "escape.hpp"
+#include "famspec/names.hpp"
 
 namespace famspec::cli {
 namespace json = boost::json;
@@ -29,7 +30,7 @@ std::string read_result(std::string_view text, ProbeReport& report) {
     if (status != "error") return "its result has no status \"ok\" or \"error\"";
     PluginError error;
     const std::optional<std::string> stage = string_field(object, "stage");
-    const std::optional<PluginStage> known = stage ? stage_from_name(*stage) : std::nullopt;
+    const std::optional<PluginStage> known = stage ? from_name<PluginStage>(*stage) : std::nullopt;
     const std::optional<std::string> message = string_field(object, "message");
     // An empty message would make verify report a failure that says nothing.
     if (!known || !message || message->empty()) return "its error result lacks a known stage or a message";
@@ -53,7 +54,7 @@ void apply_report_line(std::string_view line, ProbeReport& report) {
     } else if (line.size() > kMaxReportLine) {
         problem = "a line is longer than " + std::to_string(kMaxReportLine) + " bytes";
     } else if (line.starts_with("stage ")) {
-        if (stage_from_name(line.substr(6))) {
+        if (from_name<PluginStage>(line.substr(6))) {
             report.stage = std::string(line.substr(6));
             return;
         }

@@ -8,6 +8,7 @@
 #include <istream>
 #include <ostream>
 
+#include "famspec/plan_option.hpp"
 #include "plan_commands.hpp"
 
 namespace famspec::cli {

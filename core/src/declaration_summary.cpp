@@ -1,3 +1,5 @@
+#include "famspec/declaration_summary.hpp"
+
 #include <boost/json.hpp>
 
 #include "famspec/canonical_json.hpp"

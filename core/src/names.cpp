@@ -172,7 +172,6 @@ std::string_view slot_name(Slot slot) { return name_of(slot); }
 std::string_view diagnostic_kind_name(DiagnosticKind kind) { return name_of(kind); }
 std::string_view family_source_name(FamilySource source) { return name_of(source); }
 std::string_view stage_name(PluginStage stage) { return name_of(stage); }
-std::optional<PluginStage> stage_from_name(std::string_view name) { return from_name<PluginStage>(name); }
 
 Gap strict_gap(DiagnosticKind kind) {
     switch (kind) {

@@ -9,6 +9,8 @@
 #include <sstream>
 #include <unordered_set>
 
+#include "famspec/plan_option.hpp"
+
 namespace famspec::detail {
 namespace {
 

@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdio>
 
+#include "famspec/search_path.hpp"
 #include "plugin_refusal.hpp"
 
 namespace famspec::detail {

@@ -6,6 +6,7 @@
 #include "famspec/python_text.hpp"
 #include "famspec/registry_entries.hpp"
 #include "famspec/specs.hpp"
+#include "famspec/strategy_check.hpp"
 #include "inline_channels.hpp"
 #include "option_check.hpp"
 #include "resolver_state.hpp"

@@ -5,6 +5,7 @@
 
 #include "dotted_path.hpp"
 #include "famspec/canonical_json.hpp"
+#include "famspec/declaration_summary.hpp"
 #include "famspec/plan_family.hpp"
 #include "famspec/python_text.hpp"
 #include "famspec/registry_entries.hpp"

@@ -5,6 +5,7 @@
 
 #include "famspec/canonical_json.hpp"
 #include "famspec/names.hpp"
+#include "famspec/strategy_check.hpp"
 #include "spec_json.hpp"
 
 namespace famspec {

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "bindings.hpp"
+#include "famspec/declaration_summary.hpp"
 #include "famspec/resolver.hpp"
 
 namespace famspec::python {

@@ -3,6 +3,7 @@
 
 #include "bindings.hpp"
 #include "famspec/canonical_json.hpp"
+#include "famspec/declaration_summary.hpp"
 #include "famspec/resolver.hpp"
 
 namespace famspec::python {

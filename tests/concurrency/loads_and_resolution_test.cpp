@@ -10,6 +10,7 @@
 #include <variant>
 #include <vector>
 
+#include "famspec/declaration_summary.hpp"
 #include "famspec/famspec.hpp"
 #include "famspec/plugin_inspection.hpp"
 #include "process.hpp"

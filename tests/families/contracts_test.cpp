@@ -8,6 +8,7 @@
 #include "famspec/component_renderer.hpp"
 #include "famspec/python_text.hpp"
 #include "famspec/resolver.hpp"
+#include "famspec/strategy_check.hpp"
 #include "python_check.hpp"
 #include "registry_fixture.hpp"
 

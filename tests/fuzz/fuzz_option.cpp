@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "famspec/plan_option.hpp"
 #include "harness_results.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

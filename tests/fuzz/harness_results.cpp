@@ -5,7 +5,10 @@
 #include <vector>
 
 #include "famspec/canonical_json.hpp"
+#include "famspec/declaration_summary.hpp"
 #include "famspec/fingerprint.hpp"
+#include "famspec/names.hpp"
+#include "famspec/plan_option.hpp"
 #include "famspec/plugin_inspection.hpp"
 #include "famspec/plugin_loader.hpp"
 #include "famspec/python_text.hpp"
@@ -191,7 +194,7 @@ Answer report_answer(const std::string& text, std::string& violation) {
     cli::ReportReader reader(report);
     reader.feed(text);
     reader.finish();
-    if (!stage_from_name(report.stage)) violation = "the report names an unknown stage: " + report.stage;
+    if (!from_name<PluginStage>(report.stage)) violation = "the report names an unknown stage: " + report.stage;
     if (report.error && (!report.has_result || report.error->message.empty())) {
         violation = "an error without a result line or a message";
     }

@@ -18,6 +18,7 @@
 #include "famspec/famspec.hpp"
 #include "famspec/plugin_inspection.hpp"
 #include "famspec/required_digests.hpp"
+#include "famspec/search_path.hpp"
 #include "process.hpp"
 #include "temp_dir.hpp"
 

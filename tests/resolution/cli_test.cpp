@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "famspec/declaration_summary.hpp"
 #include "famspec/resolver.hpp"
 #include "process.hpp"
 #include "toy_registry.hpp"

@@ -2,6 +2,7 @@
 // diagnostic into "not covered" with the same reason.
 #include <doctest/doctest.h>
 
+#include "famspec/declaration_summary.hpp"
 #include "famspec/names.hpp"
 #include "famspec/plan_family.hpp"
 #include "famspec/resolver.hpp"
@@ -220,7 +221,7 @@ TEST_CASE("the vocabularies read both ways, in the words the CLI, the JSON and t
     CHECK(famspec::name_of(famspec::MoeRouter::topk_router_module) == "topk_router_module");
     CHECK_FALSE(famspec::from_name<famspec::SharedExperts>("summed").has_value());
     CHECK(famspec::stage_name(famspec::PluginStage::register_) == "register");
-    CHECK(famspec::stage_from_name("validate") == famspec::PluginStage::validate);
+    CHECK(famspec::from_name<famspec::PluginStage>("validate") == famspec::PluginStage::validate);
 }
 
 TEST_CASE("a missing module_type and the module_type \"\\x01\" do not share a cache entry") {

@@ -3,6 +3,7 @@
 #include "famspec/explanation.hpp"
 #include "famspec/python_text.hpp"
 #include "famspec/resolver.hpp"
+#include "famspec/strategy_check.hpp"
 #include "toy_registry.hpp"
 
 using famspec::ResolutionStatus;

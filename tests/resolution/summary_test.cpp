@@ -3,6 +3,7 @@
 #include <boost/json/parse.hpp>
 
 #include "famspec/canonical_json.hpp"
+#include "famspec/declaration_summary.hpp"
 #include "famspec/resolver.hpp"
 #include "toy_registry.hpp"
 

@@ -88,10 +88,6 @@ struct PlanErrors {
 };
 using PlanParse = Expected<Plan, PlanErrors>;
 
-// One static option written as `name=value` (the CLI's --option): the value is read as a YAML
-// scalar, as it would be next to a _target_ in a plan. An error names file "--option".
-FAMSPEC_API Expected<std::pair<std::string, PyLiteral>, PlanError> parse_option(std::string_view item);
-
 // strict: an entry key famspec does not read is an error rather than a warning.
 FAMSPEC_API PlanParse parse_plan_file(const std::string& path, const PlanLimits& limits = {}, bool strict = false);
 FAMSPEC_API PlanParse parse_plan_text(const std::string& text, const std::string& file_name,

@@ -14,8 +14,6 @@ namespace famspec {
 enum class PluginStage { find, trust, manifest, compatibility, open, entry, handshake, register_, validate };
 
 FAMSPEC_API std::string_view stage_name(PluginStage stage);
-// The inverse of stage_name; nullopt for a name that is no stage.
-FAMSPEC_API std::optional<PluginStage> stage_from_name(std::string_view name);
 
 struct PluginError {
     std::string path;

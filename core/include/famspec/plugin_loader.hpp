@@ -20,10 +20,6 @@
 
 namespace famspec {
 
-inline constexpr const char* kPluginPathVariable = "FAMSPEC_PLUGIN_PATH";
-inline constexpr const char* kAllowInsecureVariable = "FAMSPEC_ALLOW_INSECURE";    // "1": as allow_insecure
-inline constexpr const char* kRequireDigestsVariable = "FAMSPEC_REQUIRE_DIGESTS";  // a file, as required_digests
-
 // The default plugin directory: famspec/plugins next to the famspec library itself
 // (<prefix>/lib/famspec/plugins for <prefix>/lib/libfamspec.so), whatever program embeds it.
 FAMSPEC_API std::filesystem::path default_plugin_directory();
@@ -57,8 +53,6 @@ struct LoadOptions {
 // trust-stage error and pins nothing, so that every plugin is refused rather than none checked.
 FAMSPEC_API LoadOptions load_options_from_environment(const std::vector<std::string>& explicit_paths = {},
                                                       LogCallback log = {});
-// Sets options.required_digests from a digest file, or records why it cannot (see above).
-FAMSPEC_API void require_digests(LoadOptions& options, const std::filesystem::path& file);
 
 // Runs every stage and returns the frozen registry (plugin records included). Thread-safe: one
 // process-wide loader mutex serialises loads. Never throws for a bad plugin. Registry::all_ok() is

@@ -18,4 +18,8 @@ using RequiredDigests = Expected<std::vector<RequiredDigest>, std::string>;
 // prints them (blank lines and # comments ignored).
 FAMSPEC_API RequiredDigests read_required_digests(const std::filesystem::path& file);
 
+// Sets options.required_digests from a digest file. A file that cannot be used is a trust-stage
+// error and pins nothing, so that every plugin is refused rather than none checked.
+FAMSPEC_API void require_digests(LoadOptions& options, const std::filesystem::path& file);
+
 }  // namespace famspec

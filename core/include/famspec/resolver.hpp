@@ -45,28 +45,7 @@ struct Injection {
     Options options;
 };
 
-struct SummaryEntry {
-    Slot slot = Slot::replace_module;
-    std::string target;
-    std::optional<std::string> module_type;
-    ResolutionStatus status = ResolutionStatus::not_covered;
-    std::shared_ptr<const ReplacementSpec> replacement;  // slot replace_module, when resolved
-    std::shared_ptr<const StrategySpec> strategy;        // strategy slots, when resolved
-    std::string reason;
-    Gap gap = Gap::none;
-    SourceLocation location;
-    std::vector<Diagnostic> diagnostics;
-};
-
-struct FAMSPEC_API DeclarationSummary {
-    std::vector<SummaryEntry> entries;  // in plan order, nothing collapsed
-
-    // {"entries":[...],"replacement_specs":{...},"strategy_specs":{...}}, canonical bytes. An entry
-    // lists its diagnostics when it has any; the two spec maps never depend on them.
-    std::string canonical_json() const;
-    // "sha256:<64 hex>" over canonical_json().
-    std::string digest() const;
-};
+struct DeclarationSummary;  // famspec/declaration_summary.hpp: a whole plan, resolved
 
 struct ResolverOptions {
     std::size_t cache_capacity = 4096;

@@ -1,4 +1,5 @@
-// Where the loader looks for plugins, and why there: what the CLI reports with every listing.
+// Where the loader looks for plugins and why there (what the CLI reports with every listing), and
+// the environment variables load_options_from_environment() reads.
 #pragma once
 
 #include <filesystem>
@@ -9,6 +10,10 @@
 #include "famspec/plugin_loader.hpp"
 
 namespace famspec {
+
+inline constexpr const char* kPluginPathVariable = "FAMSPEC_PLUGIN_PATH";
+inline constexpr const char* kAllowInsecureVariable = "FAMSPEC_ALLOW_INSECURE";    // "1": as allow_insecure
+inline constexpr const char* kRequireDigestsVariable = "FAMSPEC_REQUIRE_DIGESTS";  // a file, as required_digests
 
 // Where plugins are searched, and why there.
 struct SearchPath {

@@ -56,10 +56,6 @@ struct StrategySpec {
     friend bool operator==(const StrategySpec&, const StrategySpec&) = default;
 };
 
-// The invariants of a StrategySpec: target_class and body_template together or not at all, neither
-// blank, and method_name a Python identifier. Empty when valid.
-FAMSPEC_API std::optional<std::string> validation_error(const StrategySpec& spec);
-
 // Canonical JSON of one spec (sorted keys, no whitespace), as it appears in the summary.
 FAMSPEC_API std::string to_canonical_json(const ReplacementSpec& spec);
 FAMSPEC_API std::string to_canonical_json(const StrategySpec& spec);

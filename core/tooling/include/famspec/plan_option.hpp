@@ -1,0 +1,18 @@
+// A static option given on the command line rather than in a plan.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "famspec/expected.hpp"
+#include "famspec/plan.hpp"
+#include "famspec/sdk/export.hpp"
+
+namespace famspec {
+
+// One static option written as `name=value` (the CLI's --option): the value is read as a YAML
+// scalar, as it would be next to a _target_ in a plan. An error names file "--option".
+FAMSPEC_API Expected<std::pair<std::string, PyLiteral>, PlanError> parse_option(std::string_view item);
+
+}  // namespace famspec

@@ -1,0 +1,16 @@
+// What the core checks in every StrategySpec a plugin hands it.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "famspec/sdk/export.hpp"
+#include "famspec/specs.hpp"
+
+namespace famspec {
+
+// The invariants of a StrategySpec: target_class and body_template together or not at all, neither
+// blank, and method_name a Python identifier. Empty when valid.
+FAMSPEC_API std::optional<std::string> validation_error(const StrategySpec& spec);
+
+}  // namespace famspec

@@ -45,8 +45,8 @@ std::vector<fs::path> list_directory(const fs::path& directory, std::vector<Plug
                     "plugin directory holds no plugin (*.so); build or install the plugins there, or search another "
                     "directory with --plugin-path or FAMSPEC_PLUGIN_PATH")));
     }
-    std::sort(here.begin(), here.end(),
-              [](const fs::path& a, const fs::path& b) { return a.filename().string() < b.filename().string(); });
+    // Entries of one directory share their prefix up to the name: the paths' bytes order the names.
+    std::sort(here.begin(), here.end(), [](const fs::path& a, const fs::path& b) { return a.native() < b.native(); });
     return here;
 }
 

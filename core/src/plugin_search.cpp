@@ -1,5 +1,6 @@
 // Where plugins are searched and what the host's environment asks of the loader.
 #include <dlfcn.h>
+#include <link.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -65,15 +66,26 @@ SearchPath plugin_search_path(const std::vector<std::string>& explicit_paths,
 
 fs::path default_plugin_directory() {
     // Anchored on this library, not on the executable: a Python interpreter or any other host
-    // embeds famspec from wherever the package installed it.
+    // embeds famspec from wherever the package installed it. Linked into a program instead (the
+    // famspec command links the core's archive), the program's <bin>/../lib is where the library
+    // would be; dladdr names a program only by its argv[0], so it is read from /proc/self/exe.
     Dl_info info{};
-    if (::dladdr(reinterpret_cast<const void*>(&default_plugin_directory), &info) == 0 || info.dli_fname == nullptr) {
+    link_map* object = nullptr;
+    if (::dladdr1(reinterpret_cast<const void*>(&default_plugin_directory), &info, reinterpret_cast<void**>(&object),
+                  RTLD_DL_LINKMAP) == 0 ||
+        info.dli_fname == nullptr || object == nullptr) {
         return {};
     }
+    const bool in_program = object->l_name == nullptr || object->l_name[0] == '\0';
+    const fs::path file = in_program ? fs::path("/proc/self/exe") : fs::path(info.dli_fname);
     std::error_code ec;
-    fs::path library = fs::canonical(info.dli_fname, ec);
-    if (ec) library = info.dli_fname;
-    return (library.parent_path() / "famspec" / "plugins").lexically_normal();
+    fs::path resolved = fs::canonical(file, ec);
+    if (ec) {
+        if (in_program) return {};
+        resolved = file;
+    }
+    const fs::path library_dir = in_program ? resolved.parent_path().parent_path() / "lib" : resolved.parent_path();
+    return (library_dir / "famspec" / "plugins").lexically_normal();
 }
 
 LoadOptions load_options_for(const SearchPath& search, LogCallback log) {

@@ -27,8 +27,7 @@ std::string user_name(uid_t uid) {
 }
 
 // Why `what` (a file or its directory) is not safe to load a plugin from; empty when it is.
-std::string insecurity(const std::string& what, const fs::path& path, const struct stat& status) {
-    const uid_t me = ::geteuid();
+std::string insecurity(const std::string& what, const fs::path& path, const struct stat& status, uid_t me) {
     if (status.st_uid != 0 && status.st_uid != me) {
         return what + " " + path.string() + " is owned by " + user_name(status.st_uid) +
                ", neither root nor the current user (" + user_name(me) + "); fix: chown root " + path.string();
@@ -59,21 +58,24 @@ fs::path real_path(const Candidate& candidate) {
 // and, for a symbolic link, where it really is. Directories above those are not checked.
 std::vector<std::string> insecurities(const Candidate& candidate) {
     std::vector<std::string> found;
+    const uid_t me = ::geteuid();
     struct stat status {};
     if (::fstat(candidate.file.fd(), &status) == 0) {
-        if (std::string why = insecurity("file", candidate.path, status); !why.empty()) found.push_back(why);
+        if (std::string why = insecurity("file", candidate.path, status, me); !why.empty()) found.push_back(why);
     }
     std::error_code ec;
     const fs::path holder = fs::absolute(candidate.path, ec).parent_path();
     const fs::path real = real_path(candidate).parent_path();
-    // One directory reached two ways (the file is no symbolic link) is checked once.
+    // One directory reached two ways (the file is no symbolic link) is checked once: by its path when
+    // both name it alike (the usual case, one stat), else by its identity.
     std::optional<FileIdentity> checked;
-    for (const fs::path& directory : {holder, real}) {
-        if (directory.empty() || ::stat(directory.c_str(), &status) != 0) continue;
+    for (const fs::path* directory : {&holder, &real}) {
+        if (directory == &real && real.native() == holder.native()) break;
+        if (directory->empty() || ::stat(directory->c_str(), &status) != 0) continue;
         const FileIdentity identity = FileIdentity::of(status);
         if (checked && checked->same_file(identity)) continue;
         checked = identity;
-        if (std::string why = insecurity("directory", directory, status); !why.empty()) found.push_back(why);
+        if (std::string why = insecurity("directory", *directory, status, me); !why.empty()) found.push_back(why);
     }
     return found;
 }

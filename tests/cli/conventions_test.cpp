@@ -68,6 +68,31 @@ TEST_CASE("no command lists the commands") {
           "check, external-state, summary, new-family, audit, snapshot, diff (famspec --help)\n");
 }
 
+TEST_CASE("a named command is read as the full command line reads it: errors, help, other command names") {
+    // famspec first parses a named command with that command's options alone (a cheaper start);
+    // anything but a clean parse must come out exactly as the full parser has it.
+    const ProcessResult unexpected = run_cli({"list", "--bogus"});
+    CHECK(unexpected.exit_code == kUsage);
+    CHECK(unexpected.err ==
+          "famspec: The following argument was not expected: --bogus (famspec list --help shows the usage)\n");
+    const ProcessResult two_commands = run_cli({"list", "show"});
+    CHECK(two_commands.exit_code == kUsage);
+    CHECK(two_commands.err ==
+          "famspec: The following argument was not expected: show (famspec list --help shows the usage)\n");
+
+    const ProcessResult help = run_cli({"list", "--help"});
+    CHECK(help.exit_code == kOk);
+    CHECK(
+        help.out.starts_with("List candidate plugins from their manifests (no plugin code runs)\n"
+                             "Usage: famspec list [OPTIONS]\n"));
+    CHECK(help.out.find("Exit status: 0 ok;") != std::string::npos);  // the full parser's footer
+
+    // Another command's name as a value: the full parser reads it as the family name.
+    const ProcessResult family = run_cli({"show", "list"});
+    CHECK(family.exit_code == kFailed);
+    CHECK(family.err.starts_with("famspec: unknown family 'list'"));
+}
+
 TEST_CASE("show names the nearest family spellings") {
     const ProcessResult result = run_cli({"show", "qwen3_mo"});
     CHECK(result.exit_code == kFailed);

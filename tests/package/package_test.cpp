@@ -150,14 +150,57 @@ std::string runpath(const fs::path& file) {
     return dynamic.out.substr(begin, dynamic.out.find(']', begin) - begin);
 }
 
-// A plugin links no famspec library and needs no search path: the SDK is header-only.
+// A plugin links no famspec library and needs no search path: the SDK is header-only. Nor does
+// the famspec command, which links the core's archive.
 bool stands_alone(const fs::path& plugin) {
     const ProcessResult dynamic = must_run({"readelf", "-d", plugin.string()});
     return contains(dynamic.out, "(NEEDED)") && !contains(dynamic.out, "libfamspec") &&
            !contains(dynamic.out, "runpath") && !contains(dynamic.out, "rpath");
 }
 
+// The RUNPATH and RPATH entries of each dynamically linked ELF file under root, by file. An empty
+// entry is the working directory to the dynamic linker: never wanted.
+std::vector<std::pair<fs::path, std::vector<std::string>>> search_paths_under(const fs::path& root) {
+    std::vector<std::pair<fs::path, std::vector<std::string>>> found;
+    for (const fs::directory_entry& entry : fs::recursive_directory_iterator(root)) {
+        const fs::path& file = entry.path();
+        if (!entry.is_regular_file() || file.string().find("/CMakeFiles/") != std::string::npos) continue;
+        std::ifstream in(file, std::ios::binary);
+        char magic[4] = {};
+        if (!in.read(magic, 4) || std::string(magic, 4) !=
+                                      "\x7f"
+                                      "ELF")
+            continue;
+        const ProcessResult dynamic = must_run({"readelf", "-d", file.string()});
+        if (!contains(dynamic.out, "(NEEDED)")) continue;  // object files, archives' members
+        std::vector<std::string> entries;
+        for (const char* kind : {"runpath: [", "rpath: ["}) {
+            const std::size_t at = dynamic.out.find(kind);
+            if (at == std::string::npos) continue;
+            const std::size_t begin = at + std::string(kind).size();
+            std::string list = dynamic.out.substr(begin, dynamic.out.find(']', begin) - begin) + ":";
+            for (std::size_t start = 0, colon; (colon = list.find(':', start)) != std::string::npos; start = colon + 1)
+                entries.push_back(list.substr(start, colon - start));
+        }
+        found.emplace_back(file, std::move(entries));
+    }
+    return found;
+}
+
+void check_no_working_directory_search(const fs::path& root) {
+    const auto found = search_paths_under(root);
+    CHECK(found.size() > 3);  // the walk must see the binaries, or it proves nothing
+    for (const auto& [file, entries] : found) {
+        CAPTURE(file.string());
+        for (const std::string& entry : entries) CHECK_FALSE(entry.empty());
+    }
+}
+
 }  // namespace
+
+TEST_CASE("no binary of the build tree searches the working directory for libraries") {
+    check_no_working_directory_search(famspec::test::build_dir());
+}
 
 TEST_CASE("the installed package builds the out-of-tree example and the installed famspec loads it") {
     Scratch scratch("example");
@@ -176,7 +219,8 @@ TEST_CASE("the installed package builds the out-of-tree example and the installe
         CAPTURE(file);
         CHECK(fs::is_regular_file(prefix / "lib/cmake/famspec" / file));
     }
-    CHECK(runpath(prefix / "bin/famspec") == "$ORIGIN/../lib");
+    CHECK(stands_alone(prefix / "bin/famspec"));  // it links the core's archive
+    check_no_working_directory_search(prefix);
     CHECK(runpath(prefix / "bin/famspec-manifest") == "$ORIGIN/../lib");
     CHECK(stands_alone(prefix / "lib/famspec/plugins/famspec_qwen3_moe.so"));
 

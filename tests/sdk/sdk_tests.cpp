@@ -98,10 +98,21 @@ TEST_CASE("a shipped plugin needs no famspec library and exports only its descri
 }
 
 TEST_CASE("the NEEDED check sees a famspec dependency where there is one") {
-    // The CLI links libfamspec.so: the same parse must report it, or the check above proves nothing.
-    const std::vector<std::string> libraries = needed(famspec::test::cli_path());
+    // This test program links libfamspec.so: the same parse must report it, or the check above
+    // proves nothing.
+    const std::vector<std::string> libraries = needed(fs::read_symlink("/proc/self/exe"));
     CHECK(std::count_if(libraries.begin(), libraries.end(),
                         [](const std::string& l) { return l.find("libfamspec.so") == 0; }) == 1);
+}
+
+TEST_CASE("the famspec command links the core statically and needs none of its dependencies at start-up") {
+    const std::vector<std::string> libraries = needed(famspec::test::cli_path());
+    CHECK_FALSE(libraries.empty());
+    for (const std::string& library : libraries) {
+        INFO(library);
+        for (const char* dependency : {"famspec", "yaml", "boost", "nettle", "libelf", "libz"})
+            CHECK(library.find(dependency) == std::string::npos);
+    }
 }
 
 TEST_CASE("the factory builder is a typestate") {

@@ -21,7 +21,8 @@
 namespace famspec {
 
 // The default plugin directory: famspec/plugins next to the famspec library itself
-// (<prefix>/lib/famspec/plugins for <prefix>/lib/libfamspec.so), whatever program embeds it.
+// (<prefix>/lib/famspec/plugins for <prefix>/lib/libfamspec.so), whatever program embeds it; for a
+// program the core is linked into statically (the famspec command), <bin>/../lib/famspec/plugins.
 FAMSPEC_API std::filesystem::path default_plugin_directory();
 
 // One pinned plugin file: its SHA-256 (lower-case hex) and the name it is known by.

@@ -4,8 +4,8 @@
 
 #include "app.hpp"
 #include "exit_guard.hpp"
+#include "famspec/nearest_names.hpp"
 #include "output.hpp"
-#include "suggest.hpp"
 
 namespace {
 
@@ -48,8 +48,9 @@ int parse_failure(const CLI::App& app, Invocation& invocation, int argc, char** 
     const std::string word = command_word(argc, argv);
     const std::vector<std::string> names = command_names(app);
     if (!word.empty() && std::find(names.begin(), names.end(), word) == names.end() && app.get_subcommands().empty()) {
-        return usage_error(invocation, "unknown command '" + word + "'" + did_you_mean(word, names) +
-                                           " (famspec --help lists the commands)");
+        return usage_error(invocation, "unknown command '" + word + "'" +
+                                           famspec::did_you_mean(famspec::nearest_names(word, names)) +
+                                           "; famspec --help lists the commands");
     }
     if (word.empty() && app.get_subcommands().empty()) {
         return usage_error(invocation, "a command is required: " + join(names, ", ") + " (famspec --help)");

@@ -5,12 +5,12 @@
 
 #include "famspec/canonical_json.hpp"
 #include "famspec/names.hpp"
+#include "famspec/nearest_names.hpp"
 #include "famspec/plugin_inspection.hpp"
 #include "famspec/python_text.hpp"
 #include "famspec/registry_entries.hpp"
 #include "famspec/resolver.hpp"
 #include "plugin_report.hpp"
-#include "suggest.hpp"
 
 namespace famspec::cli {
 namespace json = boost::json;
@@ -56,7 +56,7 @@ int unknown_family(const Context& context, const Registry& registry, const std::
         kExitFailed,
         {"unknown_family",
          "unknown family '" + name + "' (tried " + join(registry.explain_family(name).spellings_tried, ", ") + ")" +
-             did_you_mean(name, known) + "; `famspec list` shows the loaded families",
+             did_you_mean(nearest_names(name, known)) + "; `famspec list` shows the loaded families",
          {},
          {},
          {}},

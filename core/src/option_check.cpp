@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <array>
 
+#include "famspec/nearest_names.hpp"
 #include "famspec/python_text.hpp"
 #include "famspec/resolver.hpp"
-#include "nearest_name.hpp"
 
 namespace famspec::detail {
 namespace {

@@ -13,8 +13,8 @@
 #include <tuple>
 
 #include "dotted_path.hpp"
+#include "famspec/nearest_names.hpp"
 #include "famspec/plan_family.hpp"
-#include "nearest_name.hpp"
 #include "plan_yaml.hpp"
 
 namespace famspec {
@@ -99,9 +99,8 @@ struct Reader {
 
     // A name famspec does not read: a warning (with the nearest known name), or under strict an error.
     void unread(const YAML::Node& key, const std::string& what, std::span<const std::string_view> known) {
-        const auto nearest = detail::nearest_names(key.Scalar(), known, 1);
-        const std::string message =
-            what + " '" + key.Scalar() + "' is not read by famspec" + detail::did_you_mean(nearest);
+        const auto nearest = nearest_names(key.Scalar(), known, 1);
+        const std::string message = what + " '" + key.Scalar() + "' is not read by famspec" + did_you_mean(nearest);
         if (strict) fail(key, message + " (an error under strict reading)");
         plan.warnings.push_back(
             PlanWarning{plan.file, at(key), message, nearest.empty() ? std::string() : nearest.front()});
@@ -223,7 +222,7 @@ void Reader::top_level_key(const YAML::Node& key_node, const YAML::Node& value) 
         if (!value.IsMap()) boolean(value, key);
     } else if (key == "model") {
         plan.model_target = model_target(value);
-    } else if (!detail::nearest_names(key, kTopLevelKeys, 1).empty()) {
+    } else if (!nearest_names(key, kTopLevelKeys, 1).empty()) {
         // Any other section is the runtime's; only a near miss of a key famspec reads is worth a word.
         unread(key_node, "top-level key", kTopLevelKeys);
     }

@@ -3,9 +3,9 @@
 #include <optional>
 #include <vector>
 
+#include "famspec/nearest_names.hpp"
 #include "famspec/registry_entries.hpp"
 #include "famspec/resolver.hpp"
-#include "nearest_name.hpp"
 
 namespace famspec::detail {
 namespace {

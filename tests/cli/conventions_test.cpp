@@ -46,17 +46,17 @@ TEST_CASE("an unknown command names the nearest one, as text or as JSON") {
     const ProcessResult text_run = run_cli({"lst"});
     CHECK(text_run.exit_code == kUsage);
     CHECK(text_run.out.empty());
-    CHECK(text_run.err == "famspec: unknown command 'lst'; did you mean 'list'? (famspec --help lists the commands)\n");
+    CHECK(text_run.err == "famspec: unknown command 'lst' (did you mean `list`?); famspec --help lists the commands\n");
 
     const ProcessResult json_run = run_cli({"lst", "--json"});
     CHECK(json_run.exit_code == kUsage);
     CHECK(json_run.out == json_error("usage",
-                                     "unknown command 'lst'; did you mean 'list'? (famspec --help lists the "
-                                     "commands)"));
+                                     "unknown command 'lst' (did you mean `list`?); famspec --help lists the "
+                                     "commands"));
     CHECK(json_run.err == text_run.err);
 
     const ProcessResult far = run_cli({"frobnicate"});
-    CHECK(far.err == "famspec: unknown command 'frobnicate' (famspec --help lists the commands)\n");
+    CHECK(far.err == "famspec: unknown command 'frobnicate'; famspec --help lists the commands\n");
 }
 
 TEST_CASE("no command lists the commands") {
@@ -98,7 +98,7 @@ TEST_CASE("show names the nearest family spellings") {
     CHECK(result.exit_code == kFailed);
     CHECK(result.out.empty());
     CHECK(result.err.starts_with("famspec: unknown family 'qwen3_mo' (tried "));
-    CHECK(result.err.ends_with("); did you mean 'qwen3_moe'?; `famspec list` shows the loaded families\n"));
+    CHECK(result.err.ends_with(") (did you mean `qwen3_moe`?); `famspec list` shows the loaded families\n"));
 
     const json::object error = error_of(run_cli({"show", "qwen3_mo", "--json"}));
     CHECK(text(error, "kind") == "unknown_family");
@@ -270,7 +270,7 @@ TEST_CASE("interface-component and external-state answer the two reference quest
           "GQAAttention");
     const ProcessResult unknown = run_cli({"interface-component", "qwen3_mo"});
     CHECK(unknown.exit_code == kFailed);
-    CHECK(unknown.err.find("did you mean 'qwen3_moe'?") != std::string::npos);
+    CHECK(unknown.err.find("(did you mean `qwen3_moe`?)") != std::string::npos);
 
     const ProcessResult external = run_cli({"external-state", qwen_plan()});
     CHECK(external.exit_code == kOk);

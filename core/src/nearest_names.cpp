@@ -1,30 +1,41 @@
-#include "nearest_name.hpp"
+#include "famspec/nearest_names.hpp"
 
 #include <algorithm>
 #include <utility>
 
-namespace famspec::detail {
+namespace famspec {
 namespace {
 
-// Levenshtein distance with one row, stopping early once every cell is past the bound.
+char folded(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+// Optimal string alignment distance (insertions, deletions, substitutions and swaps of neighbours),
+// on three rows, stopping once every cell of two rows in a row is past the bound (a swap reaches
+// back two rows).
 std::size_t edit_distance(std::string_view a, std::string_view b, std::size_t bound) {
     if (a.size() > b.size()) std::swap(a, b);
     if (b.size() - a.size() > bound) return bound + 1;
+    std::vector<std::size_t> before(a.size() + 1);
+    std::vector<std::size_t> last(a.size() + 1);
     std::vector<std::size_t> row(a.size() + 1);
-    for (std::size_t i = 0; i <= a.size(); ++i) row[i] = i;
+    for (std::size_t i = 0; i <= a.size(); ++i) last[i] = i;
+    std::size_t last_smallest = 0;
     for (std::size_t j = 1; j <= b.size(); ++j) {
-        std::size_t diagonal = row[0];
         row[0] = j;
-        std::size_t smallest = row[0];
+        std::size_t smallest = j;
         for (std::size_t i = 1; i <= a.size(); ++i) {
-            const std::size_t above = row[i];
-            row[i] = std::min({row[i] + 1, row[i - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-            diagonal = above;
+            const bool same = folded(a[i - 1]) == folded(b[j - 1]);
+            row[i] = std::min({last[i] + 1, row[i - 1] + 1, last[i - 1] + (same ? 0 : 1)});
+            if (i > 1 && j > 1 && folded(a[i - 1]) == folded(b[j - 2]) && folded(a[i - 2]) == folded(b[j - 1])) {
+                row[i] = std::min(row[i], before[i - 2] + 1);
+            }
             smallest = std::min(smallest, row[i]);
         }
-        if (smallest > bound) return bound + 1;
+        if (smallest > bound && last_smallest > bound) return bound + 1;
+        last_smallest = smallest;
+        std::swap(before, last);
+        std::swap(last, row);
     }
-    return row[a.size()];
+    return last[a.size()];
 }
 
 template <class Name>
@@ -40,7 +51,9 @@ std::vector<std::string> nearest(std::string_view name, std::span<const Name> ca
     std::sort(close.begin(), close.end());
     close.erase(std::unique(close.begin(), close.end()), close.end());
     std::vector<std::string> out;
-    for (std::size_t i = 0; i < close.size() && i < most; ++i) out.emplace_back(close[i].second);
+    for (std::size_t i = 0; i < close.size() && i < most && close[i].first == close.front().first; ++i) {
+        out.emplace_back(close[i].second);
+    }
     return out;
 }
 
@@ -66,4 +79,4 @@ std::string did_you_mean(const std::vector<std::string>& names) {
     return text + "?)";
 }
 
-}  // namespace famspec::detail
+}  // namespace famspec

@@ -1,0 +1,26 @@
+// "Did you mean": the known names closest to an unknown one. One rule for the plan reader, the
+// resolver's messages and the CLI.
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "famspec/sdk/export.hpp"
+
+namespace famspec {
+
+// The candidates nearest to `name`, if they are within a small edit distance of it (a third of its
+// length, at least 2; a swap of neighbours is one edit, ASCII case is ignored): every candidate at
+// that distance, in byte order, each once, at most `most` of them. `name` itself is not a suggestion.
+FAMSPEC_API std::vector<std::string> nearest_names(std::string_view name, std::span<const std::string_view> candidates,
+                                                   std::size_t most = 3);
+FAMSPEC_API std::vector<std::string> nearest_names(std::string_view name, std::span<const std::string> candidates,
+                                                   std::size_t most = 3);
+
+// " (did you mean `a`?)", " (did you mean `a` or `b`?)", or empty.
+FAMSPEC_API std::string did_you_mean(const std::vector<std::string>& names);
+
+}  // namespace famspec

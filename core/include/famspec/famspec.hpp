@@ -1,5 +1,6 @@
-// Everything a runtime that embeds famspec includes. A host that renders components its own way adds
-// famspec/component_renderer.hpp; famspec/names.hpp gives every enum value its printed name.
+// Everything a runtime that embeds famspec includes: loading, the registry, the resolver, plans,
+// specs, errors and the log. What only some hosts read has a header of its own beside this one
+// (registry_entries, declaration_summary, explanation, names, ...; docs/architecture.md lists them).
 #pragma once
 
 #include "famspec/log.hpp"

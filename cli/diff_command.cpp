@@ -36,13 +36,13 @@ int run_diff(const DiffRequest& request, std::ostream& out, std::ostream& err) {
         return kExitUsage;
     }
     const SummaryComparison comparison = compare_summaries(*old_text, *new_text);
-    if (comparison.error) {
-        err << "famspec: " << (comparison.error->starts_with("old") ? request.old_summary : request.new_summary) << ": "
-            << *comparison.error << "\n";
+    if (!comparison) {
+        err << "famspec: " << (comparison.error().starts_with("old") ? request.old_summary : request.new_summary)
+            << ": " << comparison.error() << "\n";
         return kExitUsage;
     }
-    for (const std::string& difference : comparison.differences) out << difference << "\n";
-    return comparison.differences.empty() ? kExitOk : kExitFailed;
+    for (const std::string& difference : *comparison) out << difference << "\n";
+    return comparison->empty() ? kExitOk : kExitFailed;
 }
 
 }  // namespace famspec::cli

@@ -40,16 +40,16 @@ int compare(const std::string& file, const std::string& live, std::ostream& out,
     }
     const std::string stored((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     const SnapshotComparison comparison = compare_snapshots(stored, live);
-    if (comparison.error) {
-        err << "famspec: " << file << ": " << *comparison.error << "\n";
+    if (!comparison) {
+        err << "famspec: " << file << ": " << comparison.error() << "\n";
         return kExitUsage;
     }
-    if (comparison.differences.empty()) {
+    if (comparison->empty()) {
         out << "same plugin set: " << snapshot_digest(live) << "\n";
         return kExitOk;
     }
-    out << file << " -> loaded plugins: " << comparison.differences.size() << " difference(s)\n";
-    for (const std::string& difference : comparison.differences) out << "  " << difference << "\n";
+    out << file << " -> loaded plugins: " << comparison->size() << " difference(s)\n";
+    for (const std::string& difference : *comparison) out << "  " << difference << "\n";
     return kExitFailed;
 }
 

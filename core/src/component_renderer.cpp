@@ -101,12 +101,12 @@ private:
         for (const std::size_t index : order_) {
             for (const std::string& line : blocks_[index]->imports) {
                 const detail::ImportParse parse = detail::parse_import_line(line);
-                if (!parse.error.empty()) {
+                if (!parse) {
                     error_ = "import line " + quoted(trimmed(line)) + " of " + describe(*blocks_[index]) +
-                             " rendered with " + class_name_ + " cannot be read: " + parse.error;
+                             " rendered with " + class_name_ + " cannot be read: " + parse.error();
                     return false;
                 }
-                for (const detail::ImportBinding& binding : parse.bindings) {
+                for (const detail::ImportBinding& binding : *parse) {
                     const auto [it, inserted] = imported_.emplace(binding.name, binding.bound_to);
                     if (!inserted && it->second != binding.bound_to) {
                         error_ = "imports rendered with " + class_name_ + " bind " + quoted(binding.name) +

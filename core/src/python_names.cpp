@@ -90,28 +90,25 @@ std::size_t parse_list(const std::vector<std::string>& tokens, std::size_t i, bo
 }  // namespace
 
 ImportParse parse_import_line(std::string_view line) {
-    ImportParse result;
-    const std::vector<std::string> tokens = tokenize(line, result.error);
-    if (!result.error.empty()) return result;
-    auto fail = [&](std::string message) {
-        result.bindings.clear();
-        result.error = std::move(message);
-        return result;
-    };
+    std::string error;
+    const std::vector<std::string> tokens = tokenize(line, error);
+    if (!error.empty()) return unexpected(std::move(error));
+    std::vector<ImportBinding> bindings;
+    auto fail = [](std::string message) -> ImportParse { return unexpected(std::move(message)); };
     if (tokens.empty()) return fail("the line is empty");
 
     if (tokens[0] == "import") {
         auto bind = [&](const std::string& module, const std::string& alias) {
             // `import a.b` binds the top-level package a; `import a.b as c` binds c to a.b.
             if (alias.empty())
-                result.bindings.push_back({module.substr(0, module.find('.')), module.substr(0, module.find('.'))});
+                bindings.push_back({module.substr(0, module.find('.')), module.substr(0, module.find('.'))});
             else
-                result.bindings.push_back({alias, module});
+                bindings.push_back({alias, module});
         };
-        const std::size_t end = parse_list(tokens, 1, true, bind, result.error);
-        if (end == 0) return fail(result.error);
+        const std::size_t end = parse_list(tokens, 1, true, bind, error);
+        if (end == 0) return fail(error);
         if (end != tokens.size()) return fail("unexpected '" + tokens[end] + "'");
-        return result;
+        return bindings;
     }
     if (tokens[0] == "from") {
         if (tokens.size() < 2 || tokens[1].starts_with('.')) {
@@ -121,17 +118,17 @@ ImportParse parse_import_line(std::string_view line) {
         if (tokens.size() < 3 || tokens[2] != "import") return fail("expected 'import' after the module");
         const std::string& module = tokens[1];
         auto bind = [&](const std::string& name, const std::string& alias) {
-            result.bindings.push_back({alias.empty() ? name : alias, module + ":" + name});
+            bindings.push_back({alias.empty() ? name : alias, module + ":" + name});
         };
         const bool parenthesised = tokens.size() > 3 && tokens[3] == "(";
-        std::size_t end = parse_list(tokens, parenthesised ? 4 : 3, false, bind, result.error);
-        if (end == 0) return fail(result.error);
+        std::size_t end = parse_list(tokens, parenthesised ? 4 : 3, false, bind, error);
+        if (end == 0) return fail(error);
         if (parenthesised) {
             if (end >= tokens.size() || tokens[end] != ")") return fail("expected ')'");
             ++end;
         }
         if (end != tokens.size()) return fail("unexpected '" + tokens[end] + "'");
-        return result;
+        return bindings;
     }
     return fail("expected 'import' or 'from'");
 }

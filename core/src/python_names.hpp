@@ -6,6 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include "famspec/expected.hpp"
+
 namespace famspec::detail {
 
 // One name an import line binds, and what it is bound to ("a.b" for a module, "m:x" for a member),
@@ -15,10 +17,8 @@ struct ImportBinding {
     std::string bound_to;
 };
 
-struct ImportParse {
-    std::vector<ImportBinding> bindings;
-    std::string error;  // set when the line is not `import a[.b] [as c], ...` or `from m import x [as y], ...`
-};
+// The bindings, or why the line is not `import a[.b] [as c], ...` or `from m import x [as y], ...`.
+using ImportParse = Expected<std::vector<ImportBinding>, std::string>;
 
 ImportParse parse_import_line(std::string_view line);
 

@@ -192,16 +192,12 @@ std::string snapshot_digest(std::string_view snapshot) {
 }
 
 SnapshotComparison compare_snapshots(std::string_view expected, std::string_view actual) {
-    SnapshotComparison result;
     std::string error;
     const auto was = parse(expected, error);
     const auto is = was ? parse(actual, error) : std::nullopt;
-    if (!was || !is) {
-        result.error = std::string(was ? "live" : "stored") + " snapshot: " + error;
-        return result;
-    }
-    if (string_at(*was, "digest") == string_at(*is, "digest")) return result;
-    auto& out = result.differences;
+    if (!was || !is) return unexpected(std::string(was ? "live" : "stored") + " snapshot: " + error);
+    std::vector<std::string> out;
+    if (string_at(*was, "digest") == string_at(*is, "digest")) return out;
     if (was->if_contains("famspec") && is->if_contains("famspec") && was->at("famspec") != is->at("famspec"))
         out.push_back("famspec changed: " + json::serialize(was->at("famspec")) + " -> " +
                       json::serialize(is->at("famspec")));
@@ -220,7 +216,7 @@ SnapshotComparison compare_snapshots(std::string_view expected, std::string_view
                           string_at(plugin, "path") + ")");
     compare_families(before, after, out);
     if (out.empty()) out.push_back("digest changed: " + string_at(*was, "digest") + " -> " + string_at(*is, "digest"));
-    return result;
+    return out;
 }
 
 }  // namespace famspec

@@ -77,19 +77,16 @@ void compare_section(const json::object& before, const json::object& after, cons
 }  // namespace
 
 SummaryComparison compare_summaries(std::string_view old_summary, std::string_view new_summary) {
-    SummaryComparison result;
     std::string error;
     const auto before = parse_summary(old_summary, error);
     const auto after = before ? parse_summary(new_summary, error) : std::nullopt;
-    if (!before || !after) {
-        result.error = std::string(before ? "new" : "old") + " summary: " + error;
-        return result;
-    }
+    if (!before || !after) return unexpected(std::string(before ? "new" : "old") + " summary: " + error);
+    std::vector<std::string> differences;
     for (const char* section : {"replacement_specs", "strategy_specs"})
-        compare_section(*before, *after, section, result.differences);
-    if (result.differences.empty() && *before != *after)
-        result.differences.push_back("entries differ: the same targets in other slots, or with other module types");
-    return result;
+        compare_section(*before, *after, section, differences);
+    if (differences.empty() && *before != *after)
+        differences.push_back("entries differ: the same targets in other slots, or with other module types");
+    return differences;
 }
 
 }  // namespace famspec

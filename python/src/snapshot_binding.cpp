@@ -14,21 +14,21 @@ void bind_snapshot(py::module_& module, py::class_<RegistryHandle>& registry) {
     });
     // (error or None, [difference...]) from the stored snapshot to the live one.
     module.def("compare_snapshots", [](const std::string& stored, const std::string& live) {
-        SnapshotComparison comparison;
-        {
-            py::gil_scoped_release release;
-            comparison = compare_snapshots(stored, live);
-        }
-        return py::make_tuple(comparison.error, comparison.differences);
+        const SnapshotComparison comparison = [&] {
+            const py::gil_scoped_release release;
+            return compare_snapshots(stored, live);
+        }();
+        if (!comparison) return py::make_tuple(comparison.error(), py::list());
+        return py::make_tuple(py::none(), *comparison);
     });
     // (error or None, [difference...]) from the old summary to the new one.
     module.def("compare_summaries", [](const std::string& old_summary, const std::string& new_summary) {
-        SummaryComparison comparison;
-        {
-            py::gil_scoped_release release;
-            comparison = compare_summaries(old_summary, new_summary);
-        }
-        return py::make_tuple(comparison.error, comparison.differences);
+        const SummaryComparison comparison = [&] {
+            const py::gil_scoped_release release;
+            return compare_summaries(old_summary, new_summary);
+        }();
+        if (!comparison) return py::make_tuple(comparison.error(), py::list());
+        return py::make_tuple(py::none(), *comparison);
     });
 }
 

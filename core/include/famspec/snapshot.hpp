@@ -11,19 +11,18 @@
 // are empty, and its status and stage say why.
 #pragma once
 
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "famspec/expected.hpp"
 #include "famspec/sdk/export.hpp"
 
 namespace famspec {
 
-struct SnapshotComparison {
-    std::optional<std::string> error;      // set when a snapshot is not one (the other fields are then empty)
-    std::vector<std::string> differences;  // one readable line each, from `expected` to `actual`; empty when equal
-};
+// The differences, one readable line each from `expected` to `actual` (none when they are equal);
+// or, when a text is not a snapshot, why, naming which one.
+using SnapshotComparison = Expected<std::vector<std::string>, std::string>;
 
 // `expected` is the stored (or reference) snapshot, `actual` the live one; an error names which is bad.
 // The differences, named the way an operator acts on them: plugin added or removed, version changed,

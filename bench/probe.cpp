@@ -120,7 +120,7 @@ int resolve(char** argv) {
     const famspec::Resolver resolver(famspec::load_plugins(options));
     const auto warm = resolver.replacement_spec_for(target, model_type, module_type);
     if (!warm.resolved()) {
-        std::fprintf(stderr, "famspec-bench-probe: %s not resolved: %s\n", target.c_str(), warm.reason.c_str());
+        std::fprintf(stderr, "famspec-bench-probe: %s not resolved: %s\n", target.c_str(), warm.reason().c_str());
         return 1;
     }
     constexpr int kHits = 1000;

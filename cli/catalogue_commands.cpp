@@ -7,6 +7,7 @@
 
 #include "famspec/canonical_json.hpp"
 #include "famspec/fingerprint.hpp"
+#include "famspec/names.hpp"
 #include "famspec/plan_family.hpp"
 #include "famspec/plugin_inspection.hpp"
 #include "famspec/registry_entries.hpp"
@@ -69,8 +70,8 @@ int plugin_info(const Context& context, const std::string& file, std::ostream& o
     const PluginError& error = *record.error;
     if (context.json) return kExitFailed;  // the report says why
     return context.fail(kExitFailed,
-                        {"plugin", std::string(stage_name(error.stage)) + ": " + error.message, record.path, {}, {}},
-                        out, err);
+                        {"plugin", std::string(name_of(error.stage)) + ": " + error.message, record.path, {}, {}}, out,
+                        err);
 }
 
 int list_components(const Context& context, std::ostream& out, std::ostream& err) {
@@ -108,15 +109,15 @@ int interface_component(const Context& context, const std::string& family, std::
     const Resolution<std::string> r = resolver.interface_component_class(family);
     if (context.json) {
         print_json(out, json::object{{"model_type", family},
-                                     {"interface_component", r.resolved() ? json::value(*r.value) : nullptr},
-                                     {"reason", r.reason}});
+                                     {"interface_component", r.resolved() ? json::value(*r->spec) : nullptr},
+                                     {"reason", r.reason()}});
     } else {
-        out << (r.resolved() ? *r.value : "None") << "\n";
+        out << (r.resolved() ? *r->spec : "None") << "\n";
     }
-    if (r.status == ResolutionStatus::error) {
-        return context.fail(kExitFailed, {"error", "error: " + r.reason, {}, {}, {}}, out, err);
+    if (r.status() == ResolutionStatus::error) {
+        return context.fail(kExitFailed, {"error", "error: " + r.reason(), {}, {}, {}}, out, err);
     }
-    if (!r.resolved() && !r.reason.empty()) context.note(err, "famspec: " + r.reason);
+    if (!r.resolved() && !r.reason().empty()) context.note(err, "famspec: " + r.reason());
     return kExitOk;
 }
 

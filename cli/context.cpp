@@ -10,8 +10,10 @@
 #include "escape.hpp"
 #include "exit_guard.hpp"
 #include "famspec/canonical_json.hpp"
+#include "famspec/names.hpp"
 #include "famspec/plugin_inspection.hpp"
 #include "famspec/required_digests.hpp"
+#include "famspec/search_path.hpp"
 
 namespace famspec::cli {
 
@@ -53,7 +55,7 @@ std::shared_ptr<const Registry> Context::load(std::ostream& err) const {
     for (const PluginRecord& record : registry->plugins()) {
         if (record.ok()) continue;
         const std::string text =
-            ": plugin not loaded (" + std::string(stage_name(record.error->stage)) + "): " + record.error->message;
+            ": plugin not loaded (" + std::string(name_of(record.error->stage)) + "): " + record.error->message;
         if (allow_partial) {
             note(err, "famspec: warning" + text);
         } else {

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "escape.hpp"
+#include "famspec/names.hpp"
 
 namespace famspec::cli {
 namespace {
@@ -44,7 +45,7 @@ ExitGuard::ExitGuard() {
 ExitGuard::~ExitGuard() { armed.store(false); }
 
 void ExitGuard::entering(const std::string& path, PluginStage stage) {
-    sentence = "plugin " + path + " called exit() during " + std::string(stage_name(stage));
+    sentence = "plugin " + path + " called exit() during " + std::string(name_of(stage));
 }
 
 void ExitGuard::report_json(bool on) { json_errors = on; }

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "famspec/plugin_error.hpp"
+#include "famspec/plugin_record.hpp"
 
 namespace famspec::cli {
 

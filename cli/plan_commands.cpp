@@ -28,7 +28,7 @@ void print_explanation(std::ostream& err, const Explanation& e, ResolutionStatus
     for (const DeclaredBy& d : e.declared_by) {
         err << "explain: declared: " << d.role << " " << d.name << " by plugin " << d.plugin << "\n";
     }
-    err << "explain: outcome: " << status_name(status) << (reason.empty() ? "" : ": " + reason) << "\n";
+    err << "explain: outcome: " << name_of(status) << (reason.empty() ? "" : ": " + reason) << "\n";
 }
 
 }  // namespace
@@ -95,7 +95,7 @@ std::optional<ResolvedPlan> resolve_plan(const Context& context, const PlanReque
 std::string summary_bytes(const ResolvedPlan& resolved, bool with_snapshot) {
     if (!with_snapshot) return resolved.summary.canonical_json();
     json::object object = json::parse(resolved.summary.canonical_json()).as_object();
-    object["snapshot_digest"] = snapshot_digest(resolved.registry->snapshot());
+    object["snapshot_digest"] = snapshot_digest(snapshot(*resolved.registry));
     return canonical_json(object);
 }
 
@@ -169,12 +169,12 @@ ResolveAnswer resolve_request(const Resolver& resolver, const ResolveRequest& re
                               const Options& options) {
     ResolveAnswer answer;
     auto take = [&answer](const auto& r) {
-        answer.status = r.status;
-        answer.reason = r.reason;
-        answer.gap = r.gap;
-        answer.diagnostics = r.diagnostics;
+        answer.status = r.status();
+        answer.reason = r.reason();
+        answer.gap = r.gap();
+        answer.diagnostics = r.diagnostics();
         if (r.explanation) answer.explanation = *r.explanation;
-        if (r.resolved()) answer.spec = to_canonical_json(*r.value);
+        if (r.resolved()) answer.spec = to_canonical_json(*r->spec);
     };
     famspec::ResolveRequest query;
     query.target = request.target;

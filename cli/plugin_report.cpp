@@ -63,7 +63,7 @@ json::object record_json(const PluginRecord& record, std::string_view status) {
     out["families"] = string_array(family_names(record));
     out["status"] = std::string(status);
     if (record.error) {
-        out["stage"] = std::string(stage_name(record.error->stage));
+        out["stage"] = std::string(name_of(record.error->stage));
         out["message"] = record.error->message;
         out["expected"] = record.error->expected;
         out["found"] = record.error->found;
@@ -86,14 +86,14 @@ void print_records(std::ostream& out, const std::vector<PluginRecord>& records,
     for (std::size_t i = 0; i < records.size(); ++i) {
         const PluginRecord& r = records[i];
         std::string status = statuses[i];
-        if (r.error) status += " (" + std::string(stage_name(r.error->stage)) + ")";
+        if (r.error) status += " (" + std::string(name_of(r.error->stage)) + ")";
         rows.push_back({r.manifest ? r.manifest->name : "-", r.manifest ? r.manifest->version : "-", abi_of(r), status,
                         join(family_names(r), ","),
                         relative_to ? shown_paths(r.paths, *relative_to) : join(r.paths, ", ")});
     }
     print_table(out, rows, relative_to ? kTableWidth : 0);
     for (const PluginRecord& r : records) {
-        if (r.error) out << "  " << stage_name(r.error->stage) << ": " << escape_control(r.error->message) << "\n";
+        if (r.error) out << "  " << name_of(r.error->stage) << ": " << escape_control(r.error->message) << "\n";
     }
 }
 

@@ -91,12 +91,9 @@ void ReportReader::finish() {
 std::string result_line(const std::string& path, const PluginError* error) {
     json::object result{{"path", path}, {"status", "ok"}};
     if (error != nullptr) {
-        result = {{"path", error->path},
-                  {"status", "error"},
-                  {"stage", std::string(stage_name(error->stage))},
-                  {"message", error->message},
-                  {"expected", error->expected},
-                  {"found", error->found}};
+        result = {
+            {"path", error->path},       {"status", "error"},           {"stage", std::string(name_of(error->stage))},
+            {"message", error->message}, {"expected", error->expected}, {"found", error->found}};
     }
     return "result " + json::serialize(result) + "\n";
 }

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "famspec/plugin_error.hpp"
+#include "famspec/plugin_record.hpp"
 
 namespace famspec::cli {
 

@@ -8,6 +8,7 @@
 #include <istream>
 #include <ostream>
 
+#include "famspec/names.hpp"
 #include "famspec/plan_option.hpp"
 #include "plan_commands.hpp"
 
@@ -79,10 +80,10 @@ int resolve_batch(const Context& context, std::istream& in, std::ostream& out, s
         const ResolveAnswer answer = resolve_request(resolver, *request, *slot, *options);
         const bool resolved = answer.status == ResolutionStatus::resolved || answer.status == ResolutionStatus::native;
         json::object reply{
-            {"status", std::string(status_name(answer.status))},
+            {"status", std::string(name_of(answer.status))},
             {"spec", json::parse(answer.spec)},
             {"reason", answer.reason},
-            {"gap", answer.gap == Gap::none ? json::value(nullptr) : json::value(std::string(gap_name(answer.gap)))}};
+            {"gap", answer.gap == Gap::none ? json::value(nullptr) : json::value(std::string(name_of(answer.gap)))}};
         print_json(out, reply);
         out.flush();
         if (!resolved && worst == kExitOk) worst = kExitFailed;

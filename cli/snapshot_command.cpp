@@ -64,7 +64,7 @@ CLI::App* add_snapshot_command(CLI::App& app, SnapshotRequest& request) {
 }
 
 int run_snapshot(const Context& context, const SnapshotRequest& request, std::ostream& out, std::ostream& err) {
-    const std::string live = context.load(err)->snapshot();
+    const std::string live = snapshot(*context.load(err));
     if (request.compare) return compare(*request.compare, live, out, err);
     if (context.json)
         out << live << "\n";

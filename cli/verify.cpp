@@ -9,6 +9,7 @@
 #include "child_process.hpp"
 #include "escape.hpp"
 #include "exit_guard.hpp"
+#include "famspec/names.hpp"
 #include "famspec/plugin_inspection.hpp"
 #include "plugin_commands.hpp"
 #include "plugin_report.hpp"
@@ -74,7 +75,7 @@ Verdict judge(const std::string& path, const ProbeOutcome& outcome) {
         error.stage = PluginStage::open;
         for (auto stage : {PluginStage::open, PluginStage::entry, PluginStage::handshake, PluginStage::register_,
                            PluginStage::validate}) {
-            if (stage_name(stage) == report.stage) error.stage = stage;
+            if (name_of(stage) == report.stage) error.stage = stage;
         }
         error.expected = "loading to finish";
         error.found = what;
@@ -104,16 +105,15 @@ int probe_plugin(const std::string& file, int result_fd) {
     };
     LoadOptions options;
     options.files.emplace_back(file);
-    options.allow_insecure = true;       // the parent decided trust before it started this child
-    options.require_components = false;  // the file alone is probed; its links belong to the set
+    options.allow_insecure = true;  // the parent decided trust before it started this child
     const StageCallback on_stage = [&](const std::string& path, PluginStage stage) {
         ExitGuard::entering(path, stage);
-        report("stage " + std::string(stage_name(stage)) + "\n");
+        report("stage " + std::string(name_of(stage)) + "\n");
     };
     std::shared_ptr<const Registry> registry;
     {
         const ExitGuard guard;
-        registry = load_plugins(options, on_stage);
+        registry = load_plugins(options, on_stage, ComponentLinks::left_to_the_set);  // the file alone is probed
     }
     const PluginError* error = nullptr;
     for (const PluginRecord& record : registry->plugins()) {

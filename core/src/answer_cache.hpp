@@ -157,7 +157,7 @@ public:
     // Keeps `answer` for its question, with an explanation that says it came from the cache.
     // Errors are never kept: the host hears of each one.
     void remember(const Question& question, const Resolution<T>& answer) {
-        if (answer.status == ResolutionStatus::error || capacity_ == 0) return;
+        if (answer.status() == ResolutionStatus::error || capacity_ == 0) return;
         auto entry = std::make_shared<Answered<T>>(Answered<T>{StoredQuestion(question), answer});
         auto explanation = std::make_shared<Explanation>(*answer.explanation);
         explanation->cache_hit = true;

@@ -3,6 +3,7 @@
 #include <boost/json.hpp>
 
 #include "famspec/canonical_json.hpp"
+#include "famspec/names.hpp"
 #include "famspec/resolver.hpp"
 #include "spec_json.hpp"
 
@@ -20,7 +21,7 @@ std::string DeclarationSummary::canonical_json() const {
         // The reference's two maps, keyed by target (later entries win), kept for compatibility.
         (entry.slot == Slot::replace_module ? replacement_specs : strategy_specs)[entry.target] = spec;
         json::object listed_entry{
-            {"slot", std::string(slot_name(entry.slot))},
+            {"slot", std::string(name_of(entry.slot))},
             {"target", entry.target},
             {"module_type", entry.module_type ? json::value(*entry.module_type) : json::value(nullptr)},
             {"spec", std::move(spec)}};
@@ -28,9 +29,8 @@ std::string DeclarationSummary::canonical_json() const {
         if (!entry.diagnostics.empty()) {
             json::array diagnostics;
             for (const Diagnostic& d : entry.diagnostics) {
-                diagnostics.push_back(json::object{{"kind", std::string(diagnostic_kind_name(d.kind))},
-                                                   {"message", d.message},
-                                                   {"suggestion", d.suggestion}});
+                diagnostics.push_back(json::object{
+                    {"kind", std::string(name_of(d.kind))}, {"message", d.message}, {"suggestion", d.suggestion}});
             }
             listed_entry["diagnostics"] = std::move(diagnostics);
         }

@@ -166,25 +166,4 @@ template FAMSPEC_API std::vector<std::string_view> all_names<SharedExperts>();
 template FAMSPEC_API std::vector<std::string_view> all_names<ExpertStorage>();
 template FAMSPEC_API std::vector<std::string_view> all_names<SearchPath::Origin>();
 
-std::string_view gap_name(Gap gap) { return name_of(gap); }
-std::string_view status_name(ResolutionStatus status) { return name_of(status); }
-std::string_view slot_name(Slot slot) { return name_of(slot); }
-std::string_view diagnostic_kind_name(DiagnosticKind kind) { return name_of(kind); }
-std::string_view family_source_name(FamilySource source) { return name_of(source); }
-std::string_view stage_name(PluginStage stage) { return name_of(stage); }
-
-Gap strict_gap(DiagnosticKind kind) {
-    switch (kind) {
-        case DiagnosticKind::unregistered_wrapper:
-            return Gap::not_registered;
-        case DiagnosticKind::ignored_option:
-            return Gap::bad_option;
-        case DiagnosticKind::family_mismatch:
-            return Gap::wrong_family;
-        case DiagnosticKind::runtime_only:
-            return Gap::runtime_only;
-    }
-    return Gap::none;
-}
-
 }  // namespace famspec

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "famspec/plugin_error.hpp"
+#include "famspec/plugin_record.hpp"
 
 namespace famspec::detail {
 

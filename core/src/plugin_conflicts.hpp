@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "famspec/plugin_error.hpp"
 #include "famspec/plugin_manifest.hpp"
+#include "famspec/plugin_record.hpp"
 
 namespace famspec::detail {
 

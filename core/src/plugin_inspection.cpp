@@ -38,9 +38,7 @@ std::vector<PluginRecord> inspect_candidates(const LoadOptions& options) {
     std::vector<PluginRecord> records = detail::search_records(options);
     for (const Candidate& candidate : detail::find_candidates(options, records)) {
         PluginRecord record = detail::record_of(candidate);
-        LoadOptions manifest_required = options;
-        manifest_required.require_manifest = true;
-        record.error = detail::check_before_open(candidate, manifest_required, record.manifest);
+        record.error = detail::check_before_open(candidate, options, record.manifest);
         records.push_back(std::move(record));
     }
     return records;
@@ -49,8 +47,6 @@ std::vector<PluginRecord> inspect_candidates(const LoadOptions& options) {
 ManifestGeneration generate_manifest(const fs::path& plugin) {
     LoadOptions options;
     options.files.push_back(plugin);
-    options.require_manifest = false;
-    options.require_components = false;
     options.allow_insecure = true;  // a build tree is the author's own business
     const std::lock_guard lock(detail::loader_mutex());
     std::vector<PluginRecord> records;

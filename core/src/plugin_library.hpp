@@ -8,8 +8,8 @@
 #include <optional>
 
 #include "famspec/expected.hpp"
-#include "famspec/plugin_error.hpp"
 #include "famspec/plugin_manifest.hpp"
+#include "famspec/plugin_record.hpp"
 #include "famspec/sdk/abi.hpp"
 #include "plugin_candidates.hpp"
 #include "staging_registrar.hpp"

@@ -149,7 +149,8 @@ void log_records(const LoadOptions& options, const std::vector<PluginRecord>& re
 
 std::shared_ptr<const Registry> load_plugins(const LoadOptions& options) { return load_plugins(options, {}); }
 
-std::shared_ptr<const Registry> load_plugins(const LoadOptions& options, const StageCallback& on_stage) {
+std::shared_ptr<const Registry> load_plugins(const LoadOptions& options, const StageCallback& on_stage,
+                                             ComponentLinks links) {
     const std::lock_guard lock(detail::loader_mutex());
     std::vector<PluginRecord> records = detail::search_records(options);
     std::vector<Candidate> candidates = detail::find_candidates(options, records);
@@ -165,7 +166,7 @@ std::shared_ptr<const Registry> load_plugins(const LoadOptions& options, const S
         staged.back().record = records.size() - 1;
     }
     refuse_shared_claims(staged, records);
-    if (options.require_components) refuse_unlinked(staged, records);
+    if (links == ComponentLinks::required) refuse_unlinked(staged, records);
     log_records(options, records);
     return std::make_shared<const Registry>(freeze(staged, std::move(records)));
 }

@@ -44,7 +44,7 @@ std::optional<PluginError> check_before_open(const Candidate& candidate, const L
                                              const StageCallback& on_stage) {
     if (auto error = check_trust(candidate, options)) return error;
     announce(on_stage, candidate, PluginStage::manifest);
-    if (auto error = read_manifest(candidate, options.require_manifest, manifest)) return error;
+    if (auto error = read_manifest(candidate, true, manifest)) return error;
     if (manifest) return check_manifest_compatibility(candidate, *manifest);
     return std::nullopt;
 }

@@ -3,10 +3,10 @@
 
 #include <optional>
 
-#include "famspec/plugin_error.hpp"
 #include "famspec/plugin_inspection.hpp"
 #include "famspec/plugin_loader.hpp"
 #include "famspec/plugin_manifest.hpp"
+#include "famspec/plugin_record.hpp"
 #include "plugin_candidates.hpp"
 
 namespace famspec::detail {

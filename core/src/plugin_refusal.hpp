@@ -4,7 +4,6 @@
 #include <string>
 #include <vector>
 
-#include "famspec/plugin_error.hpp"
 #include "famspec/plugin_record.hpp"
 
 namespace famspec::detail {

@@ -129,7 +129,7 @@ json::object plugin_json(const PluginRecord& record) {
                        {"path", record.path},
                        {"status", record.ok() ? "ok" : "error"}};
     if (record.error) {
-        entry["stage"] = stage_name(record.error->stage);
+        entry["stage"] = name_of(record.error->stage);
         entry["message"] = record.error->message;
     }
     return entry;

@@ -15,8 +15,8 @@ const Parameter* parameter_named(std::span<const Parameter> parameters, std::str
     return it == parameters.end() ? nullptr : &*it;
 }
 
-Outcome<ReplacementSpec> not_covered(Gap gap, std::string reason) {
-    return {ResolutionStatus::not_covered, nullptr, std::move(reason), {}, {}, gap};
+Outcome<ReplacementSpec> not_covered(Gap why, std::string reason) {
+    return gap<ReplacementSpec>(why, std::move(reason));
 }
 
 // The rendered "name=value" for a keyword the component receives, or why it cannot be rendered.
@@ -97,12 +97,10 @@ Outcome<ReplacementSpec> build_factory_replacement(const Registry& registry, con
     const std::string target(factory.target());
     const auto* registered = registry.find_component(construction.import_module, construction.component);
     if (registered == nullptr) {
-        return {ResolutionStatus::error,
-                nullptr,
-                "factory " + target + " constructs " + construction.component + " from " + construction.import_module +
-                    ", which no loaded plugin registers as a component",
-                {},
-                "factory construction"};
+        return broken<ReplacementSpec>("factory " + target + " constructs " + construction.component + " from " +
+                                           construction.import_module +
+                                           ", which no loaded plugin registers as a component",
+                                       {}, "factory construction");
     }
     const Component& component = **registered;
     const bool wraps = construction.mode == ConstructionMode::wrap_source;
@@ -133,19 +131,18 @@ Outcome<ReplacementSpec> build_factory_replacement(const Registry& registry, con
     const Argument* interface = first_interface(construction);
     if (interface == nullptr) {
         spec->imports.push_back({construction.import_module, {construction.component}, std::nullopt});
-        return {ResolutionStatus::resolved, std::move(spec), {}, {}, "factory construction"};
+        return covered<ReplacementSpec>(std::move(spec), "factory construction");
     }
     // The component receives a family function, so its class is rendered into the artifact and
     // defined there; importing it as well would only be shadowed.
     const RenderResult result = renderer.render(component, interface->value, family->interface_blocks());
     if (!result) {
-        return {ResolutionStatus::error, nullptr,
-                "rendering " + construction.component + " for " + target + ": " + result.error(), registered->plugin,
-                "component rendering"};
+        return broken<ReplacementSpec>("rendering " + construction.component + " for " + target + ": " + result.error(),
+                                       registered->plugin, "component rendering");
     }
     for (const std::string& line : result->imports) spec->imports.push_back({"", {}, line});
     spec->snippets.push_back({result->source});
-    return {ResolutionStatus::resolved, std::move(spec), {}, {}, "factory construction, component rendered"};
+    return covered<ReplacementSpec>(std::move(spec), "factory construction, component rendered");
 }
 
 Outcome<ReplacementSpec> build_component_replacement(const Component& component, const std::string& old_ctor,
@@ -178,7 +175,7 @@ Outcome<ReplacementSpec> build_component_replacement(const Component& component,
         }
     }
     spec->imports.push_back({std::string(component.defining_module()), {std::string(component.name())}, std::nullopt});
-    return {ResolutionStatus::resolved, std::move(spec), {}, {}, "direct component"};
+    return covered<ReplacementSpec>(std::move(spec), "direct component");
 }
 
 }  // namespace famspec::detail

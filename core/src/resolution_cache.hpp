@@ -10,19 +10,9 @@
 #include <string>
 #include <unordered_map>
 
-#include "famspec/resolution.hpp"
+#include "outcome.hpp"
 
 namespace famspec::detail {
-
-template <class T>
-struct Outcome {
-    ResolutionStatus status = ResolutionStatus::not_covered;
-    std::shared_ptr<const T> value;
-    std::string reason;
-    std::string plugin;
-    std::string rule;
-    Gap gap = Gap::none;
-};
 
 template <class T>
 class ResolutionCache {
@@ -40,7 +30,7 @@ public:
     // Returns what is cached for the key afterwards: `outcome`, or an earlier one if a racing
     // thread stored first. Errors are never cached.
     Outcome<T> store(const std::string& key, Outcome<T> outcome) {
-        if (outcome.status == ResolutionStatus::error || capacity_ == 0) return outcome;
+        if (outcome.is_error() || capacity_ == 0) return outcome;
         const std::lock_guard lock(mutex_);
         if (const auto it = index_.find(key); it != index_.end()) return it->second->second;
         entries_.emplace_front(key, std::move(outcome));

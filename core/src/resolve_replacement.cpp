@@ -1,6 +1,7 @@
 // The replace_module channels: a family factory (hyper_parallel.models.<family>.adapter.…) or a
 // generic component named directly (hyper_parallel.components.…).
 #include "dotted_path.hpp"
+#include "famspec/names.hpp"
 #include "famspec/registry_entries.hpp"
 #include "inline_channels.hpp"
 #include "option_check.hpp"
@@ -20,13 +21,10 @@ std::string class_name_of(const std::optional<std::string>& dotted) {
 // Without the rule's module_type there is no call site to rewrite, and guessing one would rewrite
 // the wrong class.
 Outcome<ReplacementSpec> missing_module_type() {
-    return {ResolutionStatus::not_covered,
-            nullptr,
-            "missing module_type: without the matched source class there is no call site to rewrite (give it as the "
-            "entry's module_type, or --module-type)",
-            {},
-            "module_type required",
-            Gap::missing_module_type};
+    return gap<ReplacementSpec>(Gap::missing_module_type,
+                                "missing module_type: without the matched source class there is no call site to "
+                                "rewrite (give it as the entry's module_type, or --module-type)",
+                                "module_type required");
 }
 
 Resolution<ReplacementSpec> from_factory(const ResolverState& state, const ResolveRequest& request,
@@ -57,20 +55,17 @@ Resolution<ReplacementSpec> from_factory(const ResolverState& state, const Resol
     }
     CacheKey key = state.key('F');
     key.add(family->model_type()).add(request.target).add_optional(request.module_type).add(options.kept);
-    return state.cached(state.replacements, key, std::move(explanation), std::move(options.diagnostics), request.strict,
-                        [&]() -> Outcome<ReplacementSpec> {
-                            const std::string old_ctor = class_name_of(request.module_type);
-                            if (old_ctor.empty()) return missing_module_type();
-                            if ((*factory)->construction() == nullptr) {
-                                return {ResolutionStatus::native,
-                                        nullptr,
-                                        "runtime-only factory: " + std::string((*factory)->runtime_only_reason()),
-                                        {},
-                                        "runtime-only factory"};
-                            }
-                            return build_factory_replacement(registry, family, **factory, old_ctor, options.kept,
-                                                             *state.renderer);
-                        });
+    return state.cached(
+        state.replacements, key, std::move(explanation), std::move(options.diagnostics), request.strict,
+        [&]() -> Outcome<ReplacementSpec> {
+            const std::string old_ctor = class_name_of(request.module_type);
+            if (old_ctor.empty()) return missing_module_type();
+            if ((*factory)->construction() == nullptr) {
+                return runtime_only<ReplacementSpec>(
+                    "runtime-only factory: " + std::string((*factory)->runtime_only_reason()), "runtime-only factory");
+            }
+            return build_factory_replacement(registry, family, **factory, old_ctor, options.kept, *state.renderer);
+        });
 }
 
 std::vector<Parameter> keyword_parameters(const Component& component) {
@@ -129,7 +124,7 @@ Resolution<ReplacementSpec> ResolverState::replacement(const ResolveRequest& req
     }
     if (request.slot != Slot::replace_module) {
         return not_covered<ReplacementSpec>(Gap::wrong_slot,
-                                            std::string(slot_name(request.slot)) + " is not the replace_module slot",
+                                            std::string(name_of(request.slot)) + " is not the replace_module slot",
                                             explanation, "wrong slot");
     }
     if (is_adapter_path(request.target)) return from_factory(*this, request, std::move(explanation));

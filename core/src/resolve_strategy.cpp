@@ -24,8 +24,8 @@ Outcome<StrategySpec> ep_spec(const RegisteredArchetype& archetype) {
     spec->imports.push_back({std::string(channels::kEpModule), {std::string(channels::kEpEntry)}, std::nullopt});
     const auto strip = a.strip_boundary_subpatterns();
     spec->strip_boundary_subpatterns.assign(strip.begin(), strip.end());
-    if (auto invalid = validation_error(*spec)) return {ResolutionStatus::error, nullptr, *invalid, {}, "archetype"};
-    return {ResolutionStatus::resolved, std::move(spec), {}, {}, "archetype compute factory"};
+    if (auto invalid = validation_error(*spec)) return broken<StrategySpec>(*invalid, {}, "archetype");
+    return covered<StrategySpec>(std::move(spec), "archetype compute factory");
 }
 
 // hyper_parallel.models.<family>.adapter.<attr…>: the shape the reference covers as a CP wrapper.
@@ -44,13 +44,10 @@ Resolution<StrategySpec> from_archetype(const ResolverState& state, const Resolv
         if (const auto* owner = registry.find_compute_function_owner(request.target)) {
             explanation.plugin = owner->plugin;
             explanation.declared("compute-function", request.target, owner->plugin);
-            const Outcome<StrategySpec> native{ResolutionStatus::native,
-                                               nullptr,
-                                               "runtime-only compute function: " + request.target +
-                                                   " belongs to family '" + std::string((*owner)->model_type()) +
-                                                   "' and matches no MoE archetype",
-                                               {},
-                                               "compute function without archetype"};
+            const auto native =
+                runtime_only<StrategySpec>("runtime-only compute function: " + request.target + " belongs to family '" +
+                                               std::string((*owner)->model_type()) + "' and matches no MoE archetype",
+                                           "compute function without archetype");
             return finish(native, std::move(explanation), false, {}, request.strict);
         }
         Unanswered why = unowned_target(registry, request.target, TargetKind::compute_factory, choice.family);
@@ -118,12 +115,9 @@ Resolution<StrategySpec> from_cp_wrapper(const ResolverState& state, const Resol
     return state.cached(state.strategies, key, std::move(explanation), std::move(diagnostics), request.strict,
                         [registered = wrapper != nullptr]() -> Outcome<StrategySpec> {
                             auto spec = std::make_shared<StrategySpec>();
-                            spec->kind = kCpAttentionKind;  // imports-only: marks coverage, patches nothing
-                            return {ResolutionStatus::resolved,
-                                    std::move(spec),
-                                    {},
-                                    {},
-                                    registered ? "registered CP wrapper" : "adapter-path CP wrapper"};
+                            spec->kind = "cp_attention";  // imports-only: marks coverage, patches nothing
+                            return covered<StrategySpec>(
+                                std::move(spec), registered ? "registered CP wrapper" : "adapter-path CP wrapper");
                         });
 }
 

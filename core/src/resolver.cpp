@@ -14,6 +14,20 @@
 namespace famspec {
 namespace detail {
 
+Gap strict_gap(DiagnosticKind kind) {
+    switch (kind) {
+        case DiagnosticKind::unregistered_wrapper:
+            return Gap::not_registered;
+        case DiagnosticKind::ignored_option:
+            return Gap::bad_option;
+        case DiagnosticKind::family_mismatch:
+            return Gap::wrong_family;
+        case DiagnosticKind::runtime_only:
+            return Gap::runtime_only;
+    }
+    return Gap::none;
+}
+
 FamilyChoice choose_family(const Registry& registry, const std::optional<std::string>& model_type,
                            std::string_view target, Explanation& explanation) {
     FamilyChoice choice;
@@ -168,12 +182,11 @@ Resolution<std::string> Resolver::interface_component_class(std::string_view mod
     FamilyLookup lookup = registry.explain_family(model_type);
     explanation.spellings_tried = std::move(lookup.spellings_tried);
     if (lookup.family == nullptr) {
-        return {ResolutionStatus::not_covered,
-                nullptr,
-                "unknown family '" + std::string(model_type) + "': no loaded plugin registers it",
-                Gap::unknown_family,
-                std::make_shared<const Explanation>(std::move(explanation)),
-                {}};
+        return {unexpected(NotCovered{
+                    .gap = Gap::unknown_family,
+                    .reason = "unknown family '" + std::string(model_type) + "': no loaded plugin registers it",
+                    .diagnostics = {}}),
+                std::make_shared<const Explanation>(std::move(explanation))};
     }
     explanation.family = std::string((*lookup.family)->model_type());
     explanation.declared("family", explanation.family, lookup.family->plugin);
@@ -190,20 +203,15 @@ Resolution<std::string> Resolver::interface_component_class(std::string_view mod
         if (hands_over) {
             explanation.rule =
                 "first factory (by target) that hands over an interface: " + std::string(factory->target());
-            return {ResolutionStatus::resolved,
-                    std::make_shared<const std::string>(construction->component),
-                    {},
-                    Gap::none,
-                    std::make_shared<const Explanation>(std::move(explanation)),
-                    {}};
+            return {Covered<std::string>{.spec = std::make_shared<const std::string>(construction->component),
+                                         .diagnostics = {}},
+                    std::make_shared<const Explanation>(std::move(explanation))};
         }
     }
-    return {ResolutionStatus::not_covered,
-            nullptr,
-            "family '" + explanation.family + "' hands no interface to any component",
-            Gap::not_registered,
-            std::make_shared<const Explanation>(std::move(explanation)),
-            {}};
+    return {unexpected(NotCovered{.gap = Gap::not_registered,
+                                  .reason = "family '" + explanation.family + "' hands no interface to any component",
+                                  .diagnostics = {}}),
+            std::make_shared<const Explanation>(std::move(explanation))};
 }
 
 std::vector<std::string> Resolver::external_state_classes_for(const std::optional<std::string>& model_type,
@@ -213,8 +221,8 @@ std::vector<std::string> Resolver::external_state_classes_for(const std::optiona
         if (!injection.local_compute_fn) continue;
         const auto spec =
             strategy_spec_for(*injection.local_compute_fn, model_type, Slot::local_compute_fn, injection.options);
-        if (spec.resolved() && spec.value->body_template && spec.value->target_class) {
-            classes.insert(*spec.value->target_class);
+        if (spec.resolved() && spec->spec->body_template && spec->spec->target_class) {
+            classes.insert(*spec->spec->target_class);
         }
     }
     return {classes.begin(), classes.end()};
@@ -227,17 +235,18 @@ SummaryEntry summary_entry(Slot slot, const Target& target, const std::optional<
     SummaryEntry entry{.slot = slot,
                        .target = target.path,
                        .module_type = module_type,
-                       .status = resolution.status,
+                       .status = resolution.status(),
                        .replacement = nullptr,
                        .strategy = nullptr,
-                       .reason = resolution.reason,
-                       .gap = resolution.gap,
+                       .reason = resolution.reason(),
+                       .gap = resolution.gap(),
                        .location = target.location,
-                       .diagnostics = resolution.diagnostics};
+                       .diagnostics = resolution.diagnostics()};
+    if (!resolution.resolved()) return entry;
     if constexpr (std::is_same_v<std::decay_t<decltype(resolution)>, Resolution<ReplacementSpec>>) {
-        entry.replacement = resolution.value;
+        entry.replacement = resolution->spec;
     } else {
-        entry.strategy = resolution.value;
+        entry.strategy = resolution->spec;
     }
     return entry;
 }

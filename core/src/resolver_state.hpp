@@ -11,6 +11,7 @@
 #include "famspec/component_renderer.hpp"
 #include "famspec/explanation.hpp"
 #include "famspec/log.hpp"
+#include "famspec/names.hpp"
 #include "famspec/resolver.hpp"
 #include "resolution_cache.hpp"
 
@@ -43,40 +44,34 @@ private:
     std::string text_;
 };
 
+// The gap a diagnostic becomes under strict resolution.
+Gap strict_gap(DiagnosticKind kind);
+
 template <class T>
 Resolution<T> not_covered(Gap gap, std::string reason, Explanation explanation, std::string rule) {
     explanation.rule = std::move(rule);
-    return Resolution<T>{ResolutionStatus::not_covered,
-                         nullptr,
-                         std::move(reason),
-                         gap,
-                         std::make_shared<const Explanation>(std::move(explanation)),
-                         {}};
+    return {unexpected(NotCovered{.gap = gap, .reason = std::move(reason), .diagnostics = {}}),
+            std::make_shared<const Explanation>(std::move(explanation))};
 }
 
-// An answer from an outcome and the request's diagnostics. A native outcome carries its own
-// runtime_only diagnostic; under strict, the first diagnostic makes the answer not covered.
+// An answer from an outcome and the request's diagnostics, which come before the outcome's own (a
+// native target's runtime_only). Under strict, the first diagnostic makes a covered answer not covered.
 template <class T>
 Resolution<T> finish(const Outcome<T>& outcome, Explanation explanation, bool cache_hit,
                      std::vector<Diagnostic> diagnostics, bool strict) {
     explanation.cache_hit = cache_hit;
     if (!outcome.plugin.empty()) explanation.plugin = outcome.plugin;
     if (!outcome.rule.empty()) explanation.rule = outcome.rule;
-    Resolution<T> out{outcome.status, outcome.value, outcome.reason, outcome.gap, nullptr, std::move(diagnostics)};
-    if (out.status == ResolutionStatus::native) {
-        out.diagnostics.push_back({DiagnosticKind::runtime_only, out.reason, {}});
+    Expected<Covered<T>, NotCovered> result = outcome.result;
+    std::vector<Diagnostic>& own = result ? result->diagnostics : result.error().diagnostics;
+    diagnostics.insert(diagnostics.end(), own.begin(), own.end());
+    own = std::move(diagnostics);
+    if (strict && result && !own.empty()) {
+        const Diagnostic first = own.front();
+        explanation.rule = "strict: " + std::string(name_of(first.kind));
+        result = unexpected(NotCovered{.gap = strict_gap(first.kind), .reason = first.message, .diagnostics = own});
     }
-    const bool answered = out.status == ResolutionStatus::resolved || out.status == ResolutionStatus::native;
-    if (strict && answered && !out.diagnostics.empty()) {
-        const Diagnostic& first = out.diagnostics.front();
-        out.status = ResolutionStatus::not_covered;
-        out.value = nullptr;
-        out.gap = strict_gap(first.kind);
-        out.reason = first.message;
-        explanation.rule = "strict: " + std::string(diagnostic_kind_name(first.kind));
-    }
-    out.explanation = std::make_shared<const Explanation>(std::move(explanation));
-    return out;
+    return {std::move(result), std::make_shared<const Explanation>(std::move(explanation))};
 }
 
 // A question's parts as the caller holds them: a cached answer is found without copying any of them,
@@ -106,7 +101,7 @@ struct ResolverState {
         }
         Outcome<T> outcome = build();
         // An error is a broken declaration, not a gap in coverage: the host hears of it at once.
-        if (outcome.status == ResolutionStatus::error && options.log) options.log(LogLevel::error, outcome.reason);
+        if (outcome.is_error() && options.log) options.log(LogLevel::error, outcome.result.error().reason);
         return finish(cache.store(key.text(), std::move(outcome)), std::move(explanation), false,
                       std::move(diagnostics), strict);
     }

@@ -1,4 +1,4 @@
-// Registry::snapshot() and the comparison of two snapshots (see famspec/snapshot.hpp).
+// snapshot(registry) and the comparison of two snapshots (see famspec/snapshot.hpp).
 #include "famspec/snapshot.hpp"
 
 #include <algorithm>
@@ -10,6 +10,7 @@
 
 #include "famspec/canonical_json.hpp"
 #include "famspec/fingerprint.hpp"
+#include "famspec/names.hpp"
 #include "famspec/plugin_manifest.hpp"
 #include "famspec/registry.hpp"
 #include "famspec/registry_entries.hpp"
@@ -58,7 +59,7 @@ json::object plugin_json(const PluginRecord& record) {
             {"sha256", file_sha256(record.path)},
             {"build_id", record.build_id},
             {"status", record.ok() ? "ok" : "error"},
-            {"stage", record.error ? json::value(std::string(stage_name(record.error->stage))) : json::value(nullptr)},
+            {"stage", record.error ? json::value(std::string(name_of(record.error->stage))) : json::value(nullptr)},
             {"families", sorted_strings(families)},
             {"keys", registered_keys(registered)},
             {"path", record.path}};
@@ -80,9 +81,9 @@ std::string digest_of(json::object document) {
 
 }  // namespace
 
-std::string Registry::snapshot() const {
+std::string snapshot(const Registry& registry) {
     std::vector<json::object> plugins;
-    for (const PluginRecord& record : contents_->plugins) plugins.push_back(plugin_json(record));
+    for (const PluginRecord& record : registry.plugins()) plugins.push_back(plugin_json(record));
     const auto order = [](const json::object& p) {
         return std::make_tuple(string_at(p, "name"), string_at(p, "sha256"), string_at(p, "path"));
     };

@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "famspec/canonical_json.hpp"
+#include "famspec/declaration_summary.hpp"
 #include "famspec/names.hpp"
 #include "famspec/strategy_check.hpp"
 #include "spec_json.hpp"

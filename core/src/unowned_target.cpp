@@ -3,6 +3,7 @@
 #include <optional>
 #include <vector>
 
+#include "famspec/names.hpp"
 #include "famspec/nearest_names.hpp"
 #include "famspec/registry_entries.hpp"
 #include "famspec/resolver.hpp"
@@ -37,7 +38,7 @@ std::string_view noun(TargetKind kind) {
     return "a target";
 }
 
-// The slot each kind belongs in; its name comes from slot_name like every other slot name.
+// The slot each kind belongs in; its name comes from name_of like every other slot name.
 Slot slot_of(TargetKind kind) {
     switch (kind) {
         case TargetKind::replacement_factory:
@@ -100,7 +101,7 @@ Unanswered unowned_target(const Registry& registry, std::string_view target, Tar
         if (owner->kind != asked) {
             return {Gap::wrong_slot,
                     "wrong slot: " + name + " is " + std::string(noun(owner->kind)) + of + "; it belongs in " +
-                        std::string(slot_name(slot_of(owner->kind))),
+                        std::string(name_of(slot_of(owner->kind))),
                     "wrong slot"};
         }
         if (family != nullptr && owner->family != (*family)->model_type()) {

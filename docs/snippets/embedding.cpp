@@ -6,6 +6,9 @@
 #include <iostream>
 #include <thread>
 
+#include "famspec/names.hpp"
+#include "famspec/search_path.hpp"
+
 namespace docs {
 
 // [snippet:load]
@@ -28,7 +31,7 @@ std::vector<std::string> plugin_failures(const famspec::Registry& registry) {
     for (const famspec::PluginRecord& record : registry.plugins()) {
         if (record.ok()) continue;
         // message names the file and both sides; stage says how far the plugin got.
-        failures.push_back(std::string(famspec::stage_name(record.error->stage)) + ": " + record.error->message);
+        failures.push_back(std::string(famspec::name_of(record.error->stage)) + ": " + record.error->message);
     }
     return failures;
 }
@@ -39,17 +42,17 @@ std::optional<famspec::ReplacementSpec> replacement_for(const famspec::Resolver&
                                                         const std::string& model_type, const std::string& module_type) {
     const famspec::Resolution<famspec::ReplacementSpec> result =
         resolver.replacement_spec_for(target, model_type, module_type);
-    switch (result.status) {
-        case famspec::ResolutionStatus::resolved:
-            return *result.value;                // shared and immutable; copying it is optional
-        case famspec::ResolutionStatus::native:  // the family builds it at runtime: nothing to sink
-            return std::nullopt;
-        case famspec::ResolutionStatus::not_covered:
-            std::cerr << "not covered: " << result.reason << " (" << famspec::gap_name(result.gap) << ")\n";
-            return std::nullopt;
-        case famspec::ResolutionStatus::error:
-            std::cerr << "error: " << result.reason << "\n";
-            return std::nullopt;
+    if (result) {
+        // Shared and immutable; copying it is optional. A native target has none: the family builds
+        // it at runtime, and there is nothing to sink.
+        if (result->spec) return *result->spec;
+        return std::nullopt;
+    }
+    const famspec::NotCovered& why = result.error();
+    if (why.is_error()) {
+        std::cerr << "error: " << why.reason << "\n";  // a plugin's declaration is broken
+    } else {
+        std::cerr << "not covered: " << why.reason << " (" << famspec::name_of(why.gap) << ")\n";
     }
     return std::nullopt;
 }
@@ -65,7 +68,7 @@ std::vector<std::string> resolve_in_parallel(std::shared_ptr<const famspec::Regi
         workers.emplace_back([&, i] {
             const auto spec =
                 resolver.strategy_spec_for(compute_factories[i], std::nullopt, famspec::Slot::local_compute_fn);
-            if (spec.resolved() && spec.value->target_class) target_classes[i] = *spec.value->target_class;
+            if (spec.resolved() && spec->spec->target_class) target_classes[i] = *spec->spec->target_class;
         });
     }
     workers.clear();  // joins

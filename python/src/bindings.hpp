@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "famspec/explanation.hpp"
+#include "famspec/names.hpp"
 #include "famspec/plan.hpp"
 #include "famspec/registry.hpp"
 #include "famspec/resolution.hpp"
@@ -55,15 +56,15 @@ py::list to_python(const std::vector<Diagnostic>& diagnostics);
 template <class T>
 py::tuple to_python(const Resolution<T>& resolution) {
     py::object value = py::none();
-    if (resolution.value) {
+    if (resolution.resolved()) {
         if constexpr (std::is_same_v<T, std::string>) {
-            value = to_python(resolution.value);
+            value = to_python(resolution->spec);
         } else {
-            value = to_python(*resolution.value);
+            value = to_python(*resolution->spec);
         }
     }
-    return py::make_tuple(status_name(resolution.status), value, resolution.reason, gap_or_none(resolution.gap),
-                          to_python(resolution.diagnostics), to_python(*resolution.explanation));
+    return py::make_tuple(name_of(resolution.status()), value, resolution.reason(), gap_or_none(resolution.gap()),
+                          to_python(resolution.diagnostics()), to_python(*resolution.explanation));
 }
 
 }  // namespace famspec::python

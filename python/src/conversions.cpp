@@ -101,7 +101,7 @@ py::object to_python(const std::shared_ptr<const std::string>& text) {
 }
 
 py::object gap_or_none(Gap gap) {
-    return gap == Gap::none ? py::object(py::none()) : py::object(py::str(std::string(gap_name(gap))));
+    return gap == Gap::none ? py::object(py::none()) : py::object(py::str(std::string(name_of(gap))));
 }
 
 py::tuple to_python(const Explanation& e) {
@@ -114,7 +114,7 @@ py::tuple to_python(const Explanation& e) {
 py::list to_python(const std::vector<Diagnostic>& diagnostics) {
     py::list out;
     for (const Diagnostic& d : diagnostics) {
-        out.append(py::make_tuple(std::string(diagnostic_kind_name(d.kind)), d.message,
+        out.append(py::make_tuple(std::string(name_of(d.kind)), d.message,
                                   d.suggestion.empty() ? py::object(py::none()) : py::object(py::str(d.suggestion))));
     }
     return out;

@@ -76,7 +76,7 @@ py::dict record_dict(const PluginRecord& record) {
     out["build_id"] = record.build_id;
     out["families"] = py::tuple(family_names(record));
     out["status"] = record.ok() ? "ok" : "error";
-    out["stage"] = record.error ? py::object(py::str(std::string(stage_name(record.error->stage)))) : py::none();
+    out["stage"] = record.error ? py::object(py::str(std::string(name_of(record.error->stage)))) : py::none();
     out["message"] = record.error ? record.error->message : "";
     return out;
 }

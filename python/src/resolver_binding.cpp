@@ -6,6 +6,7 @@
 
 #include "bindings.hpp"
 #include "famspec/declaration_summary.hpp"
+#include "famspec/names.hpp"
 #include "famspec/resolver.hpp"
 
 namespace famspec::python {
@@ -19,7 +20,7 @@ struct ResolverHandle {
 
 Slot slot_from(const std::string& name) {
     for (const Slot slot : {Slot::replace_module, Slot::local_compute_fn, Slot::inner_wrapper})
-        if (slot_name(slot) == name) return slot;
+        if (name_of(slot) == name) return slot;
     throw py::value_error("slot must be 'replace_module', 'local_compute_fn' or 'inner_wrapper', got '" + name + "'");
 }
 

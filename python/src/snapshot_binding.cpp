@@ -10,7 +10,7 @@ namespace famspec::python {
 void bind_snapshot(py::module_& module, py::class_<RegistryHandle>& registry) {
     registry.def("snapshot", [](const RegistryHandle& h) {
         py::gil_scoped_release release;
-        return h.registry->snapshot();
+        return snapshot(*h.registry);
     });
     // (error or None, [difference...]) from the stored snapshot to the live one.
     module.def("compare_snapshots", [](const std::string& stored, const std::string& live) {

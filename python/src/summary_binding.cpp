@@ -4,6 +4,7 @@
 #include "bindings.hpp"
 #include "famspec/canonical_json.hpp"
 #include "famspec/declaration_summary.hpp"
+#include "famspec/names.hpp"
 #include "famspec/resolver.hpp"
 
 namespace famspec::python {
@@ -26,7 +27,7 @@ py::object value_of(const SummaryEntry& entry) {
 py::list entries_of(const SummaryHandle& h) {
     py::list out;
     for (const SummaryEntry& entry : h.summary.entries) {
-        out.append(py::make_tuple(slot_name(entry.slot), entry.target, entry.module_type, status_name(entry.status),
+        out.append(py::make_tuple(name_of(entry.slot), entry.target, entry.module_type, name_of(entry.status),
                                   value_of(entry), entry.reason, gap_or_none(entry.gap), entry.location.line,
                                   entry.location.column, to_python(entry.diagnostics)));
     }

@@ -114,7 +114,7 @@ TEST_CASE("the cache is bounded, and concurrent callers share one object") {
     const auto a_again = tiny.replacement_spec_for(kToyNorm, "toy", kToyModuleType);
     REQUIRE(a_again.resolved());
     CHECK_FALSE(a_again.explanation->cache_hit);
-    CHECK(*a_again.value == *a.value);
+    CHECK(*a_again->spec == *a->spec);
 
     const Resolver shared(toy_registry());
     std::vector<const famspec::ReplacementSpec*> seen(8, nullptr);
@@ -125,8 +125,8 @@ TEST_CASE("the cache is bounded, and concurrent callers share one object") {
             for (int round = 0; round < 200; ++round) {
                 const auto r =
                     shared.replacement_spec_for(kToyNorm, i % 2 == 0 ? "toy" : "ToyForCausalLM", kToyModuleType);
-                if (seen[i] == nullptr) seen[i] = r.value.get();
-                if (seen[i] != r.value.get()) ++changed[i];
+                if (seen[i] == nullptr) seen[i] = r->spec.get();
+                if (seen[i] != r->spec.get()) ++changed[i];
             }
         });
     }

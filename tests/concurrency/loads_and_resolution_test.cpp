@@ -46,10 +46,11 @@ bool same(const Answer& a, const Answer& b) {
     return a.index() == b.index() && std::visit(
                                          [&](const auto& x) {
                                              const auto& y = std::get<std::decay_t<decltype(x)>>(b);
-                                             const bool values =
-                                                 x.value && y.value ? *x.value == *y.value : !x.value && !y.value;
-                                             return x.status == y.status && x.reason == y.reason && x.gap == y.gap &&
-                                                    x.diagnostics == y.diagnostics && values;
+                                             const bool values = x.resolved() && y.resolved()
+                                                                     ? *x->spec == *y->spec
+                                                                     : x.resolved() == y.resolved();
+                                             return x.status() == y.status() && x.reason() == y.reason() &&
+                                                    x.gap() == y.gap() && x.diagnostics() == y.diagnostics() && values;
                                          },
                                          a);
 }

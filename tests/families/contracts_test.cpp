@@ -44,19 +44,19 @@ const famspec::Resolver& resolver() {
 std::shared_ptr<const ReplacementSpec> replacement(const std::string& target, std::optional<std::string> model_type,
                                                    const std::string& module_type, const Options& options = {}) {
     const auto result = resolver().replacement_spec_for(target, model_type, module_type, options);
-    INFO(target, " ", result.reason);
+    INFO(target, " ", result.reason());
     REQUIRE(result.resolved());
-    REQUIRE(result.value != nullptr);
-    return result.value;
+    REQUIRE(result->spec != nullptr);
+    return result->spec;
 }
 
 std::shared_ptr<const StrategySpec> strategy(const std::string& target, std::optional<std::string> model_type,
                                              Slot slot) {
     const auto result = resolver().strategy_spec_for(target, model_type, slot);
-    INFO(target, " ", result.reason);
+    INFO(target, " ", result.reason());
     REQUIRE(result.resolved());
-    REQUIRE(result.value != nullptr);
-    return result.value;
+    REQUIRE(result->spec != nullptr);
+    return result->spec;
 }
 
 const std::vector<std::string> kRuntimeArgs = {"module_fqn=''", "context=None"};
@@ -120,11 +120,11 @@ TEST_CASE("contracts: qwen3 attention renders GQAAttention with the family kerne
 
     const auto interface = resolver().interface_component_class("qwen3_moe");
     REQUIRE(interface.resolved());
-    CHECK(*interface.value == "GQAAttention");
+    CHECK(*interface->spec == "GQAAttention");
     for (const char* spelling : {"Qwen3MoeForCausalLM", "qwen3moe"}) {
         const auto other = resolver().interface_component_class(spelling);
         REQUIRE(other.resolved());
-        CHECK(*other.value == "GQAAttention");
+        CHECK(*other->spec == "GQAAttention");
     }
     for (const char* family : {"deepseek_v3", "deepseek_v32", "deepseek_v41", "kimi_k3", "unregistered_model"}) {
         CAPTURE(family);
@@ -251,14 +251,14 @@ TEST_CASE("contracts: direct components wrap the source module") {
     // A component that takes no module cannot wrap anything: NgramHashMapping(assets, layer_id).
     const auto ngram =
         resolver().replacement_spec_for(components + "engram.NgramHashMapping", "deepseek_v41", kV41Modeling + "Hash");
-    CHECK(ngram.gap == famspec::Gap::component_mismatch);
-    CHECK(ngram.reason ==
+    CHECK(ngram.gap() == famspec::Gap::component_mismatch);
+    CHECK(ngram.reason() ==
           "component NgramHashMapping takes no 'module' parameter, so it cannot wrap the source module");
     // The old home of GQAAttention is not a component path.
     CHECK(resolver()
               .replacement_spec_for(components + "attention.GQAAttention", "qwen3_moe",
                                     kQwenModeling + "Qwen3MoeAttention")
-              .gap == famspec::Gap::not_registered);
+              .gap() == famspec::Gap::not_registered);
     CHECK_FALSE(resolver()
                     .replacement_spec_for(components + "engram.NoSuchModule", "deepseek_v41", kV41Modeling + "Engram")
                     .resolved());
@@ -280,7 +280,7 @@ TEST_CASE("contracts: the deepseek_v41 factory wraps with the module handed over
         CAPTURE(function);
         const auto result = resolver().strategy_spec_for(kV41 + "distributed.expert_parallel." + function,
                                                          "deepseek_v41", Slot::local_compute_fn);
-        CHECK(result.status == famspec::ResolutionStatus::native);
+        CHECK(result.status() == famspec::ResolutionStatus::native);
     }
 }
 
@@ -291,17 +291,17 @@ TEST_CASE("contracts: deepseek_v3 low-precision factories are runtime-only, with
         CAPTURE(target);
         for (const char* family : {"deepseek_v3", "DeepseekV3ForCausalLM"}) {
             const auto result = resolver().replacement_spec_for(target, family, "torch.nn.Linear");
-            CHECK(result.status == famspec::ResolutionStatus::native);
-            CHECK(result.reason.find("at runtime") != std::string::npos);
+            CHECK(result.status() == famspec::ResolutionStatus::native);
+            CHECK(result.reason().find("at runtime") != std::string::npos);
         }
         // deepseek_v2 is a family of its own with no replacement factories, as upstream registers it.
         for (const char* family : {"deepseek_v2", "DeepseekV2ForCausalLM", "deepseekv2"}) {
             CAPTURE(family);
             const auto result = resolver().replacement_spec_for(target, family, "torch.nn.Linear");
-            CHECK(result.status == famspec::ResolutionStatus::not_covered);
-            CHECK(result.gap == famspec::Gap::wrong_family);
-            CHECK(result.reason == "wrong family: " + target +
-                                       " is a replacement factory of family 'deepseek_v3', not of 'deepseek_v2'");
+            CHECK(result.status() == famspec::ResolutionStatus::not_covered);
+            CHECK(result.gap() == famspec::Gap::wrong_family);
+            CHECK(result.reason() == "wrong family: " + target +
+                                         " is a replacement factory of family 'deepseek_v3', not of 'deepseek_v2'");
         }
     }
 }
@@ -320,7 +320,7 @@ TEST_CASE("contracts: qwen3_moe factories resolve under both provider layouts, t
     // Another family's provider layout does not hold qwen3_moe's factories.
     const auto elsewhere = resolver().replacement_spec_for(
         kV32 + "conversion.module_replacement.replace_qwen3_moe_rms_norm", nullopt, kQwenModeling + "Qwen3MoeRMSNorm");
-    CHECK(elsewhere.gap == famspec::Gap::not_registered);
+    CHECK(elsewhere.gap() == famspec::Gap::not_registered);
 }
 
 TEST_CASE("contracts: the text identities answer as families of their own") {
@@ -335,8 +335,8 @@ TEST_CASE("contracts: the text identities answer as families of their own") {
         CAPTURE(spelling);
         // They ship no factory and hand no interface over: the answer names the family found.
         const auto result = resolver().interface_component_class(spelling);
-        CHECK(result.status == famspec::ResolutionStatus::not_covered);
-        CHECK(result.reason == "family '" + std::string(model_type) + "' hands no interface to any component");
+        CHECK(result.status() == famspec::ResolutionStatus::not_covered);
+        CHECK(result.reason() == "family '" + std::string(model_type) + "' hands no interface to any component");
     }
 }
 
@@ -349,9 +349,9 @@ TEST_CASE("contracts: deepseek_v32 grouped experts pass only module, module_fqn 
     const auto mxfp8 =
         resolver().replacement_spec_for(kV32Experts, "deepseek_v32", module_type, Options{{"use_mxfp8", true}});
     REQUIRE(mxfp8.resolved());
-    CHECK(*mxfp8.value == *plain);
-    REQUIRE(mxfp8.diagnostics.size() == 1);
-    CHECK(mxfp8.diagnostics[0].kind == famspec::DiagnosticKind::ignored_option);
+    CHECK(*mxfp8->spec == *plain);
+    REQUIRE(mxfp8.diagnostics().size() == 1);
+    CHECK(mxfp8.diagnostics()[0].kind == famspec::DiagnosticKind::ignored_option);
 }
 
 TEST_CASE("contracts: SharedCompressedDSAAttention renders use_fused_ops when a plan sets it") {
@@ -375,8 +375,9 @@ TEST_CASE("contracts: a component that cannot be rendered is an error naming the
     const auto result =
         local.replacement_spec_for("hyper_parallel.models.toy_render.adapter.replacements.replace_toy_attention",
                                    nullopt, "toy.modeling.ToyAttentionSource");
-    CHECK(result.status == famspec::ResolutionStatus::error);
-    CHECK(result.value == nullptr);
-    CHECK(result.reason.find("undefined_helper") != std::string::npos);
-    CHECK(result.reason.find("ToyAttention") != std::string::npos);
+    CHECK(result.status() == famspec::ResolutionStatus::error);
+    REQUIRE_FALSE(result.has_value());
+    CHECK(result.error().is_error());
+    CHECK(result.reason().find("undefined_helper") != std::string::npos);
+    CHECK(result.reason().find("ToyAttention") != std::string::npos);
 }

@@ -203,7 +203,7 @@ Answer report_answer(const std::string& text, std::string& violation) {
         return {"error", report.malformed};
     }
     const std::string result = !report.has_result ? "none"
-                               : report.error     ? "error(" + std::string(stage_name(report.error->stage)) + ")"
+                               : report.error     ? "error(" + std::string(name_of(report.error->stage)) + ")"
                                                   : "ok";
     return {"value", "stage=" + report.stage + " result=" + result};
 }

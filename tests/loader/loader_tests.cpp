@@ -10,6 +10,7 @@
 
 #include "famspec/famspec.hpp"
 #include "famspec/fingerprint.hpp"
+#include "famspec/names.hpp"
 #include "famspec/plugin_inspection.hpp"
 #include "famspec/registry_entries.hpp"
 #include "famspec/sdk/abi.hpp"
@@ -42,7 +43,7 @@ std::vector<PluginRecord> inspect(std::vector<fs::path> directories) {
 }
 
 std::string stage_of(const PluginRecord& record) {
-    return record.error ? std::string(famspec::stage_name(record.error->stage)) : "ok";
+    return record.error ? std::string(famspec::name_of(record.error->stage)) : "ok";
 }
 
 const PluginRecord& record_named(std::span<const PluginRecord> records, const std::string& file_name) {
@@ -497,7 +498,7 @@ TEST_CASE("stages are announced in order and a failure is the last stage entered
     famspec::LoadOptions options;
     options.directories = {fixture_dir("zoo_good"), fixture_dir("unresolved_symbol"), fixture_dir("not_elf")};
     const famspec::StageCallback on_stage = [&](const std::string& path, PluginStage stage) {
-        seen.emplace_back(fs::path(path).filename().string(), std::string(famspec::stage_name(stage)));
+        seen.emplace_back(fs::path(path).filename().string(), std::string(famspec::name_of(stage)));
     };
     std::vector<std::string> errors;
     options.log = [&](famspec::LogLevel level, std::string_view text) {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "famspec/famspec.hpp"
+#include "famspec/names.hpp"
 #include "famspec/plugin_inspection.hpp"
 #include "famspec/required_digests.hpp"
 #include "famspec/search_path.hpp"
@@ -30,7 +31,7 @@ using famspec::test::TempDir;
 namespace {
 
 std::string stage_of(const PluginRecord& record) {
-    return record.error ? std::string(famspec::stage_name(record.error->stage)) : "ok";
+    return record.error ? std::string(famspec::name_of(record.error->stage)) : "ok";
 }
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }

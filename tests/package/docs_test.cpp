@@ -142,31 +142,31 @@ TEST_CASE("the plugin-authors walkthrough resolves through every channel") {
     const auto with_option = resolver.replacement_spec_for(kAdapter + "replacements.replace_docs_moe_rms_norm",
                                                            "docs_moe", "m.DocsNorm", {{"eps", 1e-5}});
     REQUIRE(with_option.resolved());
-    CHECK(with_option.value->keyword_args.back() == "eps=1e-05");
+    CHECK(with_option->spec->keyword_args.back() == "eps=1e-05");
 
     const auto runtime =
         resolver.replacement_spec_for(kAdapter + "replacements.replace_docs_moe_experts", "docs_moe", "m.Experts");
-    CHECK(runtime.status == famspec::ResolutionStatus::native);
-    CHECK(runtime.reason == "runtime-only factory: builds through GroupedExperts.from_module at runtime");
+    CHECK(runtime.status() == famspec::ResolutionStatus::native);
+    CHECK(runtime.reason() == "runtime-only factory: builds through GroupedExperts.from_module at runtime");
 
     const auto direct =
         resolver.replacement_spec_for("hyper_parallel.components.docs.DocsRMSNorm", std::nullopt, "m.DocsNorm");
     REQUIRE(direct.resolved());
     CHECK(direct.explanation->channel == "direct-component");
-    CHECK(direct.value->new_ctor == "DocsRMSNorm");
+    CHECK(direct->spec->new_ctor == "DocsRMSNorm");
 
     const auto wrapper =
         resolver.strategy_spec_for(kAdapter + "distributed.context_parallel.docs_moe_attention_cp_wrapper", "docs_moe",
                                    famspec::Slot::inner_wrapper);
     REQUIRE(wrapper.resolved());
-    CHECK(wrapper.value->kind == "cp_attention");
+    CHECK(wrapper->spec->kind == "cp_attention");
 
     const auto misplaced =
         resolver.strategy_spec_for(kAdapter + "distributed.context_parallel.docs_moe_attention_cp_wrapper", "docs_moe",
                                    famspec::Slot::local_compute_fn);
-    CHECK(misplaced.reason == "wrong slot: " + kAdapter +
-                                  "distributed.context_parallel.docs_moe_attention_cp_wrapper is a CP wrapper of "
-                                  "family 'docs_moe'; it belongs in inner_wrapper");
+    CHECK(misplaced.reason() == "wrong slot: " + kAdapter +
+                                    "distributed.context_parallel.docs_moe_attention_cp_wrapper is a CP wrapper of "
+                                    "family 'docs_moe'; it belongs in inner_wrapper");
 
     // The directory alias makes a target under docs_moe2 belong to the family.
     CHECK(registry->find_family("docs_moe2") != nullptr);

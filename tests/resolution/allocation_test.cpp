@@ -51,13 +51,13 @@ TEST_CASE("a question answered before allocates nothing") {
         const famspec::ReplacementSpec* by_request = nullptr;
         bool strategy = false;
         CHECK(allocations_of(
-                  [&] { shorthand = resolver.replacement_spec_for(kToyNorm, family, module_type).value.get(); }) == 0);
-        CHECK(allocations_of([&] { by_request = resolver.replacement_spec_for(request).value.get(); }) == 0);
+                  [&] { shorthand = resolver.replacement_spec_for(kToyNorm, family, module_type)->spec.get(); }) == 0);
+        CHECK(allocations_of([&] { by_request = resolver.replacement_spec_for(request)->spec.get(); }) == 0);
         CHECK(allocations_of([&] {
                   strategy = resolver.strategy_spec_for(kToyEp, family, Slot::local_compute_fn).resolved();
               }) == 0);
-        CHECK(shorthand == first.value.get());
-        CHECK(by_request == first.value.get());
+        CHECK(shorthand == first->spec.get());
+        CHECK(by_request == first->spec.get());
         CHECK(strategy);
     }
 }

@@ -19,7 +19,7 @@ TEST_CASE("a question asked again shares the first answer's value and explanatio
     CHECK_FALSE(first.explanation->cache_hit);
     const auto again = resolver.replacement_spec_for(kToyNorm, "ToyForCausalLM", kToyModuleType);
     REQUIRE(again.resolved());
-    CHECK(again.value.get() == first.value.get());
+    CHECK(again->spec.get() == first->spec.get());
     CHECK(again.explanation->cache_hit);
     CHECK(again.explanation->family == "toy");
     CHECK(again.explanation->channel == "factory");
@@ -35,10 +35,10 @@ TEST_CASE("a not-covered answer asked again keeps its reason and gap") {
     const Resolver resolver(toy_registry());
     const auto first = resolver.replacement_spec_for(kToyNorm, "unregistered_model", kToyModuleType);
     const auto again = resolver.replacement_spec_for(kToyNorm, "unregistered_model", kToyModuleType);
-    CHECK(again.status == ResolutionStatus::not_covered);
-    CHECK(again.gap == Gap::unknown_family);
-    CHECK(again.reason == first.reason);
-    CHECK(again.value == nullptr);
+    CHECK(again.status() == ResolutionStatus::not_covered);
+    CHECK(again.gap() == Gap::unknown_family);
+    CHECK(again.reason() == first.reason());
+    CHECK_FALSE(again.has_value());
     CHECK(again.explanation->cache_hit);
 }
 
@@ -47,18 +47,18 @@ TEST_CASE("an absent part and an empty one are different questions") {
     // No model_type: the family is inferred from the path. An empty one names no family.
     REQUIRE(resolver.replacement_spec_for(kToyNorm, std::nullopt, kToyModuleType).resolved());
     const auto empty = resolver.replacement_spec_for(kToyNorm, std::string(), kToyModuleType);
-    CHECK(empty.status == ResolutionStatus::not_covered);
-    CHECK(empty.gap == Gap::unknown_family);
+    CHECK(empty.status() == ResolutionStatus::not_covered);
+    CHECK(empty.gap() == Gap::unknown_family);
     // And the other way round, for the module_type.
     const auto missing = resolver.replacement_spec_for(kToyNorm, "toy", std::nullopt);
-    CHECK(missing.gap == Gap::missing_module_type);
+    CHECK(missing.gap() == Gap::missing_module_type);
     CHECK(resolver.replacement_spec_for(kToyNorm, "toy", kToyModuleType).resolved());
 }
 
 TEST_CASE("options are told apart by type and by their printed form") {
     const Resolver resolver(toy_registry());
     auto reason = [&](const famspec::Options& options) {
-        return resolver.strategy_spec_for(kToyEp, "toy", Slot::local_compute_fn, options).reason;
+        return resolver.strategy_spec_for(kToyEp, "toy", Slot::local_compute_fn, options).reason();
     };
     CHECK(reason({{"use_grouped_gemm", 0.0}}) ==
           "option 'use_grouped_gemm' expects bool (default False), got float 0.0");
@@ -67,7 +67,7 @@ TEST_CASE("options are told apart by type and by their printed form") {
     CHECK(reason({{"use_grouped_gemm", 0}}) == "option 'use_grouped_gemm' expects bool (default False), got int 0");
     CHECK(resolver.strategy_spec_for(kToyEp, "toy", Slot::local_compute_fn, {{"use_grouped_gemm", false}}).resolved());
     // The slot is part of the question.
-    CHECK(resolver.strategy_spec_for(kToyEp, "toy", Slot::inner_wrapper).gap == Gap::wrong_slot);
+    CHECK(resolver.strategy_spec_for(kToyEp, "toy", Slot::inner_wrapper).gap() == Gap::wrong_slot);
     CHECK(resolver.strategy_spec_for(kToyEp, "toy", Slot::local_compute_fn).resolved());
 }
 
@@ -78,5 +78,5 @@ TEST_CASE("clear_cache forgets the questions too") {
     const auto after = resolver.replacement_spec_for(kToyNorm, "toy", kToyModuleType);
     REQUIRE(after.resolved());
     CHECK_FALSE(after.explanation->cache_hit);
-    CHECK(*after.value == *first.value);
+    CHECK(*after->spec == *first->spec);
 }

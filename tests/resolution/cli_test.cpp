@@ -50,7 +50,7 @@ TEST_CASE("resolve prints one spec in the summary's form, or null with the reaso
     CHECK(ok.exit_code == 0);
     const famspec::Resolver resolver(toy_registry());
     CHECK(ok.out ==
-          famspec::to_canonical_json(*resolver.replacement_spec_for(kToyNorm, std::nullopt, kToyModuleType).value) +
+          famspec::to_canonical_json(*resolver.replacement_spec_for(kToyNorm, std::nullopt, kToyModuleType)->spec) +
               "\n");
 
     const auto gap = run_cli(toy_cli({"resolve", "--target", kToyNorm}));

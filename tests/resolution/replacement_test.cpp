@@ -37,7 +37,7 @@ TEST_CASE("a wrapping factory gives the reference's wrap spec") {
     const Resolver resolver(toy_registry());
     const auto r = resolver.replacement_spec_for(kToyNorm, std::nullopt, kToyModuleType);
     REQUIRE(r.resolved());
-    const auto& spec = *r.value;
+    const auto& spec = *r->spec;
     CHECK(spec.old_ctor == "ToyRMSNorm");
     CHECK(spec.new_ctor == "ToyNorm");
     CHECK(spec.mode == famspec::ConstructionMode::wrap_source);
@@ -59,10 +59,10 @@ TEST_CASE("a name-swap factory removes the class and says so") {
     const auto r = resolver.replacement_spec_for(
         "hyper_parallel.models.toy.adapter.replacements.replace_toy_norm_by_name", "toy", kToyModuleType);
     REQUIRE(r.resolved());
-    CHECK(r.value->mode == famspec::ConstructionMode::name);
-    CHECK(r.value->remove_class);
-    CHECK(r.value->keyword_args.empty());
-    CHECK(r.value->replacement_note == "ToyNorm replaces ToyRMSNorm.");
+    CHECK(r->spec->mode == famspec::ConstructionMode::name);
+    CHECK(r->spec->remove_class);
+    CHECK(r->spec->keyword_args.empty());
+    CHECK(r->spec->replacement_note == "ToyNorm replaces ToyRMSNorm.");
 }
 
 TEST_CASE("every spelling of the family and the inferred family give the same object") {
@@ -74,7 +74,7 @@ TEST_CASE("every spelling of the family and the inferred family give the same ob
         INFO(spelling);
         const auto r = resolver.replacement_spec_for(kToyNorm, std::string(spelling), kToyModuleType);
         REQUIRE(r.resolved());
-        CHECK(r.value.get() == inferred.value.get());
+        CHECK(r->spec.get() == inferred->spec.get());
         CHECK(r.explanation->cache_hit);
     }
     // A directory alias in the path infers the same family.
@@ -88,8 +88,8 @@ TEST_CASE("a family that declares no provider module answers each factory under 
     const Resolver resolver(toy_registry());
     const auto elsewhere = resolver.replacement_spec_for(
         "hyper_parallel.models.toydir.adapter.replacements.replace_toy_norm", std::nullopt, kToyModuleType);
-    CHECK(elsewhere.status == ResolutionStatus::not_covered);
-    CHECK(elsewhere.gap == famspec::Gap::not_registered);
+    CHECK(elsewhere.status() == ResolutionStatus::not_covered);
+    CHECK(elsewhere.gap() == famspec::Gap::not_registered);
     // It lists the modules its factories live in.
     const auto* toy = resolver.registry().find_family("toy");
     REQUIRE(toy != nullptr);
@@ -100,12 +100,12 @@ TEST_CASE("a family that declares no provider module answers each factory under 
 TEST_CASE("an explicit unknown family fails closed instead of falling back to the path") {
     const Resolver resolver(toy_registry());
     const auto r = resolver.replacement_spec_for(kToyNorm, std::string("unregistered_model"), kToyModuleType);
-    CHECK(r.status == ResolutionStatus::not_covered);
-    CHECK(r.value == nullptr);
-    CHECK(r.reason == "unknown family 'unregistered_model': no loaded plugin registers it");
+    CHECK(r.status() == ResolutionStatus::not_covered);
+    CHECK_FALSE(r.has_value());
+    CHECK(r.reason() == "unknown family 'unregistered_model': no loaded plugin registers it");
     const auto inferred_unknown = resolver.replacement_spec_for("hyper_parallel.models.nobody.adapter.replacements.f",
                                                                 std::nullopt, kToyModuleType);
-    CHECK(inferred_unknown.reason ==
+    CHECK(inferred_unknown.reason() ==
           "unknown family 'nobody' (inferred from the target path): no loaded plugin registers it");
 }
 
@@ -114,9 +114,9 @@ TEST_CASE("every not-covered replacement says why") {
     auto reason = [&](const std::string& target, const std::optional<std::string>& module_type,
                       const famspec::Options& options = {}) {
         const auto r = resolver.replacement_spec_for(target, "toy", module_type, options);
-        CHECK(r.status == ResolutionStatus::not_covered);
-        CHECK(r.value == nullptr);
-        return r.reason;
+        CHECK(r.status() == ResolutionStatus::not_covered);
+        CHECK_FALSE(r.has_value());
+        return r.reason();
     };
     const std::string replacements = "hyper_parallel.models.toy.adapter.replacements.";
     CHECK(reason(replacements + "not_there", kToyModuleType) ==
@@ -141,14 +141,14 @@ TEST_CASE("every not-covered replacement says why") {
     CHECK(reason("", kToyModuleType) == "no target path");
     // A target of another family is not this family's, and the message names the owner.
     const auto other = resolver.replacement_spec_for(kToyNorm, "other_toy", kToyModuleType);
-    CHECK(other.gap == famspec::Gap::wrong_family);
-    CHECK(other.reason ==
+    CHECK(other.gap() == famspec::Gap::wrong_family);
+    CHECK(other.reason() ==
           "wrong family: " + std::string(kToyNorm) + " is a replacement factory of family 'toy', not of 'other_toy'");
     // A strategy target in replace_module names the slot it belongs in.
     const auto misplaced = resolver.replacement_spec_for(kToyEp, "toy", kToyModuleType);
-    CHECK(misplaced.gap == famspec::Gap::wrong_slot);
-    CHECK(misplaced.reason == "wrong slot: " + std::string(kToyEp) +
-                                  " is an MoE compute factory of family 'toy'; it belongs in local_compute_fn");
+    CHECK(misplaced.gap() == famspec::Gap::wrong_slot);
+    CHECK(misplaced.reason() == "wrong slot: " + std::string(kToyEp) +
+                                    " is an MoE compute factory of family 'toy'; it belongs in local_compute_fn");
 }
 
 TEST_CASE("static options render in place of the default, and change the spec") {
@@ -156,16 +156,16 @@ TEST_CASE("static options render in place of the default, and change the spec") 
     const std::string target = "hyper_parallel.models.toy.adapter.replacements.replace_toy_experts";
     const auto plain = resolver.replacement_spec_for(target, "toy", kToyModuleType);
     REQUIRE(plain.resolved());
-    CHECK(plain.value->keyword_args == std::vector<std::string>{"module_fqn=''", "context=None", "use_fused_ops=True"});
+    CHECK(plain->spec->keyword_args == std::vector<std::string>{"module_fqn=''", "context=None", "use_fused_ops=True"});
     const auto off = resolver.replacement_spec_for(target, "toy", kToyModuleType, {{"use_fused_ops", false}});
     REQUIRE(off.resolved());
-    CHECK(off.value->keyword_args == std::vector<std::string>{"module_fqn=''", "context=None", "use_fused_ops=False"});
-    CHECK(off.value.get() != plain.value.get());
+    CHECK(off->spec->keyword_args == std::vector<std::string>{"module_fqn=''", "context=None", "use_fused_ops=False"});
+    CHECK(off->spec.get() != plain->spec.get());
     // A literal passed by the factory renders as written.
     const auto literal = resolver.replacement_spec_for(
         "hyper_parallel.models.toy.adapter.replacements.replace_toy_literal", "toy", kToyModuleType);
     REQUIRE(literal.resolved());
-    CHECK(literal.value->keyword_args == std::vector<std::string>{"eps=1e-3"});
+    CHECK(literal->spec->keyword_args == std::vector<std::string>{"eps=1e-3"});
 }
 
 TEST_CASE("a factory that hands over an interface renders its component, without importing it") {
@@ -177,21 +177,21 @@ TEST_CASE("a factory that hands over an interface renders its component, without
     const auto r = resolver.replacement_spec_for(target, std::nullopt, "toy.modeling_toy.ToyAttentionLayer");
     REQUIRE(r.resolved());
     CHECK(renderer.calls == std::vector<std::string>{"ToyAttention<-toy_kernel/1"});
-    CHECK(r.value->keyword_args ==
+    CHECK(r->spec->keyword_args ==
           std::vector<std::string>{"module_fqn=''", "context=None", "attention_interface=toy_kernel"});
-    REQUIRE(r.value->snippets.size() == 1);
-    CHECK(r.value->snippets[0].text == "class ToyAttention:\n    pass\n");
-    REQUIRE(r.value->imports.size() == 2);
-    for (const auto& patch : r.value->imports) {
+    REQUIRE(r->spec->snippets.size() == 1);
+    CHECK(r->spec->snippets[0].text == "class ToyAttention:\n    pass\n");
+    REQUIRE(r->spec->imports.size() == 2);
+    for (const auto& patch : r->spec->imports) {
         CHECK(patch.module.empty());
         CHECK(patch.names.empty());
         REQUIRE(patch.raw.has_value());
     }
-    CHECK(*r.value->imports[0].raw == "import torch");
-    CHECK(*r.value->imports[1].raw == "import torch.nn as nn");
+    CHECK(*r->spec->imports[0].raw == "import torch");
+    CHECK(*r->spec->imports[1].raw == "import torch.nn as nn");
     // Cached: the renderer is not asked again.
-    CHECK(resolver.replacement_spec_for(target, "toy", "toy.modeling_toy.ToyAttentionLayer").value.get() ==
-          r.value.get());
+    CHECK(resolver.replacement_spec_for(target, "toy", "toy.modeling_toy.ToyAttentionLayer")->spec.get() ==
+          r->spec.get());
     CHECK(renderer.calls.size() == 1);
 
     RecordingRenderer failing;
@@ -203,22 +203,22 @@ TEST_CASE("a factory that hands over an interface renders its component, without
     };
     const Resolver broken(toy_registry(), options);
     const auto e = broken.replacement_spec_for(target, std::nullopt, "toy.modeling_toy.ToyAttentionLayer");
-    CHECK(e.status == ResolutionStatus::error);
+    CHECK(e.status() == ResolutionStatus::error);
     REQUIRE(logged.size() == 1);
-    CHECK(logged[0] == e.reason);
+    CHECK(logged[0] == e.reason());
     // Errors are not cached: the next call asks again.
-    CHECK(broken.replacement_spec_for(target, std::nullopt, "toy.modeling_toy.ToyAttentionLayer").status ==
+    CHECK(broken.replacement_spec_for(target, std::nullopt, "toy.modeling_toy.ToyAttentionLayer").status() ==
           ResolutionStatus::error);
     CHECK(failing.calls.size() == 2);
-    CHECK(e.reason.find("missing") != std::string::npos);
-    CHECK(e.reason.find("ToyAttention") != std::string::npos);
+    CHECK(e.reason().find("missing") != std::string::npos);
+    CHECK(e.reason().find("ToyAttention") != std::string::npos);
 }
 
 TEST_CASE("a component named directly wraps with its own defaults, whatever the spelling") {
     const Resolver resolver(toy_registry());
     const auto r = resolver.replacement_spec_for(kDirect, std::nullopt, kToyModuleType);
     REQUIRE(r.resolved());
-    const auto& spec = *r.value;
+    const auto& spec = *r->spec;
     CHECK(spec.new_ctor == "ToyNorm");
     CHECK(spec.old_ctor == "ToyRMSNorm");
     CHECK(spec.mode == famspec::ConstructionMode::wrap_source);
@@ -232,27 +232,27 @@ TEST_CASE("a component named directly wraps with its own defaults, whatever the 
     // and so is the package path of the same class.
     for (const auto& model_type : {std::optional<std::string>("toy"), std::optional<std::string>("ToyForCausalLM"),
                                    std::optional<std::string>("other_toy")}) {
-        CHECK(resolver.replacement_spec_for(kDirect, model_type, kToyModuleType).value.get() == r.value.get());
+        CHECK(resolver.replacement_spec_for(kDirect, model_type, kToyModuleType)->spec.get() == r->spec.get());
     }
     CHECK(resolver.replacement_spec_for("hyper_parallel.components.toy.ToyNorm", std::nullopt, kToyModuleType)
-              .value.get() == r.value.get());
+              ->spec.get() == r->spec.get());
     // Options are constructor parameters here.
     const auto eps = resolver.replacement_spec_for(kDirect, std::nullopt, kToyModuleType, {{"eps", 0.001}});
     REQUIRE(eps.resolved());
-    CHECK(eps.value->keyword_args == std::vector<std::string>{"module_fqn=''", "context=None", "eps=0.001"});
+    CHECK(eps->spec->keyword_args == std::vector<std::string>{"module_fqn=''", "context=None", "eps=0.001"});
     const auto fast = resolver.replacement_spec_for(kDirect, std::nullopt, kToyModuleType, {{"use_fast", true}});
-    CHECK(fast.value.get() == r.value.get());  // ignored, with a diagnostic
-    REQUIRE(fast.diagnostics.size() == 1);
-    CHECK(fast.diagnostics[0].message ==
+    CHECK(fast->spec.get() == r->spec.get());  // ignored, with a diagnostic
+    REQUIRE(fast.diagnostics().size() == 1);
+    CHECK(fast.diagnostics()[0].message ==
           "option 'use_fast' is ignored: it is not declared; component ToyNorm declares: eps");
     CHECK(resolver.replacement_spec_for("hyper_parallel.components.toy.tables.ToyTable", std::nullopt, kToyModuleType)
-              .reason == "component ToyTable takes no 'module' parameter, so it cannot wrap the source module");
+              .reason() == "component ToyTable takes no 'module' parameter, so it cannot wrap the source module");
     CHECK(resolver.replacement_spec_for("hyper_parallel.components.toy.norms.Typo", std::nullopt, kToyModuleType)
-              .reason == "target hyper_parallel.components.toy.norms.Typo names no registered component");
-    CHECK(resolver.replacement_spec_for(kDirect, std::nullopt, std::nullopt).reason ==
+              .reason() == "target hyper_parallel.components.toy.norms.Typo names no registered component");
+    CHECK(resolver.replacement_spec_for(kDirect, std::nullopt, std::nullopt).reason() ==
           "missing module_type: without the matched source class there is no call site to rewrite (give it as the "
           "entry's module_type, or --module-type)");
-    CHECK(resolver.replacement_spec_for(kDirect, std::string("unregistered_model"), kToyModuleType).reason ==
+    CHECK(resolver.replacement_spec_for(kDirect, std::string("unregistered_model"), kToyModuleType).reason() ==
           "unknown family 'unregistered_model': no loaded plugin registers it");
 }
 
@@ -263,7 +263,7 @@ TEST_CASE("a family re-registered differently never reuses the earlier result") 
     const auto b = second.replacement_spec_for(kToyNorm, "toy", kToyModuleType);
     REQUIRE(a.resolved());
     REQUIRE(b.resolved());
-    CHECK(a.value->new_ctor == "ToyNorm");
-    CHECK(b.value->new_ctor == "ToyExperts");
+    CHECK(a->spec->new_ctor == "ToyNorm");
+    CHECK(b->spec->new_ctor == "ToyExperts");
     CHECK(toy_registry()->generation() != reregistered_registry()->generation());
 }

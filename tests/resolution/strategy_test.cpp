@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include "famspec/explanation.hpp"
+#include "famspec/names.hpp"
 #include "famspec/python_text.hpp"
 #include "famspec/resolver.hpp"
 #include "famspec/strategy_check.hpp"
@@ -16,7 +17,7 @@ TEST_CASE("an archetype's compute factory gives the inline EP spec") {
     const Resolver resolver(toy_registry());
     const auto r = resolver.strategy_spec_for(kToyEp, std::nullopt, Slot::local_compute_fn);
     REQUIRE(r.resolved());
-    const StrategySpec& spec = *r.value;
+    const StrategySpec& spec = *r->spec;
     CHECK(spec.kind == "moe_ep_routed");
     CHECK(spec.target_class == "ToyMoE");
     CHECK(spec.method_name == "forward");
@@ -31,11 +32,11 @@ TEST_CASE("an archetype's compute factory gives the inline EP spec") {
     CHECK(r.explanation->channel == "archetype");
     // One object, whatever family spelling is given; a known option does not change it.
     for (const char* spelling : {"toy", "ToyForCausalLM", "other_toy"}) {
-        CHECK(resolver.strategy_spec_for(kToyEp, std::string(spelling), Slot::local_compute_fn).value.get() ==
-              r.value.get());
+        CHECK(resolver.strategy_spec_for(kToyEp, std::string(spelling), Slot::local_compute_fn)->spec.get() ==
+              r->spec.get());
     }
     CHECK(resolver.strategy_spec_for(kToyEp, std::nullopt, Slot::local_compute_fn, {{"use_grouped_gemm", true}})
-              .value.get() == r.value.get());
+              ->spec.get() == r->spec.get());
 }
 
 TEST_CASE("the EP body is the fixed shell with the router and shared keys as Python literals") {
@@ -57,14 +58,14 @@ TEST_CASE("a registered CP wrapper in its slot gives the imports-only CP spec") 
     const Resolver resolver(toy_registry());
     const auto r = resolver.strategy_spec_for(kToyCp, std::nullopt, Slot::inner_wrapper);
     REQUIRE(r.resolved());
-    CHECK(r.value->kind == "cp_attention");
-    CHECK(r.value->imports.empty());
-    CHECK_FALSE(r.value->target_class.has_value());
-    CHECK_FALSE(r.value->body_template.has_value());
-    CHECK(r.value->method_name == "forward");
-    CHECK(resolver.strategy_spec_for(kToyCp, "ToyForCausalLM", Slot::inner_wrapper).value.get() == r.value.get());
-    CHECK(resolver.strategy_spec_for(kToyCp, "toy", Slot::inner_wrapper, {{"use_mask", true}}).value.get() ==
-          r.value.get());
+    CHECK(r->spec->kind == "cp_attention");
+    CHECK(r->spec->imports.empty());
+    CHECK_FALSE(r->spec->target_class.has_value());
+    CHECK_FALSE(r->spec->body_template.has_value());
+    CHECK(r->spec->method_name == "forward");
+    CHECK(resolver.strategy_spec_for(kToyCp, "ToyForCausalLM", Slot::inner_wrapper)->spec.get() == r->spec.get());
+    CHECK(resolver.strategy_spec_for(kToyCp, "toy", Slot::inner_wrapper, {{"use_mask", true}})->spec.get() ==
+          r->spec.get());
 }
 
 TEST_CASE("strategies fail closed like replacements, each with its reason") {
@@ -72,9 +73,9 @@ TEST_CASE("strategies fail closed like replacements, each with its reason") {
     auto reason = [&](const std::string& target, const std::optional<std::string>& family, Slot slot,
                       const famspec::Options& options = {}) {
         const auto r = resolver.strategy_spec_for(target, family, slot, options);
-        CHECK(r.status == ResolutionStatus::not_covered);
-        CHECK(r.value == nullptr);
-        return r.reason;
+        CHECK(r.status() == ResolutionStatus::not_covered);
+        CHECK_FALSE(r.has_value());
+        return r.reason();
     };
     CHECK(reason(kToyCp, std::nullopt, Slot::local_compute_fn) ==
           "wrong slot: " + std::string(kToyCp) + " is a CP wrapper of family 'toy'; it belongs in inner_wrapper");
@@ -86,7 +87,7 @@ TEST_CASE("strategies fail closed like replacements, each with its reason") {
           "wrong slot: " + std::string(kToyNorm) +
               " is a replacement factory of family 'toy'; it belongs in "
               "replace_module");
-    CHECK(resolver.strategy_spec_for(kToyNorm, "toy", Slot::local_compute_fn).gap == famspec::Gap::wrong_slot);
+    CHECK(resolver.strategy_spec_for(kToyNorm, "toy", Slot::local_compute_fn).gap() == famspec::Gap::wrong_slot);
     // A near miss of the compute factory is suggested.
     const std::string misspelt = std::string(kToyEp).substr(0, std::string(kToyEp).size() - 2) + "fm";
     CHECK(reason(misspelt, "toy", Slot::local_compute_fn) ==
@@ -123,10 +124,10 @@ TEST_CASE("the rendered component of a family is the one its factories hand an i
     const Resolver resolver(toy_registry());
     const auto r = resolver.interface_component_class("ToyForCausalLM");
     REQUIRE(r.resolved());
-    CHECK(*r.value == "ToyAttention");
-    CHECK(resolver.interface_component_class("other_toy").reason ==
+    CHECK(*r->spec == "ToyAttention");
+    CHECK(resolver.interface_component_class("other_toy").reason() ==
           "family 'other_toy' hands no interface to any component");
-    CHECK(resolver.interface_component_class("unregistered_model").status == ResolutionStatus::not_covered);
+    CHECK(resolver.interface_component_class("unregistered_model").status() == ResolutionStatus::not_covered);
 }
 
 TEST_CASE("a StrategySpec keeps the reference's invariants") {
@@ -151,10 +152,10 @@ TEST_CASE("every gap carries its kind, so callers need not parse the reason") {
     const std::string replacements = "hyper_parallel.models.toy.adapter.replacements.";
     auto replacement_gap = [&](const std::string& target, const std::optional<std::string>& family,
                                const std::optional<std::string>& module_type, const famspec::Options& options = {}) {
-        return resolver.replacement_spec_for(target, family, module_type, options).gap;
+        return resolver.replacement_spec_for(target, family, module_type, options).gap();
     };
     auto strategy_gap = [&](const std::string& target, const std::optional<std::string>& family, Slot slot) {
-        return resolver.strategy_spec_for(target, family, slot).gap;
+        return resolver.strategy_spec_for(target, family, slot).gap();
     };
     CHECK(replacement_gap(kToyNorm, "toy", kToyModuleType) == Gap::none);
     CHECK(replacement_gap("", "toy", kToyModuleType) == Gap::no_target);
@@ -162,8 +163,8 @@ TEST_CASE("every gap carries its kind, so callers need not parse the reason") {
     CHECK(replacement_gap(kToyNorm, "unregistered_model", kToyModuleType) == Gap::unknown_family);
     CHECK(replacement_gap(replacements + "nothing", "toy", kToyModuleType) == Gap::not_registered);
     const auto native = resolver.replacement_spec_for(replacements + "replace_toy_runtime", "toy", kToyModuleType);
-    CHECK(native.status == ResolutionStatus::native);
-    CHECK(native.gap == Gap::none);
+    CHECK(native.status() == ResolutionStatus::native);
+    CHECK(native.gap() == Gap::none);
     CHECK(replacement_gap(kToyNorm, "toy", std::nullopt) == Gap::missing_module_type);
     CHECK(replacement_gap(replacements + "replace_toy_no_fqn", "toy", kToyModuleType) == Gap::component_mismatch);
     CHECK(replacement_gap(replacements + "replace_toy_experts", "toy", kToyModuleType, {{"use_fused_ops", 1}}) ==
@@ -171,12 +172,12 @@ TEST_CASE("every gap carries its kind, so callers need not parse the reason") {
     CHECK(strategy_gap(kToyCp, "toy", Slot::local_compute_fn) == Gap::wrong_slot);
     // The gaps that only strict resolution gives.
     auto strict_gap = [&](const std::string& target, const std::string& family, Slot slot) {
-        return resolver.strategy_spec_for(famspec::test::request(target, family, slot, {}, std::nullopt, true)).gap;
+        return resolver.strategy_spec_for(famspec::test::request(target, family, slot, {}, std::nullopt, true)).gap();
     };
     CHECK(strict_gap(kToyEp, "other_toy", Slot::local_compute_fn) == Gap::wrong_family);
     CHECK(strict_gap(kToyCp, "other_toy", Slot::inner_wrapper) == Gap::not_registered);
     CHECK(strict_gap("hyper_parallel.models.toy.adapter.distributed.expert_parallel.toy_engram_compute_fn", "toy",
                      Slot::local_compute_fn) == Gap::runtime_only);
-    CHECK(famspec::gap_name(Gap::runtime_only) == "runtime_only");
-    CHECK(famspec::gap_name(Gap::component_mismatch) == "component_mismatch");
+    CHECK(famspec::name_of(Gap::runtime_only) == "runtime_only");
+    CHECK(famspec::name_of(Gap::component_mismatch) == "component_mismatch");
 }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "famspec/names.hpp"
 #include "famspec/plan.hpp"
 #include "famspec/plan_family.hpp"
 #include "toy_registry.hpp"
@@ -88,7 +89,7 @@ TEST_CASE("the family comes from the caller, model_type, architecture, model._ta
     auto f = family_of(config_head(builder) + body);
     CHECK(f.name == "toy");
     CHECK(f.source == FamilySource::model_target);
-    CHECK(famspec::family_source_name(f.source) == "model._target_");
+    CHECK(famspec::name_of(f.source) == "model._target_");
 
     f = family_of(config_head(builder) + "architecture: ToyForCausalLM\n" + body);
     CHECK(f.name == "ToyForCausalLM");

@@ -15,6 +15,10 @@
 
 namespace famspec {
 
+// Canonical JSON of one spec (sorted keys, no whitespace), as it appears in the summary.
+FAMSPEC_API std::string to_canonical_json(const ReplacementSpec& spec);
+FAMSPEC_API std::string to_canonical_json(const StrategySpec& spec);
+
 struct SummaryEntry {
     Slot slot = Slot::replace_module;
     std::string target;

@@ -32,6 +32,7 @@ public:
     T& value() & { return std::get<0>(state_); }
     T&& value() && { return std::get<0>(std::move(state_)); }
     const E& error() const& { return std::get<1>(state_); }
+    E& error() & { return std::get<1>(state_); }
     const T& operator*() const& { return value(); }
     T& operator*() & { return value(); }
     const T* operator->() const { return &value(); }

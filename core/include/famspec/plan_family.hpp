@@ -18,7 +18,6 @@ enum class FamilySource {
     model_target,  // model._target_ under hyper_parallel.models.<family>.
     per_target,    // none of these: each target's family is inferred from its own path
 };
-FAMSPEC_API std::string_view family_source_name(FamilySource source);
 
 struct PlanFamily {
     std::optional<std::string> name;  // empty exactly when source is per_target

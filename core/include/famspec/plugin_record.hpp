@@ -1,4 +1,4 @@
-// What the loader knows about one candidate plugin file.
+// What the loader knows about one candidate plugin file, and the report of why it did not load.
 #pragma once
 
 #include <memory>
@@ -6,9 +6,21 @@
 #include <string>
 #include <vector>
 
-#include "famspec/plugin_error.hpp"
-
 namespace famspec {
+
+// The stages a candidate goes through, in order; a failure names the stage it stopped at.
+// trust: the file and its directory are safe to load from, and its digest is pinned when required.
+enum class PluginStage { find, trust, manifest, compatibility, open, entry, handshake, register_, validate };
+
+struct PluginError {
+    std::string path;
+    PluginStage stage = PluginStage::find;
+    std::string expected;
+    std::string found;
+    std::string system_message;  // dlerror or OS text, when there is one
+    std::string message;         // one readable sentence naming the file and both sides
+    friend bool operator==(const PluginError&, const PluginError&) = default;
+};
 
 struct PluginManifest;  // famspec/plugin_manifest.hpp
 

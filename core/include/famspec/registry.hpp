@@ -5,7 +5,6 @@
 #include <cstdint>
 #include <memory>
 #include <span>
-#include <string>
 #include <string_view>
 
 #include "famspec/plugin_record.hpp"
@@ -27,15 +26,12 @@ class FAMSPEC_API Registry {
 public:
     struct Contents;  // registry_entries.hpp
 
-    explicit Registry(Contents contents);
-    Registry(const Registry&) = delete;
-    Registry& operator=(const Registry&) = delete;
+    explicit Registry(Contents contents);  // shared, never copied: the loader hands out a shared_ptr
     ~Registry();
 
     // A process-unique number: results computed from one snapshot are never reused for another.
     std::uint64_t generation() const { return generation_; }
 
-    // What each plugin registered: famspec/registry_entries.hpp defines the entries.
     std::span<const PluginRecord> plugins() const;
     std::span<const RegisteredFamily> families() const;
     std::span<const Registered<ReplacementFactory>> factories() const;
@@ -53,18 +49,13 @@ public:
     const Registered<ReplacementFactory>* find_factory(std::string_view target) const;
     const RegisteredArchetype* find_archetype(std::string_view compute_factory) const;
     const Registered<CpWrapper>* find_cp_wrapper(std::string_view target) const;
-    // By import module (the re-exporting package or the defining module) and class name.
+    // By import module (the re-exporting package or the defining module) and class name, or by <module>.<Class>.
     const Registered<Component>* find_component(std::string_view module, std::string_view name) const;
-    // By a dotted path <module>.<Class>.
     const Registered<Component>* find_component(std::string_view dotted) const;
     // The family (model_type) that ships a local_compute_fn target as a non-archetype compute function.
     const RegisteredFamily* find_compute_function_owner(std::string_view target) const;
 
     bool all_ok() const;
-
-    // The loaded plugin set as canonical JSON with its digest (see snapshot.hpp). Reads each plugin file
-    // to hash it, so call it once and keep the result.
-    std::string snapshot() const;
 
 private:
     struct Index;  // the lookup tables, built once from the contents

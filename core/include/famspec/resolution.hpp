@@ -4,22 +4,15 @@
 
 #include <memory>
 #include <string>
-#include <string_view>
 #include <vector>
 
+#include "famspec/expected.hpp"
 #include "famspec/sdk/export.hpp"
 
 namespace famspec {
 
-enum class ResolutionStatus {
-    resolved,
-    not_covered,
-    error,
-    native,  // the family builds it at runtime; nothing is sunk, as the reference's native path
-};
-
-// "resolved", "not_covered", "error" or "native", as every JSON output and the Python package spell it.
-FAMSPEC_API std::string_view status_name(ResolutionStatus status);
+// native: the family builds the target at runtime and nothing is sunk, as on the reference's native path.
+enum class ResolutionStatus { resolved, not_covered, error, native };
 
 // Why a target is not covered, for callers that act on the kind rather than read the sentence.
 enum class Gap {
@@ -36,11 +29,10 @@ enum class Gap {
     bad_option,           // a static option that is unknown, mistyped or supplied by the runtime
 };
 
-FAMSPEC_API std::string_view gap_name(Gap gap);
-
 // Where famspec is stricter than the reference, the reference's answer is given and the check
-// becomes a diagnostic attached to it. Under strict resolution every diagnostic makes the target
-// not covered, with the diagnostic's message and strict_gap(kind).
+// becomes a diagnostic attached to it. Under strict resolution the first diagnostic makes the target
+// not covered, with its message and the gap of its kind: not_registered, bad_option, wrong_family or
+// runtime_only, in this order.
 enum class DiagnosticKind {
     unregistered_wrapper,  // a CP inner wrapper under the adapter convention that the family did not register
     ignored_option,        // a static option the component, factory, archetype or wrapper does not declare
@@ -52,28 +44,51 @@ struct Diagnostic {
     DiagnosticKind kind = DiagnosticKind::ignored_option;
     std::string message;
     std::string suggestion;  // the nearest fitting name, or the declared ones; may be empty
-
     friend bool operator==(const Diagnostic&, const Diagnostic&) = default;
 };
 
-FAMSPEC_API std::string_view diagnostic_kind_name(DiagnosticKind kind);
-// The gap a diagnostic becomes under strict resolution.
-FAMSPEC_API Gap strict_gap(DiagnosticKind kind);
-
 struct Explanation;  // famspec/explanation.hpp: the decision trace
 
+// A covered target: its spec, or none when the family builds it at runtime (native; a runtime_only
+// diagnostic then says why), with what famspec's checks found.
 template <class T>
-struct Resolution {
-    ResolutionStatus status = ResolutionStatus::not_covered;
-    std::shared_ptr<const T> value;  // set exactly when resolved
-    std::string reason;              // why not covered, or the error message
-    Gap gap = Gap::none;             // set exactly when not covered
+struct Covered {
+    std::shared_ptr<const T> spec;  // shared and immutable; null when native
+    std::vector<Diagnostic> diagnostics;
+};
+
+// Why a target is not covered. Gap::none marks an error: a declaration that cannot become a spec.
+struct NotCovered {
+    Gap gap = Gap::none;
+    std::string reason;
+    std::vector<Diagnostic> diagnostics;  // under strict, the first of them is the reason
+
+    bool is_error() const { return gap == Gap::none; }
+};
+
+// The outcome and how it was reached; built as {outcome, explanation}.
+template <class T>
+struct Resolution : Expected<Covered<T>, NotCovered> {
     // Never null. Shared and immutable, so that an answer served from the cache is a copy of two
     // pointers: the explanation is made once, when the answer is first computed.
     std::shared_ptr<const Explanation> explanation;
-    std::vector<Diagnostic> diagnostics;  // what famspec's checks found; under strict, any makes it not covered
 
-    bool resolved() const { return status == ResolutionStatus::resolved; }
+    bool resolved() const { return this->has_value() && this->value().spec != nullptr; }
+    ResolutionStatus status() const {
+        if (this->has_value()) return resolved() ? ResolutionStatus::resolved : ResolutionStatus::native;
+        return this->error().is_error() ? ResolutionStatus::error : ResolutionStatus::not_covered;
+    }
+    // One reading whatever the outcome, as every output writes it. A native target's reason is its
+    // runtime_only diagnostic, which the resolver puts last.
+    const std::vector<Diagnostic>& diagnostics() const {
+        return this->has_value() ? this->value().diagnostics : this->error().diagnostics;
+    }
+    Gap gap() const { return this->has_value() ? Gap::none : this->error().gap; }
+    const std::string& reason() const {
+        static const std::string none;
+        if (!this->has_value()) return this->error().reason;
+        return resolved() || diagnostics().empty() ? none : diagnostics().back().message;
+    }
 };
 
 }  // namespace famspec

@@ -1,7 +1,6 @@
-// Answers, for each target of a plan, what source-level declaration it stands for, by asking the
-// frozen registry. Thread-safe; results are cached (bounded) and shared, so every spelling of the
-// same identity returns the same object while it is cached. A question asked before is answered from
-// a cache of questions without allocating.
+// Answers, for each target of a plan, what source-level declaration it stands for, by asking the frozen
+// registry. Thread-safe; results are cached (bounded) and shared, so every spelling of one identity gets
+// the same object while it is cached; a question asked before is answered without allocating.
 #pragma once
 
 #include <cstddef>
@@ -22,7 +21,6 @@
 namespace famspec {
 
 enum class Slot { replace_module, local_compute_fn, inner_wrapper };
-FAMSPEC_API std::string_view slot_name(Slot slot);
 
 // One query, as it travels from the caller through the channel to the builder.
 struct ResolveRequest {
@@ -55,9 +53,7 @@ struct ResolverOptions {
 
 class FAMSPEC_API Resolver {
 public:
-    explicit Resolver(std::shared_ptr<const Registry> registry, ResolverOptions options = {});
-    Resolver(const Resolver&) = delete;
-    Resolver& operator=(const Resolver&) = delete;
+    explicit Resolver(std::shared_ptr<const Registry> registry, ResolverOptions options = {});  // not copyable
     ~Resolver();
 
     // request.slot must be replace_module.

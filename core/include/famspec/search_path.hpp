@@ -1,5 +1,5 @@
-// Where the loader looks for plugins and why there (what the CLI reports with every listing), and
-// the environment variables load_options_from_environment() reads.
+// Where the loader looks for plugins and why there (what the CLI reports with every listing): the
+// default directory, and the load options a host takes from its environment.
 #pragma once
 
 #include <filesystem>
@@ -30,5 +30,17 @@ FAMSPEC_API SearchPath plugin_search_path(const std::vector<std::string>& explic
                                           const std::filesystem::path& default_directory);
 
 FAMSPEC_API LoadOptions load_options_for(const SearchPath& search, LogCallback log = {});
+
+// The default plugin directory: famspec/plugins next to the famspec library itself
+// (<prefix>/lib/famspec/plugins for <prefix>/lib/libfamspec.so), whatever program embeds it; for a
+// program the core is linked into statically (the famspec command), <bin>/../lib/famspec/plugins.
+FAMSPEC_API std::filesystem::path default_plugin_directory();
+
+// What a host gets from its environment, read with secure_getenv (ignored in a set-uid program):
+// the search path of plugin_search_path(explicit_paths, FAMSPEC_PLUGIN_PATH, default_plugin_directory()),
+// FAMSPEC_ALLOW_INSECURE=1 and FAMSPEC_REQUIRE_DIGESTS. A digest file that cannot be read is a
+// trust-stage error and pins nothing, so that every plugin is refused rather than none checked.
+FAMSPEC_API LoadOptions load_options_from_environment(const std::vector<std::string>& explicit_paths = {},
+                                                      LogCallback log = {});
 
 }  // namespace famspec

@@ -1,4 +1,4 @@
-// The loaded plugin set as canonical JSON (Registry::snapshot()), and what differs between two of them.
+// The loaded plugin set as canonical JSON (snapshot(registry)), and what differs between two of them.
 //
 //   {"digest": "sha256:<hex>",
 //    "famspec": {"abi": "1.0", "version": "0.1.0"},
@@ -19,6 +19,12 @@
 #include "famspec/sdk/export.hpp"
 
 namespace famspec {
+
+class Registry;
+
+// The loaded plugin set as canonical JSON with its digest. Reads each plugin file to hash it, so call
+// it once and keep the result.
+FAMSPEC_API std::string snapshot(const Registry& registry);
 
 // The differences, one readable line each from `expected` to `actual` (none when they are equal);
 // or, when a text is not a snapshot, why, naming which one.

@@ -16,14 +16,12 @@ struct ImportPatch {
     std::string module;
     std::vector<std::string> names;
     std::optional<std::string> raw;
-
     friend bool operator==(const ImportPatch&, const ImportPatch&) = default;
 };
 
 // A top-level code block inserted after the imports.
 struct ModuleSnippetPatch {
     std::string text;
-
     friend bool operator==(const ModuleSnippetPatch&, const ModuleSnippetPatch&) = default;
 };
 
@@ -37,11 +35,8 @@ struct ReplacementSpec {
     std::vector<ModuleSnippetPatch> snippets;
     bool remove_class = true;
     std::optional<std::string> replacement_note;
-
     friend bool operator==(const ReplacementSpec&, const ReplacementSpec&) = default;
 };
-
-inline constexpr const char* kCpAttentionKind = "cp_attention";
 
 // How one parallel-strategy target rewrites a class method (or, imports-only, just marks coverage).
 struct StrategySpec {
@@ -52,12 +47,7 @@ struct StrategySpec {
     std::optional<std::string> body_template;
     std::vector<ModuleSnippetPatch> snippets;
     std::vector<std::string> strip_boundary_subpatterns;
-
     friend bool operator==(const StrategySpec&, const StrategySpec&) = default;
 };
-
-// Canonical JSON of one spec (sorted keys, no whitespace), as it appears in the summary.
-FAMSPEC_API std::string to_canonical_json(const ReplacementSpec& spec);
-FAMSPEC_API std::string to_canonical_json(const StrategySpec& spec);
 
 }  // namespace famspec

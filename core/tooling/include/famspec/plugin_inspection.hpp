@@ -22,8 +22,13 @@ namespace famspec {
 // CLI's exit guard names the plugin and stage that called exit().
 using StageCallback = std::function<void(const std::string& path, PluginStage stage)>;
 
+// Whether a plugin with a factory whose component no loaded plugin registers is refused (stage
+// validate). A file probed on its own (verify's child) leaves its links to the set it joins.
+enum class ComponentLinks { required, left_to_the_set };
+
 // load_plugins, announcing each stage as a candidate enters it.
-FAMSPEC_API std::shared_ptr<const Registry> load_plugins(const LoadOptions& options, const StageCallback& on_stage);
+FAMSPEC_API std::shared_ptr<const Registry> load_plugins(const LoadOptions& options, const StageCallback& on_stage,
+                                                         ComponentLinks links = ComponentLinks::required);
 
 // Stages find, manifest and compatibility only, plus manifest-level duplicate checks: what the
 // files declare, without running any plugin code.

@@ -49,7 +49,7 @@ std::optional<PluginError> check_drift(const Candidate& candidate, const PluginM
 // A plugin that passed every stage of its own, waiting for the cross-plugin check.
 struct Staged {
     std::size_t record;
-    PluginManifest manifest;
+    std::shared_ptr<const PluginManifest> manifest;  // its record's: the registration matched it
     std::unique_ptr<detail::StagingRegistrar> registrar;
 };
 
@@ -71,15 +71,16 @@ Expected<Staged, PluginError> load_candidate(Candidate& candidate, const LoadOpt
     if (record.manifest) {
         if (auto error = check_drift(candidate, *record.manifest, registered)) return unexpected(*std::move(error));
     } else {
-        record.manifest = std::make_shared<const PluginManifest>(registered);
+        record.manifest = std::make_shared<const PluginManifest>(std::move(registered));
     }
-    return Staged{0, std::move(registered), std::move(registrar)};
+    registrar->release_indexes();
+    return Staged{0, record.manifest, std::move(registrar)};
 }
 
 // Stage validate, across plugins: a claim two plugins make is refused for both.
 void refuse_shared_claims(std::vector<Staged>& staged, std::vector<PluginRecord>& records) {
     std::vector<detail::Claimant> claimants;
-    for (const Staged& plugin : staged) claimants.push_back({&plugin.manifest, records[plugin.record].path});
+    for (const Staged& plugin : staged) claimants.push_back({plugin.manifest.get(), records[plugin.record].path});
     const auto shared = detail::shared_claims(claimants);
     for (std::size_t i = 0; i < staged.size(); ++i) {
         if (!shared[i].empty())
@@ -153,22 +154,27 @@ std::shared_ptr<const Registry> load_plugins(const LoadOptions& options, const S
                                              ComponentLinks links) {
     const std::lock_guard lock(detail::loader_mutex());
     std::vector<PluginRecord> records = detail::search_records(options);
-    std::vector<Candidate> candidates = detail::find_candidates(options, records);
     std::vector<Staged> staged;
-    for (Candidate& candidate : candidates) {
-        records.push_back(detail::record_of(candidate));
-        auto loaded = load_candidate(candidate, options, on_stage, records.back());
-        if (!loaded) {
-            records.back().error = loaded.error();
-            continue;
+    {
+        // A candidate's paths and file contents serve its own load only.
+        std::vector<Candidate> candidates = detail::find_candidates(options, records);
+        for (Candidate& candidate : candidates) {
+            records.push_back(detail::record_of(candidate));
+            auto loaded = load_candidate(candidate, options, on_stage, records.back());
+            if (!loaded) {
+                records.back().error = loaded.error();
+                continue;
+            }
+            staged.push_back(std::move(loaded).value());
+            staged.back().record = records.size() - 1;
         }
-        staged.push_back(std::move(loaded).value());
-        staged.back().record = records.size() - 1;
     }
     refuse_shared_claims(staged, records);
     if (links == ComponentLinks::required) refuse_unlinked(staged, records);
     log_records(options, records);
-    return std::make_shared<const Registry>(freeze(staged, std::move(records)));
+    Registry::Contents contents = freeze(staged, std::move(records));
+    staged.clear();  // before the registry's indexes are built: the peak of a load is there
+    return std::make_shared<const Registry>(std::move(contents));
 }
 
 }  // namespace famspec

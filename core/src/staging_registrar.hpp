@@ -30,6 +30,9 @@ public:
 
     const std::vector<std::string>& errors() const { return errors_; }
     PluginManifest manifest(const PluginDescriptor& descriptor) const;
+    // Frees the uniqueness indexes once the plugin has registered: they check its declarations only,
+    // and a load of N plugins would otherwise hold N sets of them until it ends.
+    void release_indexes();
 
     // The staged declarations, handed over once the plugin has passed every stage.
     std::vector<RegisteredFamily> families;

@@ -14,10 +14,12 @@ namespace {
 
 std::atomic<std::uint64_t> next_generation{1};
 
-// std::string keys looked up by std::string_view, with no string built for the lookup.
+// std::string keys looked up by std::string_view, with no string built for the lookup. Deliberately
+// not noexcept: libstdc++ then keeps each key's hash in its node, so a lookup walking a bucket
+// compares stored hashes instead of hashing every neighbour again.
 struct StringHash {
     using is_transparent = void;
-    std::size_t operator()(std::string_view text) const noexcept { return std::hash<std::string_view>{}(text); }
+    std::size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
 };
 template <class V>
 using StringMap = std::unordered_map<std::string, V, StringHash, std::equal_to<>>;
@@ -65,9 +67,14 @@ struct Registry::Index {
     explicit Index(Contents& contents);
     void index_families(std::vector<RegisteredFamily>& families);
     void index_factories(Contents& contents);
+    void index_spellings(const std::vector<RegisteredFamily>& families);
     const FamilyKey* family_key(std::string_view spelling) const;
+    std::size_t family_of(std::string_view spelling, const std::vector<RegisteredFamily>& families) const;
 
     StringMap<FamilyKey> family_by_key;
+    // Every spelling a family registered, as written, with the family the keys answer for it: the
+    // spellings callers usually pass (a config's model_type or architecture) are not normalised.
+    StringMap<std::size_t> family_by_spelling;
     StringMap<std::size_t> family_by_model_type;
     StringMap<std::size_t> factory_by_target;
     StringMap<std::size_t> archetype_by_factory;
@@ -98,6 +105,7 @@ std::span<const Registered<Component>> Registry::components() const { return con
 
 Registry::Index::Index(Contents& contents) {
     index_families(contents.families);
+    index_spellings(contents.families);
     index_factories(contents);
     for (std::size_t i = 0; i < contents.archetypes.size(); ++i) {
         archetype_by_factory.emplace(std::string(contents.archetypes[i]->compute_factory()), i);
@@ -144,13 +152,35 @@ const FamilyKey* Registry::Index::family_key(std::string_view spelling) const {
     return it == family_by_key.end() ? nullptr : &it->second;
 }
 
-const RegisteredFamily* Registry::find_family(std::string_view spelling) const {
-    const FamilyKey* key = index_->family_key(spelling);
-    if (key == nullptr) return nullptr;
+std::size_t Registry::Index::family_of(std::string_view spelling, const std::vector<RegisteredFamily>& families) const {
+    const FamilyKey* key = family_key(spelling);
+    if (key == nullptr) return FamilyKey::kNone;
     for (const std::size_t i : key->model_types) {
-        if (contents_->families[i]->model_type() == spelling) return &contents_->families[i];
+        if (families[i]->model_type() == spelling) return i;
     }
-    const std::size_t i = key->spelling != FamilyKey::kNone ? key->spelling : key->directory;
+    return key->spelling != FamilyKey::kNone ? key->spelling : key->directory;
+}
+
+// The answers for the registered spellings, by the same rule as any other spelling's.
+void Registry::Index::index_spellings(const std::vector<RegisteredFamily>& families) {
+    const auto add = [&](std::string_view spelling) {
+        if (family_by_spelling.contains(spelling)) return;
+        if (const std::size_t i = family_of(spelling, families); i != FamilyKey::kNone)
+            family_by_spelling.emplace(std::string(spelling), i);
+    };
+    for (const auto& family : families) {
+        add(family->model_type());
+        add(family->architecture());
+        for (const auto& alias : family->aliases()) add(alias);
+        for (const auto& directory : family->directory_aliases()) add(directory);
+    }
+}
+
+const RegisteredFamily* Registry::find_family(std::string_view spelling) const {
+    const auto verbatim = index_->family_by_spelling.find(spelling);
+    const std::size_t i = verbatim != index_->family_by_spelling.end()
+                              ? verbatim->second
+                              : index_->family_of(spelling, contents_->families);
     return i == FamilyKey::kNone ? nullptr : &contents_->families[i];
 }
 

@@ -15,7 +15,8 @@ namespace famspec {
 // HF task suffixes stripped.
 FAMSPEC_API std::string normalize_family_key(std::string_view name);
 // The same key written to `out`, which has room for name.size() characters; returns its length.
-FAMSPEC_API std::size_t normalize_family_key_into(std::string_view name, char* out);
+// The registry's own (not exported), so that its lookups call it directly, not through the PLT.
+std::size_t normalize_family_key_into(std::string_view name, char* out);
 
 // Every normalised key that names a family: its model_type, architecture and aliases; sorted, each once.
 FAMSPEC_API std::vector<std::string> family_spellings(std::string_view model_type, std::string_view architecture,

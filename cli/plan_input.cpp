@@ -40,19 +40,20 @@ CliError plan_error(const PlanError& error) {
 }
 
 int fail_plan(const Context& context, const PlanParse& parsed, std::ostream& out, std::ostream& err) {
+    const PlanErrors& errors = parsed.error();
     boost::json::array all;
-    for (const PlanError& error : parsed.error().errors) {
+    for (const PlanError& error : errors.errors) {
         err << "famspec: " << error.to_string() << "\n";
         all.push_back(error_json(plan_error(error)));
     }
-    if (parsed.error().stopped_early) {
-        err << "famspec: " << parsed.error().errors.front().file << ": stopped after " << parsed.error().errors.size()
+    if (errors.stopped_early) {
+        err << "famspec: " << errors.first().file << ": stopped after " << errors.errors.size()
             << " errors; there may be more\n";
     }
     if (context.json) {
-        print_json(out, boost::json::object{{"error", error_json(plan_error(parsed.error().first()))},
+        print_json(out, boost::json::object{{"error", error_json(plan_error(errors.first()))},
                                             {"errors", std::move(all)},
-                                            {"stopped_early", parsed.error().stopped_early}});
+                                            {"stopped_early", errors.stopped_early}});
     }
     return kExitUsage;
 }

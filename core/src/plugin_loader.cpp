@@ -50,7 +50,7 @@ std::optional<PluginError> check_drift(const Candidate& candidate, const PluginM
 struct Staged {
     std::size_t record;
     std::shared_ptr<const PluginManifest> manifest;  // its record's: the registration matched it
-    std::unique_ptr<detail::StagingRegistrar> registrar;
+    detail::StagingRegistrar::Declarations declarations;
 };
 
 Expected<Staged, PluginError> load_candidate(Candidate& candidate, const LoadOptions& options,
@@ -73,8 +73,7 @@ Expected<Staged, PluginError> load_candidate(Candidate& candidate, const LoadOpt
     } else {
         record.manifest = std::make_shared<const PluginManifest>(std::move(registered));
     }
-    registrar->release_indexes();
-    return Staged{0, record.manifest, std::move(registrar)};
+    return Staged{0, record.manifest, std::move(*registrar).take()};
 }
 
 // Stage validate, across plugins: a claim two plugins make is refused for both.
@@ -94,11 +93,11 @@ void refuse_unlinked(std::vector<Staged>& staged, std::vector<PluginRecord>& rec
     std::vector<detail::LinkingPlugin> plugins;
     for (const Staged& plugin : staged) {
         detail::LinkingPlugin& links = plugins.emplace_back();
-        for (const auto& component : plugin.registrar->components) {
+        for (const auto& component : plugin.declarations.components) {
             links.provides.push_back(defining_path(*component));
             links.provides.push_back(std::string(component->import_module()) + "." + std::string(component->name()));
         }
-        for (const auto& factory : plugin.registrar->factories) {
+        for (const auto& factory : plugin.declarations.factories) {
             if (const Construction* built = factory->construction()) {
                 links.needs.push_back({std::string(factory->target()), built->import_module + "." + built->component});
             }
@@ -126,11 +125,11 @@ void commit(std::vector<T>& into, std::vector<T>& staged) {
 Registry::Contents freeze(std::vector<Staged>& staged, std::vector<PluginRecord> records) {
     Registry::Contents contents;
     for (Staged& plugin : staged) {
-        commit(contents.families, plugin.registrar->families);
-        commit(contents.factories, plugin.registrar->factories);
-        commit(contents.archetypes, plugin.registrar->archetypes);
-        commit(contents.cp_wrappers, plugin.registrar->cp_wrappers);
-        commit(contents.components, plugin.registrar->components);
+        commit(contents.families, plugin.declarations.families);
+        commit(contents.factories, plugin.declarations.factories);
+        commit(contents.archetypes, plugin.declarations.archetypes);
+        commit(contents.cp_wrappers, plugin.declarations.cp_wrappers);
+        commit(contents.components, plugin.declarations.components);
     }
     contents.plugins = std::move(records);
     return contents;

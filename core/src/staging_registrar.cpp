@@ -315,13 +315,9 @@ void StagingRegistrar::add_component(std::unique_ptr<const Component> component,
     components.push_back(stage(std::move(component), where));
 }
 
-void StagingRegistrar::release_indexes() {
-    for (Index* index :
-         {&family_by_model_type_, &family_by_name_, &family_by_spelling_, &family_by_directory_key_,
-          &factory_by_target_, &archetype_by_factory_, &archetype_by_fingerprint_, &cp_wrapper_by_target_,
-          &factory_by_family_and_name_, &first_factory_of_family_, &component_by_path_}) {
-        Index().swap(*index);
-    }
+StagingRegistrar::Declarations StagingRegistrar::take() && {
+    return {std::move(families), std::move(factories), std::move(archetypes), std::move(cp_wrappers),
+            std::move(components)};
 }
 
 PluginManifest StagingRegistrar::manifest(const PluginDescriptor& descriptor) const {

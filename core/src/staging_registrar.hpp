@@ -30,9 +30,10 @@ public:
 
     const std::vector<std::string>& errors() const { return errors_; }
     PluginManifest manifest(const PluginDescriptor& descriptor) const;
-    // Frees the uniqueness indexes once the plugin has registered: they check its declarations only,
-    // and a load of N plugins would otherwise hold N sets of them until it ends.
-    void release_indexes();
+    // The staged declarations alone, for a plugin that has passed its own stages: the registrar's
+    // uniqueness indexes check one plugin only, and a load of N plugins need not hold N sets of them.
+    struct Declarations;
+    Declarations take() &&;
 
     // The staged declarations, handed over once the plugin has passed every stage.
     std::vector<RegisteredFamily> families;
@@ -67,6 +68,14 @@ private:
     Index factory_by_target_, archetype_by_factory_, archetype_by_fingerprint_, cp_wrapper_by_target_;
     Index factory_by_family_and_name_, first_factory_of_family_;
     Index component_by_path_;
+};
+
+struct StagingRegistrar::Declarations {
+    std::vector<RegisteredFamily> families;
+    std::vector<Registered<ReplacementFactory>> factories;
+    std::vector<RegisteredArchetype> archetypes;
+    std::vector<Registered<CpWrapper>> cp_wrappers;
+    std::vector<Registered<Component>> components;
 };
 
 }  // namespace famspec::detail

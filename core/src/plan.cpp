@@ -1,7 +1,7 @@
 #include "famspec/plan.hpp"
 
 #include <yaml-cpp/depthguard.h>
-#include <yaml-cpp/yaml.h>
+#include <yaml-cpp/exceptions.h>
 
 #include <algorithm>
 #include <array>
@@ -30,9 +30,10 @@ using detail::kind_of;
 using detail::PlanFailure;
 using detail::scalar_value;
 using detail::text;
+using detail::YamlNode;
 
 // A target: a dotted path, or a mapping with `_target_` (or `target`) plus static options.
-Target target(const YAML::Node& node, std::string_view key) {
+Target target(const YamlNode& node, std::string_view key) {
     Target out;
     out.location = at(node);
     if (node.IsMap()) check_unique_keys(node);
@@ -98,7 +99,7 @@ struct Reader {
     }
 
     // A name famspec does not read: a warning (with the nearest known name), or under strict an error.
-    void unread(const YAML::Node& key, const std::string& what, std::span<const std::string_view> known) {
+    void unread(const YamlNode& key, const std::string& what, std::span<const std::string_view> known) {
         const auto nearest = nearest_names(key.Scalar(), known, 1);
         const std::string message = what + " '" + key.Scalar() + "' is not read by famspec" + did_you_mean(nearest);
         if (strict) fail(key, message + " (an error under strict reading)");
@@ -106,20 +107,20 @@ struct Reader {
             PlanWarning{plan.file, at(key), message, nearest.empty() ? std::string() : nearest.front()});
     }
 
-    PlanEntry entry(const YAML::Node& node);
-    void entry_key(const YAML::Node& key, const YAML::Node& value, PlanEntry& out, std::optional<YAML::Node>& match);
-    void root(const YAML::Node& root);
-    void top_level_key(const YAML::Node& key, const YAML::Node& value);
+    PlanEntry entry(const YamlNode& node);
+    void entry_key(const YamlNode& key, const YamlNode& value, PlanEntry& out, std::optional<YamlNode>& match);
+    void root(const YamlNode& root);
+    void top_level_key(const YamlNode& key, const YamlNode& value);
 };
 
-Target slot_target(const YAML::Node& key, const YAML::Node& value) {
+Target slot_target(const YamlNode& key, const YamlNode& value) {
     Target out = target(value, key.Scalar());
     out.location = at(key);  // where the slot is written
     return out;
 }
 
 // Checks what an entry says as a whole, once its keys are read.
-void check_entry(const YAML::Node& node, const PlanEntry& out, const std::optional<YAML::Node>& match) {
+void check_entry(const YamlNode& node, const PlanEntry& out, const std::optional<YamlNode>& match) {
     if (out.match.empty()) fail(node, "plan_overrides entry: expected a 'match' key");
     if (out.replace_module) {
         if (!out.module_type) {
@@ -134,12 +135,12 @@ void check_entry(const YAML::Node& node, const PlanEntry& out, const std::option
     }
 }
 
-PlanEntry Reader::entry(const YAML::Node& node) {
+PlanEntry Reader::entry(const YamlNode& node) {
     if (!node.IsMap()) fail(node, "plan_overrides entry: expected a mapping, found " + kind_of(node));
     check_unique_keys(node);
     PlanEntry out;
     out.location = at(node);
-    std::optional<YAML::Node> match;  // a handle, not a pointer: iteration yields temporaries
+    std::optional<YamlNode> match;  // a handle, not a pointer: iteration yields temporaries
     const std::size_t failed_before = failures.size();
     for (const auto& item : node) guarded([&] { entry_key(item.first, item.second, out, match); });
     // An entry with a broken key is not checked as a whole: its other complaints would be guesses.
@@ -147,8 +148,8 @@ PlanEntry Reader::entry(const YAML::Node& node) {
     return out;
 }
 
-void Reader::entry_key(const YAML::Node& key_node, const YAML::Node& value, PlanEntry& out,
-                       std::optional<YAML::Node>& match) {
+void Reader::entry_key(const YamlNode& key_node, const YamlNode& value, PlanEntry& out,
+                       std::optional<YamlNode>& match) {
     const std::string key = key_node.Scalar();
     if (key == "<<") fail(key_node, "YAML merge keys ('<<') are not supported; write the entry's keys out");
     if (std::find(kEntryKeys.begin(), kEntryKeys.end(), key) == kEntryKeys.end()) {
@@ -180,7 +181,7 @@ void Reader::entry_key(const YAML::Node& key_node, const YAML::Node& value, Plan
 
 // model._target_ of a training config: a builder path that may name the family's directory. The
 // section is the runtime's, so anything else in it, or any other shape, is left alone.
-std::optional<std::string> model_target(const YAML::Node& model) {
+std::optional<std::string> model_target(const YamlNode& model) {
     if (!model.IsMap()) return std::nullopt;
     for (const auto& item : model) {
         if (!item.first.IsScalar() || item.first.Scalar() != "_target_") continue;
@@ -190,7 +191,7 @@ std::optional<std::string> model_target(const YAML::Node& model) {
     return std::nullopt;
 }
 
-void Reader::root(const YAML::Node& root) {
+void Reader::root(const YamlNode& root) {
     if (!root.IsDefined() || root.IsNull())
         fail(root, "the plan is empty; expected a mapping with a plan_overrides list");
     if (!root.IsMap()) fail(root, "expected a mapping with a plan_overrides list, found " + kind_of(root));
@@ -205,7 +206,7 @@ void Reader::root(const YAML::Node& root) {
     if (!has_overrides) fail(root, "expected a top-level plan_overrides list");
 }
 
-void Reader::top_level_key(const YAML::Node& key_node, const YAML::Node& value) {
+void Reader::top_level_key(const YamlNode& key_node, const YamlNode& value) {
     const std::string key = key_node.Scalar();
     if (key == "plan_overrides") {
         if (value.IsNull()) return;
@@ -283,7 +284,8 @@ PlanParse parse_plan_text(const std::string& text_in, const std::string& file_na
     Reader reader{plan, limits, strict, {}};
     // The failures kept along the way, plus the one that stopped reading, if any.
     try {
-        reader.root(detail::load_one_document(text_in));
+        const detail::YamlDocument document = detail::load_one_document(text_in);
+        reader.root(document.root);
         if (reader.failures.empty()) return plan;
     } catch (PlanFailure& failure) {
         reader.failures.push_back(std::move(failure));

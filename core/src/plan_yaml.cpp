@@ -1,12 +1,11 @@
 #include "plan_yaml.hpp"
 
-#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/exceptions.h>
 
 #include <algorithm>
 #include <array>
 #include <cctype>
 #include <charconv>
-#include <sstream>
 #include <unordered_set>
 
 #include "famspec/plan_option.hpp"
@@ -14,7 +13,7 @@
 namespace famspec::detail {
 namespace {
 
-bool is_plain(const YAML::Node& node) { return node.Tag() == "?" || node.Tag().empty(); }
+bool is_plain(const YamlNode& node) { return node.Tag() == "?" || node.Tag().empty(); }
 
 enum class NumberShape { none, integer, decimal };
 
@@ -72,20 +71,6 @@ bool is_plain_string(std::string_view text) {
            number_shape(text) == NumberShape::none;
 }
 
-// Counts the documents of a plan without building them; stops at the second.
-struct DocumentCounter : YAML::EventHandler {
-    std::vector<YAML::Mark> starts;
-    void OnDocumentStart(const YAML::Mark& mark) override { starts.push_back(mark); }
-    void OnDocumentEnd() override {}
-    void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
-    void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
-    void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
-    void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
-    void OnSequenceEnd() override {}
-    void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
-    void OnMapEnd() override {}
-};
-
 }  // namespace
 
 // A node without a mark (an empty document) is reported at the start of the file.
@@ -94,7 +79,7 @@ SourceLocation at(const YAML::Mark& mark) {
     return {static_cast<std::size_t>(mark.line) + 1, static_cast<std::size_t>(mark.column) + 1};
 }
 
-SourceLocation at(const YAML::Node& node) { return at(node.Mark()); }
+SourceLocation at(const YamlNode& node) { return at(node.Mark()); }
 
 // Quotes a scalar for a message, shortened: an error should not repeat a 10,000-digit number.
 std::string shown(std::string_view text) {
@@ -103,7 +88,7 @@ std::string shown(std::string_view text) {
     return "'" + std::string(text.substr(0, kMost)) + "...' (" + std::to_string(text.size()) + " characters)";
 }
 
-std::string kind_of(const YAML::Node& node) {
+std::string kind_of(const YamlNode& node) {
     switch (node.Type()) {
         case YAML::NodeType::Null:
             return "null";
@@ -118,11 +103,11 @@ std::string kind_of(const YAML::Node& node) {
     }
 }
 
-[[noreturn]] void fail(const YAML::Node& node, std::string message) { throw PlanFailure{at(node), std::move(message)}; }
+[[noreturn]] void fail(const YamlNode& node, std::string message) { throw PlanFailure{at(node), std::move(message)}; }
 
 // YAML leaves a repeated key to the reader; a plan that says a thing twice is refused.
 // A hash set: linear in the number of keys, however many a map holds.
-void check_unique_keys(const YAML::Node& map) {
+void check_unique_keys(const YamlNode& map) {
     std::unordered_set<std::string> seen;
     seen.reserve(map.size());
     for (const auto& item : map) {
@@ -132,7 +117,7 @@ void check_unique_keys(const YAML::Node& map) {
 }
 
 // The YAML 1.2 core schema for a plain scalar.
-PyLiteral scalar_value(const YAML::Node& node) {
+PyLiteral scalar_value(const YamlNode& node) {
     const std::string& text = node.Scalar();
     if (!is_plain(node)) return PyLiteral(text);
     if (text.empty() || text == "~" || text == "null" || text == "Null" || text == "NULL") return PyLiteral(none);
@@ -155,7 +140,7 @@ PyLiteral scalar_value(const YAML::Node& node) {
     fail(node, "number " + shown(text) + " is out of range");
 }
 
-std::string text(const YAML::Node& node, std::string_view key) {
+std::string text(const YamlNode& node, std::string_view key) {
     if (!node.IsScalar() || (is_plain(node) && !is_plain_string(node.Scalar()))) {
         fail(node, "'" + std::string(key) + "': expected a string, found " + kind_of(node));
     }
@@ -163,7 +148,7 @@ std::string text(const YAML::Node& node, std::string_view key) {
     return node.Scalar();
 }
 
-std::string dotted_path(const YAML::Node& node, std::string_view key) {
+std::string dotted_path(const YamlNode& node, std::string_view key) {
     std::string path = text(node, key);
     if (!is_dotted_path(path)) {
         fail(node, "'" + std::string(key) + "': expected a dotted Python path (module.Name), found " + shown(path));
@@ -173,7 +158,7 @@ std::string dotted_path(const YAML::Node& node, std::string_view key) {
 
 // A family spelling has no white space, quotes or control characters: those are damage, such as an
 // unterminated quote that the YAML reader accepted at the end of a file.
-std::string family_name(const YAML::Node& node, std::string_view key) {
+std::string family_name(const YamlNode& node, std::string_view key) {
     std::string name = text(node, key);
     const bool clean = std::none_of(name.begin(), name.end(), [](unsigned char c) {
         return c <= 0x20 || c == 0x7F || c == '\'' || c == '"' || c == '\\' || c == '`';
@@ -184,7 +169,7 @@ std::string family_name(const YAML::Node& node, std::string_view key) {
     return name;
 }
 
-bool boolean(const YAML::Node& node, std::string_view key) {
+bool boolean(const YamlNode& node, std::string_view key) {
     if (node.IsScalar()) {
         const PyLiteral value = scalar_value(node);
         if (const bool* b = std::get_if<bool>(&value.value())) return *b;
@@ -192,7 +177,7 @@ bool boolean(const YAML::Node& node, std::string_view key) {
     fail(node, "'" + std::string(key) + "': expected true or false, found " + kind_of(node));
 }
 
-std::vector<std::string> text_list(const YAML::Node& node, std::string_view key) {
+std::vector<std::string> text_list(const YamlNode& node, std::string_view key) {
     if (node.IsScalar()) return {text(node, key)};
     if (!node.IsSequence() || node.size() == 0) {
         fail(node,
@@ -210,7 +195,7 @@ bool is_identifier(const std::string& name) {
 
 // Aliases share nodes, so a small file can stand for an exponential tree: the walk counts every
 // node it visits and stops at the budget.
-void check_size(const YAML::Node& node, std::size_t depth, const PlanLimits& limits, std::size_t& visited) {
+void check_size(const YamlNode& node, std::size_t depth, const PlanLimits& limits, std::size_t& visited) {
     if (++visited > limits.max_nodes) {
         fail(node, "the plan expands to more than " + std::to_string(limits.max_nodes) +
                        " nodes (YAML aliases can multiply a small file)");
@@ -257,26 +242,6 @@ std::string invalid_utf8(std::string_view text, std::size_t& offset) {
     return {};
 }
 
-YAML::Node load_one_document(const std::string& text) {
-    std::istringstream counting(text);
-    YAML::Parser parser(counting);
-    DocumentCounter counter;
-    if (!parser.HandleNextDocument(counter)) return YAML::Node();
-    if (parser.HandleNextDocument(counter)) {
-        const YAML::Mark second = counter.starts.back();
-        // A document that consumed nothing is a token the reader could not start a node with.
-        const bool stuck = counter.starts.size() == 2 && second.pos == counter.starts.front().pos;
-        if (stuck) {
-            const char found =
-                second.pos >= 0 && static_cast<std::size_t>(second.pos) < text.size() ? text[second.pos] : '?';
-            throw PlanFailure{at(second), std::string("not valid YAML: unexpected '") + found + "'"};
-        }
-        throw PlanFailure{at(second), "the plan holds a second YAML document; expected one"};
-    }
-    std::istringstream in(text);
-    return YAML::Load(in);
-}
-
 }  // namespace famspec::detail
 
 namespace famspec {
@@ -300,7 +265,8 @@ Expected<std::pair<std::string, PyLiteral>, PlanError> parse_option(std::string_
     }
     try {
         const std::string value(item.substr(eq + 1));
-        const YAML::Node node = detail::load_one_document(value);
+        const detail::YamlDocument document = detail::load_one_document(value);
+        const detail::YamlNode& node = document.root;
         if (node.IsNull() || !node.IsDefined()) return std::pair{name, PyLiteral(none)};
         if (!node.IsScalar()) {
             return error(eq + 2, "option '" + name + "': expected a scalar (bool, number, string or null), found " +

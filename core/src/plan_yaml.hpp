@@ -2,13 +2,14 @@
 // throws PlanFailure with the node's position and what was expected.
 #pragma once
 
-#include <yaml-cpp/yaml.h>
+#include <yaml-cpp/mark.h>
 
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "famspec/plan.hpp"
+#include "yaml_document.hpp"
 
 namespace famspec::detail {
 
@@ -19,26 +20,26 @@ struct PlanFailure {
 };
 
 // A node without a mark (an empty document) is reported at the start of the file.
-SourceLocation at(const YAML::Node& node);
+SourceLocation at(const YamlNode& node);
 SourceLocation at(const YAML::Mark& mark);
-[[noreturn]] void fail(const YAML::Node& node, std::string message);
+[[noreturn]] void fail(const YamlNode& node, std::string message);
 
 // Quotes a scalar for a message, shortened: an error should not repeat a 10,000-digit number.
 std::string shown(std::string_view text);
-std::string kind_of(const YAML::Node& node);
+std::string kind_of(const YamlNode& node);
 
 // YAML leaves a repeated key to the reader; a plan that says a thing twice is refused.
-void check_unique_keys(const YAML::Node& map);
+void check_unique_keys(const YamlNode& map);
 // Walks the tree once before anything else reads it, counting nodes against the alias budget.
-void check_size(const YAML::Node& node, std::size_t depth, const PlanLimits& limits, std::size_t& visited);
+void check_size(const YamlNode& node, std::size_t depth, const PlanLimits& limits, std::size_t& visited);
 
 // The YAML 1.2 core schema for a plain scalar.
-PyLiteral scalar_value(const YAML::Node& node);
-std::string text(const YAML::Node& node, std::string_view key);
-std::string dotted_path(const YAML::Node& node, std::string_view key);
-std::string family_name(const YAML::Node& node, std::string_view key);
-bool boolean(const YAML::Node& node, std::string_view key);
-std::vector<std::string> text_list(const YAML::Node& node, std::string_view key);
+PyLiteral scalar_value(const YamlNode& node);
+std::string text(const YamlNode& node, std::string_view key);
+std::string dotted_path(const YamlNode& node, std::string_view key);
+std::string family_name(const YamlNode& node, std::string_view key);
+bool boolean(const YamlNode& node, std::string_view key);
+std::vector<std::string> text_list(const YamlNode& node, std::string_view key);
 bool is_identifier(const std::string& name);
 
 // Where the byte at `offset` is: line and column, both from 1.
@@ -47,9 +48,5 @@ SourceLocation location_at(std::string_view text, std::size_t offset);
 // U+10FFFF), with the offset of the first bad byte; empty when it is. yaml-cpp passes such bytes
 // through, and they would reach the JSON output, which must be valid UTF-8.
 std::string invalid_utf8(std::string_view text, std::size_t& offset);
-
-// The one document of a plan. yaml-cpp's LoadAll can loop for ever on some damaged inputs (","):
-// documents are read one at a time, and reading stops at the second.
-YAML::Node load_one_document(const std::string& text);
 
 }  // namespace famspec::detail

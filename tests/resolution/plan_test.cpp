@@ -207,3 +207,32 @@ TEST_CASE("a plan reports every error at once, in file order, up to the limit") 
     CHECK(broken.error().errors.size() == 1);
     CHECK(broken.error().first().to_string() == broken.error().errors.front().to_string());
 }
+
+TEST_CASE("an alias reads as the node its anchor names, and an error in it is reported at the anchor") {
+    const auto parsed = parse_plan_text(
+        "plan_overrides:\n"
+        "  - match: &layers [model.a, model.b]\n"
+        "    module_type: &norm a.b.Norm\n"
+        "    replace_module: &rms x.y.f\n"
+        "  - match: *layers\n"
+        "    module_type: *norm\n"
+        "    replace_module: *rms\n",
+        "plan.yaml");
+    REQUIRE(parsed.has_value());
+    REQUIRE(parsed->entries.size() == 2);
+    CHECK(parsed->entries[1].match == std::vector<std::string>{"model.a", "model.b"});
+    CHECK(parsed->entries[1].module_type == "a.b.Norm");
+    CHECK(parsed->entries[1].replace_module->path == "x.y.f");
+
+    const auto e = error_of(
+        "plan_overrides:\n  - match: x\n    exact_type: &flag maybe\n  - match: y\n"
+        "    exact_type: *flag\n");
+    CHECK(e.to_string() == "plan.yaml:3:17: 'exact_type': expected true or false, found 'maybe'");
+}
+
+TEST_CASE("a plan is one document: a second one, or a token no document can start with, is refused") {
+    CHECK(error_of("plan_overrides: []\n---\nplan_overrides: []\n").to_string() ==
+          "plan.yaml:2:1: the plan holds a second YAML document; expected one");
+    CHECK(error_of(",").to_string() == "plan.yaml:1:1: not valid YAML: unexpected ','");
+    CHECK(error_of("").message == "the plan is empty; expected a mapping with a plan_overrides list");
+}

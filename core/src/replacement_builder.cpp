@@ -15,10 +15,6 @@ const Parameter* parameter_named(std::span<const Parameter> parameters, std::str
     return it == parameters.end() ? nullptr : &*it;
 }
 
-Outcome<ReplacementSpec> not_covered(Gap why, std::string reason) {
-    return gap<ReplacementSpec>(why, std::move(reason));
-}
-
 // The rendered "name=value" for a keyword the component receives, or why it cannot be rendered.
 Expected<std::string, std::string> render_default(const Component& component, const Parameter& parameter) {
     const std::string where = std::string(component.name()) + "." + parameter.name;
@@ -105,18 +101,20 @@ Outcome<ReplacementSpec> build_factory_replacement(const Registry& registry, con
     const Component& component = **registered;
     const bool wraps = construction.mode == ConstructionMode::wrap_source;
     if (wraps && !receives_module(construction, component.parameters())) {
-        return not_covered(Gap::component_mismatch, "component " + construction.component + " has no " +
-                                                        (construction.module_positional ? "positional" : "keyword") +
-                                                        " 'module' parameter to receive the wrapped source module");
+        return gap<ReplacementSpec>(Gap::component_mismatch,
+                                    "component " + construction.component + " has no " +
+                                        (construction.module_positional ? "positional" : "keyword") +
+                                        " 'module' parameter to receive the wrapped source module");
     }
     // The options are declared factory parameters (check_options kept only those); each must reach the
     // component, or the generated call would not say what the runtime does with it.
     if (const std::string* option = unforwarded_option(construction, options)) {
-        return not_covered(Gap::bad_option, "option '" + *option + "' is not passed on to " + construction.component +
-                                                ", so it cannot reach the generated call");
+        return gap<ReplacementSpec>(Gap::bad_option, "option '" + *option + "' is not passed on to " +
+                                                         construction.component +
+                                                         ", so it cannot reach the generated call");
     }
     auto arguments = keyword_arguments(component, construction, options, target);
-    if (!arguments) return not_covered(Gap::component_mismatch, arguments.error());
+    if (!arguments) return gap<ReplacementSpec>(Gap::component_mismatch, arguments.error());
 
     auto spec = std::make_shared<ReplacementSpec>(ReplacementSpec{
         .old_ctor = old_ctor,
@@ -150,9 +148,9 @@ Outcome<ReplacementSpec> build_component_replacement(const Component& component,
     const auto parameters = component.parameters();
     const Parameter* module = parameter_named(parameters, "module");
     if (module == nullptr || !module->accepts_keyword()) {
-        return not_covered(Gap::component_mismatch,
-                           "component " + std::string(component.name()) +
-                               " takes no 'module' parameter, so it cannot wrap the source module");
+        return gap<ReplacementSpec>(Gap::component_mismatch,
+                                    "component " + std::string(component.name()) +
+                                        " takes no 'module' parameter, so it cannot wrap the source module");
     }
     auto spec = std::make_shared<ReplacementSpec>();
     spec->old_ctor = old_ctor;
@@ -165,7 +163,7 @@ Outcome<ReplacementSpec> build_component_replacement(const Component& component,
         const Parameter* parameter = parameter_named(parameters, runtime);
         if (parameter == nullptr) continue;
         auto rendered = render_default(component, *parameter);
-        if (!rendered) return not_covered(Gap::component_mismatch, rendered.error());
+        if (!rendered) return gap<ReplacementSpec>(Gap::component_mismatch, rendered.error());
         spec->keyword_args.push_back(std::move(*rendered));
     }
     // Plan options follow, in the constructor's parameter order.

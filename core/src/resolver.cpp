@@ -182,11 +182,9 @@ Resolution<std::string> Resolver::interface_component_class(std::string_view mod
     FamilyLookup lookup = registry.explain_family(model_type);
     explanation.spellings_tried = std::move(lookup.spellings_tried);
     if (lookup.family == nullptr) {
-        return {unexpected(NotCovered{
-                    .gap = Gap::unknown_family,
-                    .reason = "unknown family '" + std::string(model_type) + "': no loaded plugin registers it",
-                    .diagnostics = {}}),
-                std::make_shared<const Explanation>(std::move(explanation))};
+        return detail::not_covered<std::string>(
+            Gap::unknown_family, "unknown family '" + std::string(model_type) + "': no loaded plugin registers it",
+            std::move(explanation), {});
     }
     explanation.family = std::string((*lookup.family)->model_type());
     explanation.declared("family", explanation.family, lookup.family->plugin);
@@ -208,10 +206,8 @@ Resolution<std::string> Resolver::interface_component_class(std::string_view mod
                     std::make_shared<const Explanation>(std::move(explanation))};
         }
     }
-    return {unexpected(NotCovered{.gap = Gap::not_registered,
-                                  .reason = "family '" + explanation.family + "' hands no interface to any component",
-                                  .diagnostics = {}}),
-            std::make_shared<const Explanation>(std::move(explanation))};
+    std::string reason = "family '" + explanation.family + "' hands no interface to any component";
+    return detail::not_covered<std::string>(Gap::not_registered, std::move(reason), std::move(explanation), {});
 }
 
 std::vector<std::string> Resolver::external_state_classes_for(const std::optional<std::string>& model_type,

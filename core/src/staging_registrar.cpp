@@ -68,7 +68,7 @@ std::string component_key(const Component& component) {
 
 const RegisteredFamily* StagingRegistrar::family_named(std::string_view model_type) const {
     const auto at = indexed(family_by_model_type_, std::string(model_type));
-    return at ? &families[*at] : nullptr;
+    return at ? &declared_.families[*at] : nullptr;
 }
 
 bool StagingRegistrar::check_family_target(std::string_view what, std::string_view target, std::string_view family,
@@ -124,17 +124,17 @@ void StagingRegistrar::add_family(std::unique_ptr<const FamilyAdapter> family, s
     staged.spellings = family_spellings(staged->model_type(), staged->architecture(), staged->aliases());
     staged.directory_keys = directory_keys(staged->directory_aliases());
     if (const auto at = indexed(family_by_model_type_, std::string(staged->model_type()))) {
-        return fail("family " + single_quoted(staged->model_type()) + " registered twice (" + families[*at].where +
-                    " and " + std::string(where) + ")");
+        return fail("family " + single_quoted(staged->model_type()) + " registered twice (" +
+                    declared_.families[*at].where + " and " + std::string(where) + ")");
     }
-    // Names, other spellings and directory aliases are key spaces of their own: two families may not
+    // Names, other spellings and directory aliases are key spaces of their own: two declared_.families may not
     // share a key within one. A family's own name outranks another's architecture or alias
     // (qwen3_5_text's Qwen3_5ForCausalLM normalises to qwen3_5's name and answers qwen3_5, as upstream).
     const std::string name = normalize_family_key(staged->model_type());
     const auto clash = [&](const Index& index, const std::string& key, const char* kind) {
         const auto at = indexed(index, key);
         if (!at) return false;
-        const RegisteredFamily& other = families[*at];
+        const RegisteredFamily& other = declared_.families[*at];
         fail(kind + single_quoted(key) + " names both family " + single_quoted(other->model_type()) + " (" +
              other.where + ") and " + single_quoted(staged->model_type()) + " (" + std::string(where) + ")");
         return true;
@@ -145,19 +145,19 @@ void StagingRegistrar::add_family(std::unique_ptr<const FamilyAdapter> family, s
     for (const auto& key : staged.directory_keys) {
         if (clash(family_by_directory_key_, key, "directory alias ")) return;
     }
-    family_by_model_type_.emplace(staged->model_type(), families.size());
-    family_by_name_.emplace(name, families.size());
+    family_by_model_type_.emplace(staged->model_type(), declared_.families.size());
+    family_by_name_.emplace(name, declared_.families.size());
     for (const auto& key : staged.spellings) {
-        if (key != name) family_by_spelling_.emplace(key, families.size());
+        if (key != name) family_by_spelling_.emplace(key, declared_.families.size());
     }
-    for (const auto& key : staged.directory_keys) family_by_directory_key_.emplace(key, families.size());
-    families.push_back(std::move(staged));
+    for (const auto& key : staged.directory_keys) family_by_directory_key_.emplace(key, declared_.families.size());
+    declared_.families.push_back(std::move(staged));
 }
 
 void StagingRegistrar::add_provider_module(std::string_view family, std::string_view module, std::string_view where) {
     const std::string what = "provider module " + single_quoted(module);
     if (!check_family_target("provider module", module, family, where, true)) return;
-    auto& providers = families[*indexed(family_by_model_type_, std::string(family))].provider_modules;
+    auto& providers = declared_.families[*indexed(family_by_model_type_, std::string(family))].provider_modules;
     if (std::find(providers.begin(), providers.end(), module) != providers.end()) {
         return fail(what + " declared twice for family " + single_quoted(family) + " (" + std::string(where) + ")");
     }
@@ -182,9 +182,9 @@ bool StagingRegistrar::check_provider(std::string_view what, const ReplacementFa
              single_quoted(factory.family()) + " (" + declared + ")");
         return false;
     }
-    // Under every provider module the family's factories are told apart by name alone.
+    // Under every provider module the family's declared_.factories are told apart by name alone.
     if (const auto at = indexed(factory_by_family_and_name_, family_and_name(factory))) {
-        const auto& other = factories[*at];
+        const auto& other = declared_.factories[*at];
         fail(std::string(what) + " and " + single_quoted(other->target()) + " share the name " + single_quoted(name) +
              " in family " + single_quoted(factory.family()) + " (" + other.where + " and " + std::string(where) +
              "): a factory resolves under every provider module, so declare it once");
@@ -198,7 +198,7 @@ void StagingRegistrar::add_factory(std::unique_ptr<const ReplacementFactory> fac
     const std::string what = "factory " + single_quoted(factory->target());
     const std::string target(factory->target());
     if (const auto at = indexed(factory_by_target_, target)) {
-        return fail(what + " registered twice (" + factories[*at].where + " and " + std::string(where) + ")");
+        return fail(what + " registered twice (" + declared_.factories[*at].where + " and " + std::string(where) + ")");
     }
     if (!check_family_target("factory", factory->target(), factory->family(), where)) return;
     if (!check_provider(what, *factory, where)) return;
@@ -241,10 +241,10 @@ void StagingRegistrar::add_factory(std::unique_ptr<const ReplacementFactory> fac
     } else if (factory->runtime_only_reason().empty()) {
         fail(what + " (" + std::string(where) + ") is runtime-only but gives no reason");
     }
-    factory_by_target_.emplace(target, factories.size());
-    factory_by_family_and_name_.emplace(family_and_name(*factory), factories.size());
-    first_factory_of_family_.emplace(factory->family(), factories.size());
-    factories.push_back(stage(std::move(factory), where));
+    factory_by_target_.emplace(target, declared_.factories.size());
+    factory_by_family_and_name_.emplace(family_and_name(*factory), declared_.factories.size());
+    first_factory_of_family_.emplace(factory->family(), declared_.factories.size());
+    declared_.factories.push_back(stage(std::move(factory), where));
 }
 
 void StagingRegistrar::add_archetype(std::unique_ptr<const MoeArchetype> archetype, std::string_view where) {
@@ -270,15 +270,16 @@ void StagingRegistrar::add_archetype(std::unique_ptr<const MoeArchetype> archety
     const auto same_fingerprint = indexed(archetype_by_fingerprint_, fingerprint_key(fp));
     if (same_factory || same_fingerprint) {
         // The earlier of the two, when both are taken.
-        const auto& other = archetypes[std::min(same_factory.value_or(archetypes.size()),
-                                                same_fingerprint.value_or(archetypes.size()))];
+        const auto& other = declared_.archetypes[std::min(same_factory.value_or(declared_.archetypes.size()),
+                                                          same_fingerprint.value_or(declared_.archetypes.size()))];
         return fail(what + " duplicates the fingerprint or compute factory of " +
                     single_quoted(other->compute_factory()) + " (" + other.where + " and " + std::string(where) + ")");
     }
     check_parameters(what, archetype->options(), where);
-    archetype_by_factory_.emplace(compute_factory, archetypes.size());
-    archetype_by_fingerprint_.emplace(fingerprint_key(fp), archetypes.size());
-    archetypes.push_back({stage(std::move(archetype), where), words->structure, words->router_kind, words->shared});
+    archetype_by_factory_.emplace(compute_factory, declared_.archetypes.size());
+    archetype_by_fingerprint_.emplace(fingerprint_key(fp), declared_.archetypes.size());
+    declared_.archetypes.push_back(
+        {stage(std::move(archetype), where), words->structure, words->router_kind, words->shared});
 }
 
 void StagingRegistrar::add_cp_wrapper(std::unique_ptr<const CpWrapper> wrapper, std::string_view where) {
@@ -286,12 +287,13 @@ void StagingRegistrar::add_cp_wrapper(std::unique_ptr<const CpWrapper> wrapper, 
     const std::string what = "CP wrapper " + single_quoted(wrapper->target());
     const std::string target(wrapper->target());
     if (const auto at = indexed(cp_wrapper_by_target_, target)) {
-        return fail(what + " registered twice (" + cp_wrappers[*at].where + " and " + std::string(where) + ")");
+        return fail(what + " registered twice (" + declared_.cp_wrappers[*at].where + " and " + std::string(where) +
+                    ")");
     }
     if (!check_family_target("CP wrapper", wrapper->target(), wrapper->family(), where)) return;
     check_parameters(what, wrapper->options(), where);
-    cp_wrapper_by_target_.emplace(target, cp_wrappers.size());
-    cp_wrappers.push_back(stage(std::move(wrapper), where));
+    cp_wrapper_by_target_.emplace(target, declared_.cp_wrappers.size());
+    declared_.cp_wrappers.push_back(stage(std::move(wrapper), where));
 }
 
 void StagingRegistrar::add_component(std::unique_ptr<const Component> component, std::string_view where) {
@@ -302,7 +304,8 @@ void StagingRegistrar::add_component(std::unique_ptr<const Component> component,
     }
     const std::string key = component_key(*component);
     if (const auto at = indexed(component_by_path_, key)) {
-        return fail(what + " registered twice (" + components[*at].where + " and " + std::string(where) + ")");
+        return fail(what + " registered twice (" + declared_.components[*at].where + " and " + std::string(where) +
+                    ")");
     }
     check_parameters(what, component->parameters(), where);
     const auto source = component->source();
@@ -311,13 +314,8 @@ void StagingRegistrar::add_component(std::unique_ptr<const Component> component,
         })) {
         fail(what + " (" + std::string(where) + ") has source blocks but none defines the class");
     }
-    component_by_path_.emplace(key, components.size());
-    components.push_back(stage(std::move(component), where));
-}
-
-StagingRegistrar::Declarations StagingRegistrar::take() && {
-    return {std::move(families), std::move(factories), std::move(archetypes), std::move(cp_wrappers),
-            std::move(components)};
+    component_by_path_.emplace(key, declared_.components.size());
+    declared_.components.push_back(stage(std::move(component), where));
 }
 
 PluginManifest StagingRegistrar::manifest(const PluginDescriptor& descriptor) const {
@@ -329,7 +327,7 @@ PluginManifest StagingRegistrar::manifest(const PluginDescriptor& descriptor) co
     manifest.abi_minor = descriptor.abi_minor;
     manifest.descriptor_size = descriptor.descriptor_size;
     manifest.fingerprint = descriptor.fingerprint != nullptr ? descriptor.fingerprint : "";
-    for (const auto& family : families) {
+    for (const auto& family : declared_.families) {
         const auto aliases = family->aliases();
         const auto directories = family->directory_aliases();
         manifest.families.push_back({std::string(family->model_type()),
@@ -337,14 +335,14 @@ PluginManifest StagingRegistrar::manifest(const PluginDescriptor& descriptor) co
                                      {aliases.begin(), aliases.end()},
                                      {directories.begin(), directories.end()}});
     }
-    for (const auto& factory : factories) manifest.factories.emplace_back(factory->target());
-    for (const auto& archetype : archetypes) {
+    for (const auto& factory : declared_.factories) manifest.factories.emplace_back(factory->target());
+    for (const auto& archetype : declared_.archetypes) {
         const MoeFingerprint& fp = archetype->fingerprint();
         manifest.archetypes.push_back(
             {std::string(archetype->compute_factory()), {fp.router, fp.shared_experts, fp.expert_storage}});
     }
-    for (const auto& wrapper : cp_wrappers) manifest.cp_wrappers.emplace_back(wrapper->target());
-    for (const auto& component : components) {
+    for (const auto& wrapper : declared_.cp_wrappers) manifest.cp_wrappers.emplace_back(wrapper->target());
+    for (const auto& component : declared_.components) {
         manifest.components.push_back(defining_path(*component));
     }
     return normalized(std::move(manifest));

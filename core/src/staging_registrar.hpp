@@ -30,17 +30,17 @@ public:
 
     const std::vector<std::string>& errors() const { return errors_; }
     PluginManifest manifest(const PluginDescriptor& descriptor) const;
-    // The staged declarations alone, for a plugin that has passed its own stages: the registrar's
-    // uniqueness indexes check one plugin only, and a load of N plugins need not hold N sets of them.
-    struct Declarations;
-    Declarations take() &&;
-
     // The staged declarations, handed over once the plugin has passed every stage.
-    std::vector<RegisteredFamily> families;
-    std::vector<Registered<ReplacementFactory>> factories;
-    std::vector<RegisteredArchetype> archetypes;
-    std::vector<Registered<CpWrapper>> cp_wrappers;
-    std::vector<Registered<Component>> components;
+    struct Declarations {
+        std::vector<RegisteredFamily> families;
+        std::vector<Registered<ReplacementFactory>> factories;
+        std::vector<RegisteredArchetype> archetypes;
+        std::vector<Registered<CpWrapper>> cp_wrappers;
+        std::vector<Registered<Component>> components;
+    };
+    // The declarations alone, for a plugin that has passed its own stages: the registrar's
+    // uniqueness indexes check one plugin only, and a load of N plugins need not hold N sets of them.
+    Declarations take() && { return std::move(declared_); }
 
 private:
     template <class T>
@@ -61,21 +61,14 @@ private:
     std::string path_;
     std::shared_ptr<const void> library_;  // kept by every staged object's deleter
     std::vector<std::string> errors_;
-    // What is staged, by the keys that must be unique, each to its index in the lists above: a
+    Declarations declared_;
+    // What is staged, by the keys that must be unique, each to its index in declared_'s lists: a
     // plugin of many thousand declarations is checked in time linear in their number.
     using Index = std::unordered_map<std::string, std::size_t>;
     Index family_by_model_type_, family_by_name_, family_by_spelling_, family_by_directory_key_;
     Index factory_by_target_, archetype_by_factory_, archetype_by_fingerprint_, cp_wrapper_by_target_;
     Index factory_by_family_and_name_, first_factory_of_family_;
     Index component_by_path_;
-};
-
-struct StagingRegistrar::Declarations {
-    std::vector<RegisteredFamily> families;
-    std::vector<Registered<ReplacementFactory>> factories;
-    std::vector<RegisteredArchetype> archetypes;
-    std::vector<Registered<CpWrapper>> cp_wrappers;
-    std::vector<Registered<Component>> components;
 };
 
 }  // namespace famspec::detail

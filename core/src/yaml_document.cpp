@@ -21,9 +21,9 @@ public:
     explicit Builder(std::deque<YamlData>& nodes) : nodes_(nodes) {}
 
     YamlNode root() const { return root_; }
-    const std::vector<YAML::Mark>& starts() const { return starts_; }
+    const YAML::Mark& start() const { return start_; }
 
-    void OnDocumentStart(const YAML::Mark& mark) override { starts_.push_back(mark); }
+    void OnDocumentStart(const YAML::Mark& mark) override { start_ = mark; }
     void OnDocumentEnd() override {}
     void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
         add(make(YAML::NodeType::Null, mark, "", {}, anchor));
@@ -87,14 +87,14 @@ private:
     std::deque<YamlData>& nodes_;
     std::vector<const YamlData*> anchors_;
     std::vector<Open> open_;
-    std::vector<YAML::Mark> starts_;
+    YAML::Mark start_;
     YamlNode root_;
 };
 
-// Reads the rest of the stream without building it: only whether a second document starts.
-struct DocumentCounter : YAML::EventHandler {
-    std::vector<YAML::Mark> starts;
-    void OnDocumentStart(const YAML::Mark& mark) override { starts.push_back(mark); }
+// Reads the rest of the stream without building it: only whether a second document starts, and where.
+struct NextDocument : YAML::EventHandler {
+    YAML::Mark start;
+    void OnDocumentStart(const YAML::Mark& mark) override { start = mark; }
     void OnDocumentEnd() override {}
     void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
     void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
@@ -126,10 +126,10 @@ YamlDocument load_one_document(const std::string& text) {
     Builder builder(*document.nodes);
     if (!parser.HandleNextDocument(builder)) return document;
     document.root = builder.root();
-    DocumentCounter rest;
+    NextDocument rest;
     if (parser.HandleNextDocument(rest)) {
-        const YAML::Mark first = builder.starts().front();
-        const YAML::Mark second = rest.starts.front();
+        const YAML::Mark& first = builder.start();
+        const YAML::Mark& second = rest.start;
         // A document that consumed nothing is a token the reader could not start a node with.
         if (second.pos == first.pos) {
             const char found =

@@ -19,8 +19,7 @@ struct ResolverHandle {
 };
 
 Slot slot_from(const std::string& name) {
-    for (const Slot slot : {Slot::replace_module, Slot::local_compute_fn, Slot::inner_wrapper})
-        if (name_of(slot) == name) return slot;
+    if (const auto slot = from_name<Slot>(name)) return *slot;
     throw py::value_error("slot must be 'replace_module', 'local_compute_fn' or 'inner_wrapper', got '" + name + "'");
 }
 

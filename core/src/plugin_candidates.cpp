@@ -3,6 +3,8 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <system_error>
 
 #include "plugin_refusal.hpp"
 
@@ -19,51 +21,57 @@ std::string file_kind(mode_t mode) {
     return "not a regular file";
 }
 
-// The *.so entries of one directory, byte-wise by name; a directory that is missing, unlistable or
-// holds no plugin is refused, so that a broken set-up never looks like "no families".
-std::vector<fs::path> list_directory(const fs::path& directory, std::vector<PluginRecord>& refused) {
+// One searched directory: its status when it was listed, and its *.so entries byte-wise by name.
+struct Listing {
+    struct stat status {};
+    std::vector<fs::path> files;
+};
+
+// The listing of one directory; a directory that is missing, unlistable or holds no plugin is
+// refused, so that a broken set-up never looks like "no families".
+Listing list_directory(const fs::path& directory, std::vector<PluginRecord>& refused) {
     const std::string shown = directory.string();
-    std::error_code ec;
-    if (!fs::is_directory(directory, ec)) {
-        refused.push_back(refused_record(refusal(shown, PluginStage::find, "a plugin directory",
-                                                 ec ? ec.message() : "not a directory",
+    Listing listing;
+    const bool exists = ::stat(directory.c_str(), &listing.status) == 0;
+    if (!exists || !S_ISDIR(listing.status.st_mode)) {
+        const std::string why = exists ? "not a directory" : std::generic_category().message(errno);
+        refused.push_back(refused_record(refusal(shown, PluginStage::find, "a plugin directory", why,
                                                  "plugin directory does not exist or is not a directory")));
         return {};
     }
-    std::vector<fs::path> here;
+    std::error_code ec;
     for (fs::directory_iterator it(directory, ec), end; !ec && it != end; it.increment(ec)) {
-        if (it->path().extension() == ".so") here.push_back(it->path());
+        if (it->path().extension() == ".so") listing.files.push_back(it->path());
     }
     if (ec) {
         refused.push_back(refused_record(refusal(shown, PluginStage::find, "a readable directory", ec.message(),
                                                  "cannot list plugin directory: " + ec.message())));
         return {};
     }
-    if (here.empty()) {
+    if (listing.files.empty()) {
         refused.push_back(refused_record(
             refusal(shown, PluginStage::find, "at least one plugin (*.so)", "none",
                     "plugin directory holds no plugin (*.so); build or install the plugins there, or search another "
                     "directory with --plugin-path or FAMSPEC_PLUGIN_PATH")));
     }
     // Entries of one directory share their prefix up to the name: the paths' bytes order the names.
-    std::sort(here.begin(), here.end(), [](const fs::path& a, const fs::path& b) { return a.native() < b.native(); });
-    return here;
+    std::sort(listing.files.begin(), listing.files.end(),
+              [](const fs::path& a, const fs::path& b) { return a.native() < b.native(); });
+    return listing;
 }
 
 // Opens one file as a candidate, or says at the find stage why it cannot be one.
 std::optional<Candidate> open_candidate(const fs::path& file, std::vector<PluginRecord>& refused) {
     const std::string shown = file.string();
     struct stat status {};
-    struct stat link {};
-    if (::stat(file.c_str(), &status) != 0) {
-        const bool dangling = ::lstat(file.c_str(), &link) == 0 && S_ISLNK(link.st_mode);
-        refused.push_back(refused_record(
-            refusal(shown, PluginStage::find, "a plugin file", dangling ? "a symbolic link to nothing" : "no such file",
-                    dangling ? "plugin file is a symbolic link to nothing" : "plugin file does not exist")));
+    const bool through_link = ::lstat(file.c_str(), &status) == 0 && S_ISLNK(status.st_mode);
+    if ((through_link && ::stat(file.c_str(), &status) != 0) || status.st_mode == 0) {
+        refused.push_back(refused_record(refusal(
+            shown, PluginStage::find, "a plugin file", through_link ? "a symbolic link to nothing" : "no such file",
+            through_link ? "plugin file is a symbolic link to nothing" : "plugin file does not exist")));
         return std::nullopt;
     }
     if (!S_ISREG(status.st_mode)) {
-        const bool through_link = ::lstat(file.c_str(), &link) == 0 && S_ISLNK(link.st_mode);
         const std::string kind = file_kind(status.st_mode) + (through_link ? " (through a symbolic link)" : "");
         refused.push_back(
             refused_record(refusal(shown, PluginStage::find, "a regular file", kind,
@@ -71,30 +79,37 @@ std::optional<Candidate> open_candidate(const fs::path& file, std::vector<Plugin
         return std::nullopt;
     }
     std::string why;
-    std::optional<PluginFile> opened = PluginFile::open(file, why);
+    std::optional<PluginFile> opened = PluginFile::open(file, through_link, why);
     if (!opened) {
         refused.push_back(refused_record(
             refusal(shown, PluginStage::find, "a readable regular file", why, "cannot open plugin file: " + why)));
         return std::nullopt;
     }
     ElfInfo elf = read_elf_info(opened->fd());
-    return Candidate{.path = file, .paths = {shown}, .file = std::move(*opened), .elf = std::move(elf)};
+    return Candidate{.path = file,
+                     .paths = {shown},
+                     .file = std::move(*opened),
+                     .elf = std::move(elf),
+                     .through_link = through_link,
+                     .listed_in = std::nullopt};
 }
 
 }  // namespace
 
 std::vector<Candidate> find_candidates(const LoadOptions& options, std::vector<PluginRecord>& refused) {
-    std::vector<fs::path> files;
+    // Each file with the status of the directory it was listed in, if it was.
+    std::vector<std::pair<fs::path, std::optional<struct stat>>> files;
     for (const fs::path& directory : options.directories) {
-        const std::vector<fs::path> here = list_directory(directory, refused);
-        files.insert(files.end(), here.begin(), here.end());
+        Listing here = list_directory(directory, refused);
+        for (fs::path& file : here.files) files.emplace_back(std::move(file), here.status);
     }
-    files.insert(files.end(), options.files.begin(), options.files.end());
+    for (const fs::path& file : options.files) files.emplace_back(file, std::nullopt);
 
     std::vector<Candidate> candidates;
-    for (const fs::path& file : files) {
+    for (const auto& [file, listed_in] : files) {
         std::optional<Candidate> candidate = open_candidate(file, refused);
         if (!candidate) continue;
+        candidate->listed_in = listed_in;
         const auto same = std::find_if(candidates.begin(), candidates.end(), [&](const Candidate& c) {
             const bool same_build = !candidate->elf.build_id.empty() && c.elf.build_id == candidate->elf.build_id;
             return c.file.identity().same_file(candidate->file.identity()) || same_build;

@@ -2,7 +2,10 @@
 // (path order, then byte-wise file name), opened once, one candidate per distinct file.
 #pragma once
 
+#include <sys/stat.h>
+
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +20,11 @@ struct Candidate {
     std::vector<std::string> paths;  // every path that did (symlink, hardlink, byte-identical copy)
     PluginFile file;
     ElfInfo elf;  // read from `file`
+    // `path` is a symbolic link: stage trust then checks the directory the file really is in, too.
+    bool through_link = false;
+    // The status of the searched directory `path` was listed in, taken when it was listed; none for
+    // an explicit file. Stage trust checks it, so a hundred plugins of one directory cost one stat.
+    std::optional<struct stat> listed_in;
 };
 
 // The candidates; what cannot be one (a missing, empty or unlistable directory, a special file named

@@ -34,11 +34,13 @@ bool operator==(const FileIdentity& a, const FileIdentity& b) {
     return a.same_file(b) && a.size == b.size && same_time(a.mtime, b.mtime);
 }
 
-std::optional<PluginFile> PluginFile::open(const std::filesystem::path& path, std::string& why) {
+std::optional<PluginFile> PluginFile::open(const std::filesystem::path& path, bool follow_link, std::string& why) {
     // O_NONBLOCK: a FIFO that appeared since the listing is refused below, not waited on.
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    const int flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (follow_link ? 0 : O_NOFOLLOW);
+    const int fd = ::open(path.c_str(), flags);
     if (fd < 0) {
-        why = std::string("cannot open: ") + std::strerror(errno);
+        why = errno == ELOOP && !follow_link ? std::string("it became a symbolic link after it was found")
+                                             : std::string("cannot open: ") + std::strerror(errno);
         return std::nullopt;
     }
     struct stat status {};
@@ -48,17 +50,18 @@ std::optional<PluginFile> PluginFile::open(const std::filesystem::path& path, st
         ::close(fd);
         return std::nullopt;
     }
-    return PluginFile(fd, FileIdentity::of(status));
+    return PluginFile(fd, status);
 }
 
 PluginFile::PluginFile(PluginFile&& other) noexcept
-    : fd_(std::exchange(other.fd_, -1)), kept_(other.kept_), identity_(other.identity_) {}
+    : fd_(std::exchange(other.fd_, -1)), kept_(other.kept_), status_(other.status_), identity_(other.identity_) {}
 
 PluginFile& PluginFile::operator=(PluginFile&& other) noexcept {
     if (this != &other) {
         if (fd_ >= 0 && !kept_) ::close(fd_);
         fd_ = std::exchange(other.fd_, -1);
         kept_ = other.kept_;
+        status_ = other.status_;
         identity_ = other.identity_;
     }
     return *this;

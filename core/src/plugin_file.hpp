@@ -27,8 +27,9 @@ struct FileIdentity {
 
 class PluginFile {
 public:
-    // Opens a regular file read-only (following a symlink). The reason, when it cannot be.
-    static std::optional<PluginFile> open(const std::filesystem::path& path, std::string& why);
+    // Opens a regular file read-only. A symbolic link is followed only when `follow_link`: a file
+    // that was no link when it was found is refused if it has become one. The reason, when it cannot be.
+    static std::optional<PluginFile> open(const std::filesystem::path& path, bool follow_link, std::string& why);
 
     PluginFile(PluginFile&& other) noexcept;
     PluginFile& operator=(PluginFile&& other) noexcept;
@@ -38,6 +39,8 @@ public:
 
     int fd() const { return fd_; }
     const FileIdentity& identity() const { return identity_; }
+    // The file's status when it was opened: its owner and mode are what stage trust checks.
+    const struct stat& status() const { return status_; }
     // The path through which the dynamic loader opens this very file.
     std::string descriptor_path() const { return "/proc/self/fd/" + std::to_string(fd_); }
     // What differs now from when the file was opened; empty when nothing does.
@@ -49,9 +52,10 @@ public:
     void keep_open_forever() { kept_ = true; }
 
 private:
-    PluginFile(int fd, FileIdentity identity) : fd_(fd), identity_(identity) {}
+    PluginFile(int fd, const struct stat& status) : fd_(fd), status_(status), identity_(FileIdentity::of(status)) {}
     int fd_ = -1;
     bool kept_ = false;
+    struct stat status_ {};
     FileIdentity identity_;
 };
 

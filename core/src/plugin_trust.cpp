@@ -54,20 +54,31 @@ fs::path real_path(const Candidate& candidate) {
     return ec ? fs::path() : real;
 }
 
-// The file itself (through its descriptor) and every directory that holds it: where it was found
-// and, for a symbolic link, where it really is. Directories above those are not checked.
+// The file itself (its status when it was opened) and every directory that holds it: where it was
+// found and, for a symbolic link, where it really is. Directories above those are not checked.
 std::vector<std::string> insecurities(const Candidate& candidate) {
     std::vector<std::string> found;
     const uid_t me = ::geteuid();
-    struct stat status {};
-    if (::fstat(candidate.file.fd(), &status) == 0) {
-        if (std::string why = insecurity("file", candidate.path, status, me); !why.empty()) found.push_back(why);
+    if (std::string why = insecurity("file", candidate.path, candidate.file.status(), me); !why.empty()) {
+        found.push_back(why);
     }
     std::error_code ec;
     const fs::path holder = fs::absolute(candidate.path, ec).parent_path();
+    // A file that is no symbolic link (it was opened with O_NOFOLLOW) is in the directory it was
+    // found in: that directory is checked once, by the status taken when it was listed.
+    struct stat status {};
+    if (!candidate.through_link) {
+        if (candidate.listed_in) {
+            status = *candidate.listed_in;
+        } else if (holder.empty() || ::stat(holder.c_str(), &status) != 0) {
+            return found;
+        }
+        if (std::string why = insecurity("directory", holder, status, me); !why.empty()) found.push_back(why);
+        return found;
+    }
     const fs::path real = real_path(candidate).parent_path();
-    // One directory reached two ways (the file is no symbolic link) is checked once: by its path when
-    // both name it alike (the usual case, one stat), else by its identity.
+    // One directory reached two ways is checked once: by its path when both name it alike, else by
+    // its identity.
     std::optional<FileIdentity> checked;
     for (const fs::path* directory : {&holder, &real}) {
         if (directory == &real && real.native() == holder.native()) break;

@@ -119,6 +119,32 @@ TEST_CASE("a plugin owned by neither root nor the current user is refused") {
     CHECK(contains(loaded.registry->plugins()[0].error->message, "neither root nor the current user (uid 0"));
 }
 
+TEST_CASE("a symbolic link is judged by the directory its file is really in, and an explicit file by its own") {
+    PluginCopy unsafe;
+    fs::permissions(unsafe.dir.path(), static_cast<fs::perms>(0775));
+    const TempDir safe;
+    fs::create_symlink(unsafe.file, safe / "famspec_zoo_good.so");
+
+    const Loaded linked = load_dir(safe.path());
+    REQUIRE(linked.registry->plugins().size() == 1);
+    const PluginRecord& record = linked.registry->plugins()[0];
+    REQUIRE(stage_of(record) == "trust");
+    CHECK(contains(record.error->message,
+                   "directory " + unsafe.dir.path().string() + " is writable by its group (mode 0775)"));
+    CHECK_FALSE(contains(record.error->message, "directory " + safe.path().string() + " "));
+
+    famspec::LoadOptions options;
+    options.files = {unsafe.file};
+    const Loaded named = load(options);
+    REQUIRE(named.registry->plugins().size() == 1);
+    REQUIRE(stage_of(named.registry->plugins()[0]) == "trust");
+    CHECK(contains(named.registry->plugins()[0].error->message,
+                   "directory " + unsafe.dir.path().string() + " is writable by its group (mode 0775)"));
+
+    fs::permissions(unsafe.dir.path(), static_cast<fs::perms>(0755));
+    CHECK(load_dir(safe.path()).registry->all_ok());
+}
+
 TEST_CASE("special files named like plugins are refused candidates, never waited on") {
     const TempDir dir;
     REQUIRE(::mkfifo((dir / "fifo.so").c_str(), 0644) == 0);

@@ -21,6 +21,12 @@ std::string file_kind(mode_t mode) {
     return "not a regular file";
 }
 
+// `*.so` as std::filesystem reads an extension ("x.so", not ".so"), from the path's bytes.
+bool named_like_a_plugin(std::string_view path) {
+    const std::string_view name = path.substr(path.rfind('/') + 1);
+    return name.size() > 3 && name.ends_with(".so");
+}
+
 // One searched directory: its status when it was listed, and its *.so entries byte-wise by name.
 struct Listing {
     struct stat status {};
@@ -41,7 +47,7 @@ Listing list_directory(const fs::path& directory, std::vector<PluginRecord>& ref
     }
     std::error_code ec;
     for (fs::directory_iterator it(directory, ec), end; !ec && it != end; it.increment(ec)) {
-        if (it->path().extension() == ".so") listing.files.push_back(it->path());
+        if (named_like_a_plugin(it->path().native())) listing.files.push_back(it->path());
     }
     if (ec) {
         refused.push_back(refused_record(refusal(shown, PluginStage::find, "a readable directory", ec.message(),

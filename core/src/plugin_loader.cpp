@@ -1,7 +1,7 @@
 // load_plugins as the stages it runs, one function a stage:
 //   find (plugin_candidates) -> trust -> manifest -> compatibility (plugin_preflight) -> open ->
 //   entry -> handshake -> register (plugin_library) -> validate (here, with plugin_conflicts and
-//   plugin_links).
+//   plugin_links). Each group of stages runs for every candidate before the next group starts.
 #include "famspec/plugin_loader.hpp"
 
 #include <algorithm>
@@ -53,14 +53,9 @@ struct Staged {
     detail::StagingRegistrar::Declarations declarations;
 };
 
-Expected<Staged, PluginError> load_candidate(Candidate& candidate, const LoadOptions& options,
-                                             const StageCallback& on_stage, PluginRecord& record) {
-    if (auto error = detail::check_before_open(candidate, options, record.manifest, on_stage)) {
-        return unexpected(*std::move(error));
-    }
-    auto opened = open_plugin(candidate, on_stage);
-    if (!opened) return unexpected(opened.error());
-    const Opened& plugin = *opened;
+// Stages register and validate, for one opened plugin: its own declarations, matched against its manifest.
+Expected<Staged, PluginError> register_candidate(const Candidate& candidate, const Opened& plugin,
+                                                 const StageCallback& on_stage, PluginRecord& record) {
     auto registrar = std::make_unique<detail::StagingRegistrar>(plugin.descriptor->name, record.path, plugin.library);
     detail::announce(on_stage, candidate, PluginStage::register_);
     if (auto error = detail::register_plugin(candidate, *plugin.descriptor, *registrar)) {
@@ -74,6 +69,50 @@ Expected<Staged, PluginError> load_candidate(Candidate& candidate, const LoadOpt
         record.manifest = std::make_shared<const PluginManifest>(std::move(registered));
     }
     return Staged{0, record.manifest, std::move(*registrar).take()};
+}
+
+// A candidate that passed the stages so far, with the index of its record.
+template <class T>
+struct Passed {
+    T value;
+    std::size_t record;
+};
+
+// Stages trust to handshake, then register and validate, each stage for every candidate before the next:
+// no plugin is mapped before every file's metadata is checked, and the dynamic loader's work runs back
+// to back, with its own data in the cache, as does the registration's.
+std::vector<Staged> stage_candidates(std::vector<Candidate>& candidates, const LoadOptions& options,
+                                     const StageCallback& on_stage, std::vector<PluginRecord>& records) {
+    std::vector<Passed<Candidate*>> checked;
+    for (Candidate& candidate : candidates) {
+        records.push_back(detail::record_of(candidate));
+        PluginRecord& record = records.back();
+        if (auto error = detail::check_before_open(candidate, options, record.manifest, on_stage)) {
+            record.error = std::move(error);
+        } else {
+            checked.push_back({&candidate, records.size() - 1});
+        }
+    }
+    std::vector<Passed<std::pair<Candidate*, Opened>>> opened;
+    for (const auto& [candidate, record] : checked) {
+        auto plugin = open_plugin(*candidate, on_stage);
+        if (plugin) {
+            opened.push_back({{candidate, std::move(*plugin)}, record});
+        } else {
+            records[record].error = plugin.error();
+        }
+    }
+    std::vector<Staged> staged;
+    for (const auto& [plugin, record] : opened) {
+        auto registered = register_candidate(*plugin.first, plugin.second, on_stage, records[record]);
+        if (!registered) {
+            records[record].error = registered.error();
+            continue;
+        }
+        staged.push_back(std::move(registered).value());
+        staged.back().record = record;
+    }
+    return staged;
 }
 
 // Stage validate, across plugins: a claim two plugins make is refused for both.
@@ -157,16 +196,7 @@ std::shared_ptr<const Registry> load_plugins(const LoadOptions& options, const S
     {
         // A candidate's paths and file contents serve its own load only.
         std::vector<Candidate> candidates = detail::find_candidates(options, records);
-        for (Candidate& candidate : candidates) {
-            records.push_back(detail::record_of(candidate));
-            auto loaded = load_candidate(candidate, options, on_stage, records.back());
-            if (!loaded) {
-                records.back().error = loaded.error();
-                continue;
-            }
-            staged.push_back(std::move(loaded).value());
-            staged.back().record = records.size() - 1;
-        }
+        staged = stage_candidates(candidates, options, on_stage, records);
     }
     refuse_shared_claims(staged, records);
     if (links == ComponentLinks::required) refuse_unlinked(staged, records);

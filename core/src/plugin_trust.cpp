@@ -26,13 +26,16 @@ std::string user_name(uid_t uid) {
     return "uid " + std::to_string(uid) + (entry != nullptr ? " (" + std::string(entry->pw_name) + ")" : "");
 }
 
+bool foreign_owner(const struct stat& status, uid_t me) { return status.st_uid != 0 && status.st_uid != me; }
+bool shared_write(const struct stat& status) { return (status.st_mode & (S_IWGRP | S_IWOTH)) != 0; }
+
 // Why `what` (a file or its directory) is not safe to load a plugin from; empty when it is.
 std::string insecurity(const std::string& what, const fs::path& path, const struct stat& status, uid_t me) {
-    if (status.st_uid != 0 && status.st_uid != me) {
+    if (foreign_owner(status, me)) {
         return what + " " + path.string() + " is owned by " + user_name(status.st_uid) +
                ", neither root nor the current user (" + user_name(me) + "); fix: chown root " + path.string();
     }
-    if ((status.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
+    if (shared_write(status)) {
         const char* who = (status.st_mode & S_IWGRP) != 0 && (status.st_mode & S_IWOTH) != 0 ? "group and others"
                           : (status.st_mode & S_IWGRP) != 0                                  ? "its group"
                                                                                              : "others";
@@ -62,20 +65,26 @@ std::vector<std::string> insecurities(const Candidate& candidate) {
     if (std::string why = insecurity("file", candidate.path, candidate.file.status(), me); !why.empty()) {
         found.push_back(why);
     }
-    std::error_code ec;
-    const fs::path holder = fs::absolute(candidate.path, ec).parent_path();
+    // The directory the file was found in, as a path: made only when it must be named or stat'ed.
+    const auto holder_path = [&candidate] {
+        std::error_code ec;
+        return fs::absolute(candidate.path, ec).parent_path();
+    };
     // A file that is no symbolic link (it was opened with O_NOFOLLOW) is in the directory it was
     // found in: that directory is checked once, by the status taken when it was listed.
     struct stat status {};
     if (!candidate.through_link) {
         if (candidate.listed_in) {
             status = *candidate.listed_in;
-        } else if (holder.empty() || ::stat(holder.c_str(), &status) != 0) {
+        } else if (::stat(holder_path().c_str(), &status) != 0) {
             return found;
         }
-        if (std::string why = insecurity("directory", holder, status, me); !why.empty()) found.push_back(why);
+        if (foreign_owner(status, me) || shared_write(status)) {
+            found.push_back(insecurity("directory", holder_path(), status, me));
+        }
         return found;
     }
+    const fs::path holder = holder_path();
     const fs::path real = real_path(candidate).parent_path();
     // One directory reached two ways is checked once: by its path when both name it alike, else by
     // its identity.

@@ -493,7 +493,7 @@ TEST_CASE("candidates are ordered by search path then by byte-wise file name") {
     CHECK(paths_of(with_file->plugins()) == std::vector<std::string>{expected[4], expected[1]});
 }
 
-TEST_CASE("stages are announced in order and a failure is the last stage entered") {
+TEST_CASE("stages are announced stage by stage across the candidates, and a failure is the last stage entered") {
     std::vector<std::pair<std::string, std::string>> seen;
     famspec::LoadOptions options;
     options.directories = {fixture_dir("zoo_good"), fixture_dir("unresolved_symbol"), fixture_dir("not_elf")};
@@ -505,11 +505,13 @@ TEST_CASE("stages are announced in order and a failure is the last stage entered
         if (level == famspec::LogLevel::error) errors.emplace_back(text);
     };
     const auto registry = famspec::load_plugins(options, on_stage);
+    // Every file's metadata is checked before any plugin is mapped, and every plugin is mapped before any
+    // registers.
     const std::vector<std::pair<std::string, std::string>> expected = {
-        {"famspec_zoo_good.so", "manifest"},          {"famspec_zoo_good.so", "open"},
-        {"famspec_zoo_good.so", "register"},          {"famspec_zoo_good.so", "validate"},
-        {"famspec_unresolved_symbol.so", "manifest"}, {"famspec_unresolved_symbol.so", "open"},
-        {"famspec_not_elf.so", "manifest"},
+        {"famspec_zoo_good.so", "manifest"},      {"famspec_unresolved_symbol.so", "manifest"},
+        {"famspec_not_elf.so", "manifest"},       {"famspec_zoo_good.so", "open"},
+        {"famspec_unresolved_symbol.so", "open"}, {"famspec_zoo_good.so", "register"},
+        {"famspec_zoo_good.so", "validate"},
     };
     CHECK(seen == expected);
     REQUIRE(errors.size() == 2);

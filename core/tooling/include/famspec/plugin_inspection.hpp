@@ -19,7 +19,9 @@
 namespace famspec {
 
 // Called on the loading thread as each candidate enters a stage: verify's child reports it, and the
-// CLI's exit guard names the plugin and stage that called exit().
+// CLI's exit guard names the plugin and stage that called exit(). Every candidate goes through trust
+// to compatibility, then every one left through open to handshake, then register and validate; a
+// candidate's own stages come in that order.
 using StageCallback = std::function<void(const std::string& path, PluginStage stage)>;
 
 // Whether a plugin with a factory whose component no loaded plugin registers is refused (stage

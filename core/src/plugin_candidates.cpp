@@ -1,9 +1,11 @@
 #include "plugin_candidates.hpp"
 
+#include <dirent.h>
 #include <sys/stat.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <memory>
 #include <system_error>
 
 #include "plugin_refusal.hpp"
@@ -21,10 +23,21 @@ std::string file_kind(mode_t mode) {
     return "not a regular file";
 }
 
-// `*.so` as std::filesystem reads an extension ("x.so", not ".so"), from the path's bytes.
-bool named_like_a_plugin(std::string_view path) {
-    const std::string_view name = path.substr(path.rfind('/') + 1);
-    return name.size() > 3 && name.ends_with(".so");
+// `*.so` as std::filesystem reads an extension: "x.so", not ".so".
+bool named_like_a_plugin(std::string_view name) { return name.size() > 3 && name.ends_with(".so"); }
+
+// The *.so files of a directory, listed with readdir: std::filesystem's iterator costs a first use
+// of much more code, and a load pays that before its first plugin.
+std::error_code read_plugin_names(const fs::path& directory, std::vector<fs::path>& files) {
+    const std::unique_ptr<DIR, int (*)(DIR*)> listing(::opendir(directory.c_str()), ::closedir);
+    if (!listing) return {errno, std::generic_category()};
+    for (;;) {
+        errno = 0;
+        const dirent* entry = ::readdir(listing.get());
+        if (entry == nullptr) break;
+        if (named_like_a_plugin(entry->d_name)) files.push_back(directory / entry->d_name);
+    }
+    return {errno, std::generic_category()};
 }
 
 // One searched directory: its status when it was listed, and its *.so entries byte-wise by name.
@@ -45,11 +58,7 @@ Listing list_directory(const fs::path& directory, std::vector<PluginRecord>& ref
                                                  "plugin directory does not exist or is not a directory")));
         return {};
     }
-    std::error_code ec;
-    for (fs::directory_iterator it(directory, ec), end; !ec && it != end; it.increment(ec)) {
-        if (named_like_a_plugin(it->path().native())) listing.files.push_back(it->path());
-    }
-    if (ec) {
+    if (const std::error_code ec = read_plugin_names(directory, listing.files)) {
         refused.push_back(refused_record(refusal(shown, PluginStage::find, "a readable directory", ec.message(),
                                                  "cannot list plugin directory: " + ec.message())));
         return {};

@@ -71,10 +71,15 @@ Expected<Staged, PluginError> register_candidate(const Candidate& candidate, con
     return Staged{0, record.manifest, std::move(*registrar).take()};
 }
 
-// A candidate that passed the stages so far, with the index of its record.
-template <class T>
-struct Passed {
-    T value;
+// A candidate that passed trust to compatibility, and one that passed open to handshake, each with
+// the index of its record.
+struct Checked {
+    Candidate* candidate;
+    std::size_t record;
+};
+struct Mapped {
+    Candidate* candidate;
+    Opened plugin;
     std::size_t record;
 };
 
@@ -83,7 +88,7 @@ struct Passed {
 // to back, with its own data in the cache, as does the registration's.
 std::vector<Staged> stage_candidates(std::vector<Candidate>& candidates, const LoadOptions& options,
                                      const StageCallback& on_stage, std::vector<PluginRecord>& records) {
-    std::vector<Passed<Candidate*>> checked;
+    std::vector<Checked> checked;
     for (Candidate& candidate : candidates) {
         records.push_back(detail::record_of(candidate));
         PluginRecord& record = records.back();
@@ -93,18 +98,18 @@ std::vector<Staged> stage_candidates(std::vector<Candidate>& candidates, const L
             checked.push_back({&candidate, records.size() - 1});
         }
     }
-    std::vector<Passed<std::pair<Candidate*, Opened>>> opened;
+    std::vector<Mapped> mapped;
     for (const auto& [candidate, record] : checked) {
         auto plugin = open_plugin(*candidate, on_stage);
         if (plugin) {
-            opened.push_back({{candidate, std::move(*plugin)}, record});
+            mapped.push_back({candidate, std::move(*plugin), record});
         } else {
             records[record].error = plugin.error();
         }
     }
     std::vector<Staged> staged;
-    for (const auto& [plugin, record] : opened) {
-        auto registered = register_candidate(*plugin.first, plugin.second, on_stage, records[record]);
+    for (const auto& [candidate, plugin, record] : mapped) {
+        auto registered = register_candidate(*candidate, plugin, on_stage, records[record]);
         if (!registered) {
             records[record].error = registered.error();
             continue;

@@ -3,13 +3,18 @@
 // the same answer needs, in the same binary, so both start from the same process state.
 //
 //   load-raw FILE...            dlopen(RTLD_NOW|RTLD_LOCAL) + dlsym of each file: the loading floor
+//   load-raw-fd FILE...         the same through /proc/self/fd/N of each file, opened first: the floor
+//                               of a loader that maps the very file it checked
 //   load-famspec DIR            famspec::load_plugins on DIR
+//   load-stages DIR             the same, with the time from each announced stage to the next,
+//                               summed over the candidates
 //   resolve DIR PLUGIN TARGET MODEL_TYPE MODULE_TYPE FAMILY_SPELLING
 //                               cached replacement_spec_for and find_family with DIR and PLUGIN loaded
 //   hashmap KEYS TARGET         an unordered_map lookup among KEYS keys: the lookup floor
 //   plan-famspec FILE           famspec::parse_plan_file
 //   plan-yaml FILE              YAML::LoadFile, nothing checked: the parsing floor
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <sys/resource.h>
 #include <yaml-cpp/yaml.h>
 
@@ -18,6 +23,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <new>
 #include <string>
 #include <unordered_map>
@@ -25,6 +31,8 @@
 
 #include "counting_new.hpp"
 #include "famspec/famspec.hpp"
+#include "famspec/names.hpp"
+#include "famspec/plugin_inspection.hpp"
 #include "famspec/sdk/abi.hpp"
 
 namespace {
@@ -70,12 +78,15 @@ double ns_per_call(int batches, int calls, F&& f) {
     return samples[samples.size() / 2];
 }
 
-int load_raw(int argc, char** argv) {
+// Each file is mapped by its path, or, `through_descriptor`, opened and mapped as /proc/self/fd/N.
+int load_raw(int argc, char** argv, bool through_descriptor) {
     const long before = status_kib("VmHWM:");
     const long faults = minor_faults();
     const auto start = Clock::now();
     for (int i = 0; i < argc; ++i) {
-        void* handle = dlopen(argv[i], RTLD_NOW | RTLD_LOCAL);
+        std::string name = argv[i];
+        if (through_descriptor) name = "/proc/self/fd/" + std::to_string(::open(argv[i], O_RDONLY | O_CLOEXEC));
+        void* handle = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
         if (handle == nullptr || dlsym(handle, famspec::kEntrySymbol) == nullptr) {
             std::fprintf(stderr, "famspec-bench-probe: %s: %s\n", argv[i], dlerror());
             return 1;
@@ -106,6 +117,30 @@ int load_famspec(const char* directory) {
     }
     std::printf("ns=%.0f\nfaults=%ld\nplugins=%zu\nhwm_before_kib=%ld\nhwm_after_kib=%ld\n", ns, faulted,
                 registry->plugins().size(), before, after);
+    return 0;
+}
+
+// Where a load's time goes: each announced stage runs until the next announcement, so a stage's
+// figure also holds what runs unannounced after it (the next candidate's trust check after
+// "manifest"; the cross-plugin checks and the freeze after the last "validate").
+int load_stages(const char* directory) {
+    famspec::LoadOptions options;
+    options.directories.emplace_back(directory);
+    std::map<std::string, double> spent;
+    std::string current = "find";
+    auto mark = Clock::now();
+    const auto registry = famspec::load_plugins(options, [&](const std::string&, famspec::PluginStage stage) {
+        spent[current] += ns_since(mark);
+        current = famspec::name_of(stage);
+        mark = Clock::now();
+    });
+    spent[current] += ns_since(mark);
+    if (!registry->all_ok()) {
+        std::fprintf(stderr, "famspec-bench-probe: a plugin of %s did not load\n", directory);
+        return 1;
+    }
+    for (const auto& [stage, ns] : spent) std::printf("%s_ns=%.0f\n", stage.c_str(), ns);
+    std::printf("plugins=%zu\n", registry->plugins().size());
     return 0;
 }
 
@@ -177,8 +212,10 @@ int plan_yaml(const char* file) {
 int main(int argc, char** argv) {
     const std::string mode = argc > 1 ? argv[1] : "";
     try {
-        if (mode == "load-raw") return load_raw(argc - 2, argv + 2);
+        if (mode == "load-raw") return load_raw(argc - 2, argv + 2, false);
+        if (mode == "load-raw-fd") return load_raw(argc - 2, argv + 2, true);
         if (mode == "load-famspec" && argc == 3) return load_famspec(argv[2]);
+        if (mode == "load-stages" && argc == 3) return load_stages(argv[2]);
         if (mode == "resolve" && argc == 8) return resolve(argv + 2);
         if (mode == "hashmap" && argc == 4) return hashmap(std::atoi(argv[2]), argv[3]);
         if (mode == "plan-famspec" && argc == 3) return plan_famspec(argv[2]);
@@ -187,7 +224,9 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "famspec-bench-probe: %s\n", error.what());
         return 1;
     }
-    std::fprintf(stderr,
-                 "usage: famspec-bench-probe load-raw|load-famspec|resolve|hashmap|plan-famspec|plan-yaml ...\n");
+    std::fprintf(
+        stderr,
+        "usage: famspec-bench-probe load-raw|load-raw-fd|load-famspec|load-stages|resolve|hashmap|plan-famspec|"
+        "plan-yaml ...\n");
     return 2;
 }

@@ -1,7 +1,9 @@
 #include "plugin_candidates.hpp"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -26,39 +28,71 @@ std::string file_kind(mode_t mode) {
 // `*.so` as std::filesystem reads an extension: "x.so", not ".so".
 bool named_like_a_plugin(std::string_view name) { return name.size() > 3 && name.ends_with(".so"); }
 
-// The *.so files of a directory, listed with readdir: std::filesystem's iterator costs a first use
-// of much more code, and a load pays that before its first plugin.
-std::error_code read_plugin_names(const fs::path& directory, std::vector<fs::path>& files) {
-    const std::unique_ptr<DIR, int (*)(DIR*)> listing(::opendir(directory.c_str()), ::closedir);
-    if (!listing) return {errno, std::generic_category()};
+// A searched directory's descriptor, held while its files are opened through it.
+struct DirectoryHandle {
+    int fd;
+    explicit DirectoryHandle(int descriptor) : fd(descriptor) {}
+    DirectoryHandle(const DirectoryHandle&) = delete;
+    DirectoryHandle& operator=(const DirectoryHandle&) = delete;
+    ~DirectoryHandle() { ::close(fd); }
+};
+
+// The *.so files of an open directory, listed with readdir: std::filesystem's iterator costs a
+// first use of much more code, and a load pays that before its first plugin.
+std::error_code read_plugin_names(int directory, const fs::path& shown, std::vector<fs::path>& files) {
+    const int listed = ::fcntl(directory, F_DUPFD_CLOEXEC, 0);  // closedir closes it
+    const std::unique_ptr<DIR, int (*)(DIR*)> listing(listed < 0 ? nullptr : ::fdopendir(listed), ::closedir);
+    if (!listing) {
+        const int error = errno;
+        if (listed >= 0) ::close(listed);
+        return {error, std::generic_category()};
+    }
     for (;;) {
         errno = 0;
         const dirent* entry = ::readdir(listing.get());
         if (entry == nullptr) break;
-        if (named_like_a_plugin(entry->d_name)) files.push_back(directory / entry->d_name);
+        if (named_like_a_plugin(entry->d_name)) files.push_back(shown / entry->d_name);
     }
     return {errno, std::generic_category()};
 }
 
-// One searched directory: its status when it was listed, and its *.so entries byte-wise by name.
+// One searched directory, open: its status, and its *.so entries byte-wise by name. Each file is
+// opened in the very directory that was listed and whose status stage trust checks, whatever is
+// renamed over the directory's path meanwhile.
 struct Listing {
+    std::shared_ptr<const DirectoryHandle> directory;
     struct stat status {};
     std::vector<fs::path> files;
 };
+
+// Why a directory that cannot be opened is refused: missing, no directory, or not readable.
+PluginRecord unusable_directory(const std::string& shown, int open_error) {
+    struct stat status {};
+    const bool exists = ::stat(shown.c_str(), &status) == 0;
+    if (!exists || !S_ISDIR(status.st_mode)) {
+        const std::string why = exists ? "not a directory" : std::generic_category().message(errno);
+        return refused_record(refusal(shown, PluginStage::find, "a plugin directory", why,
+                                      "plugin directory does not exist or is not a directory"));
+    }
+    const std::string why = std::generic_category().message(open_error);
+    return refused_record(
+        refusal(shown, PluginStage::find, "a readable directory", why, "cannot list plugin directory: " + why));
+}
 
 // The listing of one directory; a directory that is missing, unlistable or holds no plugin is
 // refused, so that a broken set-up never looks like "no families".
 Listing list_directory(const fs::path& directory, std::vector<PluginRecord>& refused) {
     const std::string shown = directory.string();
-    Listing listing;
-    const bool exists = ::stat(directory.c_str(), &listing.status) == 0;
-    if (!exists || !S_ISDIR(listing.status.st_mode)) {
-        const std::string why = exists ? "not a directory" : std::generic_category().message(errno);
-        refused.push_back(refused_record(refusal(shown, PluginStage::find, "a plugin directory", why,
-                                                 "plugin directory does not exist or is not a directory")));
+    const int fd = ::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) {
+        refused.push_back(unusable_directory(shown, errno));
         return {};
     }
-    if (const std::error_code ec = read_plugin_names(directory, listing.files)) {
+    Listing listing{std::make_shared<const DirectoryHandle>(fd), {}, {}};
+    std::error_code ec =
+        ::fstat(fd, &listing.status) == 0 ? std::error_code() : std::error_code(errno, std::generic_category());
+    if (!ec) ec = read_plugin_names(fd, directory, listing.files);
+    if (ec) {
         refused.push_back(refused_record(refusal(shown, PluginStage::find, "a readable directory", ec.message(),
                                                  "cannot list plugin directory: " + ec.message())));
         return {};
@@ -75,11 +109,23 @@ Listing list_directory(const fs::path& directory, std::vector<PluginRecord>& ref
     return listing;
 }
 
-// Opens one file as a candidate, or says at the find stage why it cannot be one.
-std::optional<Candidate> open_candidate(const fs::path& file, std::vector<PluginRecord>& refused) {
+// A file to consider: found in a listed directory, open, or named on its own.
+struct Found {
+    fs::path path;
+    std::shared_ptr<const DirectoryHandle> directory;
+    std::optional<struct stat> listed_in;
+};
+
+// Opens one file as a candidate, or says at the find stage why it cannot be one. A file found in
+// a directory is looked at and opened through that directory's descriptor, unless it is a symbolic
+// link, which is followed by its path.
+std::optional<Candidate> open_candidate(const Found& found, std::vector<PluginRecord>& refused) {
+    const fs::path& file = found.path;
     const std::string shown = file.string();
+    const int at = found.directory ? found.directory->fd : AT_FDCWD;
+    const std::string name = found.directory ? file.filename().string() : shown;
     struct stat status {};
-    const bool through_link = ::lstat(file.c_str(), &status) == 0 && S_ISLNK(status.st_mode);
+    const bool through_link = ::fstatat(at, name.c_str(), &status, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(status.st_mode);
     if ((through_link && ::stat(file.c_str(), &status) != 0) || status.st_mode == 0) {
         refused.push_back(refused_record(refusal(
             shown, PluginStage::find, "a plugin file", through_link ? "a symbolic link to nothing" : "no such file",
@@ -94,7 +140,8 @@ std::optional<Candidate> open_candidate(const fs::path& file, std::vector<Plugin
         return std::nullopt;
     }
     std::string why;
-    std::optional<PluginFile> opened = PluginFile::open(file, through_link, why);
+    std::optional<PluginFile> opened = through_link ? PluginFile::open(AT_FDCWD, file.c_str(), true, why)
+                                                    : PluginFile::open(at, name.c_str(), false, why);
     if (!opened) {
         refused.push_back(refused_record(
             refusal(shown, PluginStage::find, "a readable regular file", why, "cannot open plugin file: " + why)));
@@ -106,25 +153,24 @@ std::optional<Candidate> open_candidate(const fs::path& file, std::vector<Plugin
                      .file = std::move(*opened),
                      .elf = std::move(elf),
                      .through_link = through_link,
-                     .listed_in = std::nullopt};
+                     .listed_in = found.listed_in};
 }
 
 }  // namespace
 
 std::vector<Candidate> find_candidates(const LoadOptions& options, std::vector<PluginRecord>& refused) {
-    // Each file with the status of the directory it was listed in, if it was.
-    std::vector<std::pair<fs::path, std::optional<struct stat>>> files;
+    std::vector<Found> files;
     for (const fs::path& directory : options.directories) {
         Listing here = list_directory(directory, refused);
-        for (fs::path& file : here.files) files.emplace_back(std::move(file), here.status);
+        for (fs::path& file : here.files) files.push_back({std::move(file), here.directory, here.status});
     }
-    for (const fs::path& file : options.files) files.emplace_back(file, std::nullopt);
+    for (const fs::path& file : options.files) files.push_back({file, nullptr, std::nullopt});
 
     std::vector<Candidate> candidates;
-    for (const auto& [file, listed_in] : files) {
-        std::optional<Candidate> candidate = open_candidate(file, refused);
+    for (const Found& found : files) {
+        const fs::path& file = found.path;
+        std::optional<Candidate> candidate = open_candidate(found, refused);
         if (!candidate) continue;
-        candidate->listed_in = listed_in;
         const auto same = std::find_if(candidates.begin(), candidates.end(), [&](const Candidate& c) {
             const bool same_build = !candidate->elf.build_id.empty() && c.elf.build_id == candidate->elf.build_id;
             return c.file.identity().same_file(candidate->file.identity()) || same_build;

@@ -34,10 +34,10 @@ bool operator==(const FileIdentity& a, const FileIdentity& b) {
     return a.same_file(b) && a.size == b.size && same_time(a.mtime, b.mtime);
 }
 
-std::optional<PluginFile> PluginFile::open(const std::filesystem::path& path, bool follow_link, std::string& why) {
+std::optional<PluginFile> PluginFile::open(int directory, const char* name, bool follow_link, std::string& why) {
     // O_NONBLOCK: a FIFO that appeared since the listing is refused below, not waited on.
     const int flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (follow_link ? 0 : O_NOFOLLOW);
-    const int fd = ::open(path.c_str(), flags);
+    const int fd = ::openat(directory, name, flags);
     if (fd < 0) {
         why = errno == ELOOP && !follow_link ? std::string("it became a symbolic link after it was found")
                                              : std::string("cannot open: ") + std::strerror(errno);

@@ -27,9 +27,10 @@ struct FileIdentity {
 
 class PluginFile {
 public:
-    // Opens a regular file read-only. A symbolic link is followed only when `follow_link`: a file
-    // that was no link when it was found is refused if it has become one. The reason, when it cannot be.
-    static std::optional<PluginFile> open(const std::filesystem::path& path, bool follow_link, std::string& why);
+    // Opens a regular file read-only: `name` in the directory open as `directory` (AT_FDCWD: `name`
+    // is a path). A symbolic link is followed only when `follow_link`: a file that was no link when
+    // it was found is refused if it has become one. The reason, when it cannot be.
+    static std::optional<PluginFile> open(int directory, const char* name, bool follow_link, std::string& why);
 
     PluginFile(PluginFile&& other) noexcept;
     PluginFile& operator=(PluginFile&& other) noexcept;

@@ -186,7 +186,18 @@ TEST_CASE("an empty or missing plugin directory is an error, so nothing looks li
               ": plugin directory holds no plugin (*.so); build or install the plugins there, or search another "
               "directory with --plugin-path or FAMSPEC_PLUGIN_PATH");
     CHECK_FALSE(empty.registry->all_ok());
-    CHECK_FALSE(load_dir(dir / "missing").registry->all_ok());
+
+    const Loaded missing = load_dir(dir / "missing");
+    REQUIRE(missing.registry->plugins().size() == 1);
+    const famspec::PluginError& gone = *missing.registry->plugins()[0].error;
+    CHECK(gone.stage == famspec::PluginStage::find);
+    CHECK(gone.found == "No such file or directory");
+    CHECK(gone.message == (dir / "missing").string() + ": plugin directory does not exist or is not a directory");
+
+    const Loaded file = load_dir(dir / "README.txt");
+    REQUIRE(file.registry->plugins().size() == 1);
+    CHECK(file.registry->plugins()[0].error->found == "not a directory");
+    CHECK_FALSE(file.registry->all_ok());
 }
 
 TEST_CASE("pinned digests: only a listed file loads, and a refusal comes before dlopen") {

@@ -28,13 +28,16 @@ std::string file_kind(mode_t mode) {
 // `*.so` as std::filesystem reads an extension: "x.so", not ".so".
 bool named_like_a_plugin(std::string_view name) { return name.size() > 3 && name.ends_with(".so"); }
 
-// A searched directory's descriptor, held while its files are opened through it.
-struct DirectoryHandle {
+// A searched directory, open, and its status read from that descriptor: its files are opened
+// through it, and stage trust checks that status, so the directory checked is the one each file
+// comes from, whatever is renamed over its path meanwhile.
+struct OpenDirectory {
     int fd;
-    explicit DirectoryHandle(int descriptor) : fd(descriptor) {}
-    DirectoryHandle(const DirectoryHandle&) = delete;
-    DirectoryHandle& operator=(const DirectoryHandle&) = delete;
-    ~DirectoryHandle() { ::close(fd); }
+    struct stat status {};
+    explicit OpenDirectory(int descriptor) : fd(descriptor) {}
+    OpenDirectory(const OpenDirectory&) = delete;
+    OpenDirectory& operator=(const OpenDirectory&) = delete;
+    ~OpenDirectory() { ::close(fd); }
 };
 
 // The *.so files of an open directory, listed with readdir: std::filesystem's iterator costs a
@@ -56,12 +59,9 @@ std::error_code read_plugin_names(int directory, const fs::path& shown, std::vec
     return {errno, std::generic_category()};
 }
 
-// One searched directory, open: its status, and its *.so entries byte-wise by name. Each file is
-// opened in the very directory that was listed and whose status stage trust checks, whatever is
-// renamed over the directory's path meanwhile.
+// One searched directory, open, and its *.so entries byte-wise by name.
 struct Listing {
-    std::shared_ptr<const DirectoryHandle> directory;
-    struct stat status {};
+    std::shared_ptr<const OpenDirectory> directory;
     std::vector<fs::path> files;
 };
 
@@ -88,9 +88,10 @@ Listing list_directory(const fs::path& directory, std::vector<PluginRecord>& ref
         refused.push_back(unusable_directory(shown, errno));
         return {};
     }
-    Listing listing{std::make_shared<const DirectoryHandle>(fd), {}, {}};
+    auto opened = std::make_shared<OpenDirectory>(fd);
     std::error_code ec =
-        ::fstat(fd, &listing.status) == 0 ? std::error_code() : std::error_code(errno, std::generic_category());
+        ::fstat(fd, &opened->status) == 0 ? std::error_code() : std::error_code(errno, std::generic_category());
+    Listing listing{std::move(opened), {}};
     if (!ec) ec = read_plugin_names(fd, directory, listing.files);
     if (ec) {
         refused.push_back(refused_record(refusal(shown, PluginStage::find, "a readable directory", ec.message(),
@@ -109,11 +110,10 @@ Listing list_directory(const fs::path& directory, std::vector<PluginRecord>& ref
     return listing;
 }
 
-// A file to consider: found in a listed directory, open, or named on its own.
+// A file to consider: found in a listed directory (open), or named on its own (none).
 struct Found {
     fs::path path;
-    std::shared_ptr<const DirectoryHandle> directory;
-    std::optional<struct stat> listed_in;
+    std::shared_ptr<const OpenDirectory> directory;
 };
 
 // Opens one file as a candidate, or says at the find stage why it cannot be one. A file found in
@@ -153,7 +153,7 @@ std::optional<Candidate> open_candidate(const Found& found, std::vector<PluginRe
                      .file = std::move(*opened),
                      .elf = std::move(elf),
                      .through_link = through_link,
-                     .listed_in = found.listed_in};
+                     .listed_in = found.directory ? std::optional(found.directory->status) : std::nullopt};
 }
 
 }  // namespace
@@ -162,9 +162,9 @@ std::vector<Candidate> find_candidates(const LoadOptions& options, std::vector<P
     std::vector<Found> files;
     for (const fs::path& directory : options.directories) {
         Listing here = list_directory(directory, refused);
-        for (fs::path& file : here.files) files.push_back({std::move(file), here.directory, here.status});
+        for (fs::path& file : here.files) files.push_back({std::move(file), here.directory});
     }
-    for (const fs::path& file : options.files) files.push_back({file, nullptr, std::nullopt});
+    for (const fs::path& file : options.files) files.push_back({file, nullptr});
 
     std::vector<Candidate> candidates;
     for (const Found& found : files) {

@@ -54,7 +54,7 @@ std::optional<PluginFile> PluginFile::open(int directory, const char* name, bool
 }
 
 PluginFile::PluginFile(PluginFile&& other) noexcept
-    : fd_(std::exchange(other.fd_, -1)), kept_(other.kept_), status_(other.status_), identity_(other.identity_) {}
+    : fd_(std::exchange(other.fd_, -1)), kept_(other.kept_), status_(other.status_) {}
 
 PluginFile& PluginFile::operator=(PluginFile&& other) noexcept {
     if (this != &other) {
@@ -62,7 +62,6 @@ PluginFile& PluginFile::operator=(PluginFile&& other) noexcept {
         fd_ = std::exchange(other.fd_, -1);
         kept_ = other.kept_;
         status_ = other.status_;
-        identity_ = other.identity_;
     }
     return *this;
 }
@@ -74,10 +73,11 @@ PluginFile::~PluginFile() {
 std::string PluginFile::changes_since_open() const {
     struct stat status {};
     if (::fstat(fd_, &status) != 0) return std::string("cannot read its status: ") + std::strerror(errno);
+    const FileIdentity then = identity();
     const FileIdentity now = FileIdentity::of(status);
-    if (now == identity_) return {};
-    if (now.size != identity_.size) {
-        return "its size changed from " + std::to_string(identity_.size) + " to " + std::to_string(now.size) + " bytes";
+    if (now == then) return {};
+    if (now.size != then.size) {
+        return "its size changed from " + std::to_string(then.size) + " to " + std::to_string(now.size) + " bytes";
     }
     return "it was modified (its mtime changed)";
 }

@@ -39,7 +39,7 @@ public:
     ~PluginFile();
 
     int fd() const { return fd_; }
-    const FileIdentity& identity() const { return identity_; }
+    FileIdentity identity() const { return FileIdentity::of(status_); }
     // The file's status when it was opened: its owner and mode are what stage trust checks.
     const struct stat& status() const { return status_; }
     // The path through which the dynamic loader opens this very file.
@@ -53,11 +53,10 @@ public:
     void keep_open_forever() { kept_ = true; }
 
 private:
-    PluginFile(int fd, const struct stat& status) : fd_(fd), status_(status), identity_(FileIdentity::of(status)) {}
+    PluginFile(int fd, const struct stat& status) : fd_(fd), status_(status) {}
     int fd_ = -1;
     bool kept_ = false;
     struct stat status_ {};
-    FileIdentity identity_;
 };
 
 }  // namespace famspec::detail

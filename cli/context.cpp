@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <iostream>
 #include <ostream>
 
 #include "escape.hpp"
@@ -14,6 +15,8 @@
 #include "famspec/plugin_inspection.hpp"
 #include "famspec/required_digests.hpp"
 #include "famspec/search_path.hpp"
+#include "load_watch.hpp"
+#include "output.hpp"
 
 namespace famspec::cli {
 
@@ -30,27 +33,55 @@ SearchPath Context::search_path() const {
 }
 
 LoadOptions Context::load_options(std::ostream& err) const {
-    LoadOptions options =
-        load_options_from_environment(plugin_paths, [this, &err](LogLevel level, std::string_view text) {
-            if (level == LogLevel::warning) note(err, "famspec: warning: " + std::string(text));
-        });
-    if (allow_insecure) options.allow_insecure = true;
-    if (!required_digests.empty()) {
-        options.search_errors.erase(std::remove_if(options.search_errors.begin(), options.search_errors.end(),
-                                                   [](const PluginError& e) { return e.stage == PluginStage::trust; }),
-                                    options.search_errors.end());
-        require_digests(options, required_digests);
+    // The flag wins over the variable; either one, once given, must name a usable list.
+    std::optional<std::string> pins = required_digests;
+    std::string source = "--require-digests";
+    if (!pins) {
+        if (const char* value = ::secure_getenv(kRequireDigestsVariable)) {
+            pins = std::string(value);
+            source = kRequireDigestsVariable;
+        }
     }
+    std::optional<std::vector<RequiredDigest>> digests;
+    if (pins) {
+        if (pins->empty()) {
+            throw UsageError(source +
+                             " is given but empty: pinned digests cannot be turned off by an empty value; name a "
+                             "digest list, or leave it out to load without pinned digests");
+        }
+        RequiredDigests read = read_required_digests(*pins);
+        if (!read) throw UsageError(source + ": " + read.error());
+        if (read->empty()) {
+            note(err, "famspec: warning: the digest list " + *pins + " (" + source +
+                          ") is empty: it pins no plugin, so no plugin loads");
+        }
+        digests = std::move(read).value();
+    }
+    LoadOptions options = load_options_for(search_path(), [this, &err](LogLevel level, std::string_view text) {
+        if (level == LogLevel::warning) note(err, "famspec: warning: " + std::string(text));
+    });
+    const char* insecure = ::secure_getenv(kAllowInsecureVariable);
+    options.allow_insecure = allow_insecure || (insecure != nullptr && std::string_view(insecure) == "1");
+    options.required_digests = std::move(digests);
     return options;
 }
 
 std::shared_ptr<const Registry> Context::load(std::ostream& err) const {
     const LoadOptions options = load_options(err);
+    // From here plugin code may end the process: the work goes on in a child (see load_watch.hpp),
+    // and nothing a plugin writes to stdout reaches the answer.
+    start_watched_work(json);
+    ExitGuard::answer_descriptor(separate_stdout());
     std::shared_ptr<const Registry> registry;
     {
         const ExitGuard guard;
-        registry =
-            load_plugins(options, [](const std::string& path, PluginStage stage) { ExitGuard::entering(path, stage); });
+        std::streambuf* const answer = std::cout.rdbuf(std::cerr.rdbuf());  // a plugin's std::cout too
+        registry = load_plugins(options, [](const std::string& path, PluginStage stage) {
+            ExitGuard::entering(path, stage);
+            watch_entering(path, stage);
+        });
+        std::cout.rdbuf(answer);
+        watch_loaded();
     }
     for (const PluginRecord& record : registry->plugins()) {
         if (record.ok()) continue;

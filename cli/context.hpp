@@ -5,6 +5,7 @@
 #include <iosfwd>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,12 @@
 #include "famspec/search_path.hpp"
 
 namespace famspec::cli {
+
+// A usage error found while a command runs (an unusable --require-digests, say): the command
+// stops, and famspec exits 2 with the message (see run_parsed in main.cpp).
+struct UsageError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
 
 // Exit codes shared by every command.
 inline constexpr int kExitOk = 0;
@@ -34,16 +41,20 @@ boost::json::object error_json(const CliError& error);
 struct Context {
     std::vector<std::string> plugin_paths;  // --plugin-path, in order
     bool json = false;
-    bool quiet = false;            // no notes or warnings on stderr; errors are still printed
-    bool allow_partial = false;    // --allow-partial: answer from the plugins that did load
-    bool allow_insecure = false;   // --allow-insecure-plugins (or FAMSPEC_ALLOW_INSECURE=1)
-    std::string required_digests;  // --require-digests FILE (or FAMSPEC_REQUIRE_DIGESTS)
+    bool quiet = false;                           // no notes or warnings on stderr; errors are still printed
+    bool allow_partial = false;                   // --allow-partial: answer from the plugins that did load
+    bool allow_insecure = false;                  // --allow-insecure-plugins (or FAMSPEC_ALLOW_INSECURE=1)
+    std::optional<std::string> required_digests;  // --require-digests FILE (or FAMSPEC_REQUIRE_DIGESTS)
 
     SearchPath search_path() const;
     // The search path and the trust settings of the flags and the environment; warnings go to err.
+    // A digest list that is given (flag or variable) but empty, a directory, unreadable or malformed
+    // throws UsageError: a pin list that is given never means "no pins".
     LoadOptions load_options(std::ostream& err) const;
     // Loads every plugin in-process, as an embedding runtime would, and reports failures on stderr.
-    // An exit() from plugin code while loading ends famspec with status 1 (see ExitGuard).
+    // The first call forks, and the command goes on in the child (load_watch.hpp): a plugin that ends
+    // or kills the process while it loads ends famspec with status 1 and is named. An exit() from
+    // plugin code is named by the child itself (ExitGuard). What plugins print on stdout goes to stderr.
     std::shared_ptr<const Registry> load(std::ostream& err) const;
     // load(), or nullptr when a plugin or directory failed and --allow-partial was not given: an
     // answer from a broken set-up must never look valid (the caller exits 1; with --json the error

@@ -9,12 +9,14 @@
 
 #include "escape.hpp"
 #include "famspec/names.hpp"
+#include "load_watch.hpp"
 
 namespace famspec::cli {
 namespace {
 
 std::atomic<bool> armed{false};
 bool json_errors = false;
+int answer_fd = 1;
 // Prepared before plugin code runs, so the handler only writes.
 std::string sentence = "a plugin called exit() while famspec loaded it";
 
@@ -29,8 +31,9 @@ void on_exit_while_armed(int status, void*) {
     if (json_errors) {
         const boost::json::object error{
             {"kind", "plugin_exit"}, {"message", message}, {"file", nullptr}, {"line", nullptr}, {"column", nullptr}};
-        write_all(1, boost::json::serialize(boost::json::object{{"error", error}}) + "\n");
+        write_all(answer_fd, boost::json::serialize(boost::json::object{{"error", error}}) + "\n");
     }
+    watch_reported();
     _exit(1);
 }
 
@@ -49,5 +52,7 @@ void ExitGuard::entering(const std::string& path, PluginStage stage) {
 }
 
 void ExitGuard::report_json(bool on) { json_errors = on; }
+
+void ExitGuard::answer_descriptor(int fd) { answer_fd = fd; }
 
 }  // namespace famspec::cli

@@ -5,6 +5,7 @@
 #include "app.hpp"
 #include "exit_guard.hpp"
 #include "famspec/nearest_names.hpp"
+#include "load_watch.hpp"
 #include "output.hpp"
 
 namespace {
@@ -65,7 +66,11 @@ int run_parsed(const CLI::App& app, Invocation& invocation) {
     // JSON is safe as it is, and summary and resolve print JSON (the summary's bytes are digested).
     const std::string command = app.get_subcommands().front()->get_name();
     escape_stdout(!invocation.context.json && command != "summary" && command != "resolve");
-    return dispatch(app, invocation);
+    try {
+        return dispatch(app, invocation);
+    } catch (const UsageError& error) {
+        return usage_error(invocation, error.what());
+    }
 }
 
 // A run that names its command is parsed first by that command's parser alone (make_command_parser),
@@ -118,5 +123,5 @@ int main(int argc, char** argv) {
         std::cerr << "famspec: " << error.what() << "\n";
         code = kExitUsage;
     }
-    return finish_output(code);
+    return watch_finished(finish_output(code));  // the parent of a forked load exits with this
 }

@@ -27,6 +27,10 @@ public:
         escape_ = on;
     }
     int error() const { return error_; }
+    void set_descriptor(int fd) {
+        sync();
+        fd_ = fd;
+    }
     // The descriptor was closed when famspec started (and now holds /dev/null): writing is an error.
     void mark_closed() { closed_ = true; }
 
@@ -102,6 +106,21 @@ void install_output() {
 
 void escape_stdout(bool on) {
     if (out_buffer != nullptr) out_buffer->set_escape(on);
+}
+
+int separate_stdout() {
+    static int answer = -1;
+    if (answer >= 0 || out_buffer == nullptr) return answer >= 0 ? answer : 1;
+    std::cout.flush();
+    const int copy = ::fcntl(1, F_DUPFD_CLOEXEC, 3);
+    if (copy < 0) return 1;
+    if (::dup2(2, 1) < 0) {
+        ::close(copy);
+        return 1;
+    }
+    answer = copy;
+    out_buffer->set_descriptor(answer);
+    return answer;
 }
 
 int finish_output(int code) {

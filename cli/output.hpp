@@ -14,6 +14,12 @@ void install_output();
 // Escape control characters on stdout from now on (human-readable output; JSON is already safe).
 void escape_stdout(bool on);
 
+// From now on famspec's answer goes to a private duplicate of descriptor 1, and descriptor 1 itself
+// is pointed at stderr: whatever plugin code writes to stdout (printf, write(1, ...)) lands on
+// stderr and can never pass for part of the answer. Call before plugin code runs. Returns the
+// descriptor the answer now goes to.
+int separate_stdout();
+
 // Flushes both streams. Returns `code`, or 2 after a message on stderr when stdout could not be
 // written completely.
 int finish_output(int code);

@@ -66,7 +66,7 @@ void apply_report_line(std::string_view line, ProbeReport& report) {
     }
     if (problem.empty()) return;
     constexpr std::size_t kShown = 80;
-    report.malformed = problem + ": '" + escape_control(line.substr(0, kShown)) + (line.size() > kShown ? "...'" : "'");
+    report.malformed = problem + ": '" + escape_foreign(line.substr(0, kShown)) + (line.size() > kShown ? "...'" : "'");
 }
 
 void ReportReader::feed(std::string_view chunk) {

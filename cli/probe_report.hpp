@@ -14,6 +14,9 @@ namespace famspec::cli {
 
 inline constexpr std::size_t kMaxReportLine = 64 * 1024;
 
+// The child's exit status when plugin code closed or replaced its report descriptor.
+inline constexpr int kProbeReportLost = 86;
+
 struct ProbeReport {
     std::string stage = "open";        // the last stage the child announced
     bool has_result = false;           // a well-formed result line arrived

@@ -1,6 +1,7 @@
 #include "snapshot_command.hpp"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <boost/json.hpp>
 #include <fstream>
 #include <iterator>
@@ -64,13 +65,17 @@ CLI::App* add_snapshot_command(CLI::App& app, SnapshotRequest& request) {
 }
 
 int run_snapshot(const Context& context, const SnapshotRequest& request, std::ostream& out, std::ostream& err) {
-    const std::string live = snapshot(*context.load(err));
-    if (request.compare) return compare(*request.compare, live, out, err);
+    const auto registry = context.load(err);
+    const std::string live = snapshot(*registry);
+    // The set is shown either way (failed plugins with their status), but a set in which a plugin
+    // failed is a failure, as everywhere: 1 unless --allow-partial (or the compared file is bad).
+    const int loaded = registry->all_ok() || context.allow_partial ? kExitOk : kExitFailed;
+    if (request.compare) return std::max(compare(*request.compare, live, out, err), loaded);
     if (context.json)
         out << live << "\n";
     else
         print_snapshot(out, live);
-    return kExitOk;
+    return loaded;
 }
 
 }  // namespace famspec::cli

@@ -1,5 +1,6 @@
 // famspec verify: each plugin is loaded in a child process (`famspec __probe FILE`), so a plugin
 // that crashes, hangs or exits cannot take famspec down or pass for a good one.
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <boost/json.hpp>
@@ -67,8 +68,10 @@ struct Verdict {
 Verdict judge(const std::string& path, const ProbeOutcome& outcome) {
     const ChildResult& child = outcome.child;
     const ProbeReport& report = outcome.report;
+    // What the child printed is the plugin's as much as famspec's: shown escaped, byte by byte.
+    const std::string output = escape_foreign_keep_lines(outcome.output);
     auto failure = [&](std::string status, std::string what) {
-        const std::string said = last_line(outcome.output);
+        const std::string said = last_line(output);
         Verdict verdict{std::move(status), PluginError{}, {}};
         PluginError& error = *verdict.error;
         error.path = path;
@@ -79,11 +82,11 @@ Verdict judge(const std::string& path, const ProbeOutcome& outcome) {
         }
         error.expected = "loading to finish";
         error.found = what;
-        error.system_message = outcome.output;
+        error.system_message = output;
         error.message =
             path + ": " + what + " during " + report.stage + (said.empty() ? "" : "; its last output: " + said);
         verdict.extras["signal"] = child.signal != 0 ? json::value(signal_name(child.signal)) : json::value(nullptr);
-        verdict.extras["output"] = outcome.output;
+        verdict.extras["output"] = output;
         return verdict;
     };
     if (!child.spawn_error.empty()) return failure("error", child.spawn_error);
@@ -91,17 +94,35 @@ Verdict judge(const std::string& path, const ProbeOutcome& outcome) {
     if (child.signal != 0) return failure("crashed", "crashed with " + signal_name(child.signal));
     if (!report.malformed.empty())
         return failure("error", "its report to famspec was malformed (" + report.malformed + ")");
+    if (child.exit_code == kProbeReportLost) return failure("error", "closed famspec's report descriptor (fd 3)");
     if (child.exit_code != 0) return failure("exited", "exited with status " + std::to_string(child.exit_code));
     if (!report.has_result) return failure("exited", "exited with status 0 before loading finished");
-    if (report.error) return {"error", report.error, {}};
+    if (report.error) {
+        PluginError error = *report.error;  // read from the child's report: the plugin may have written it
+        for (std::string* field : {&error.path, &error.message, &error.expected, &error.found})
+            *field = escape_foreign(*field);
+        return {"error", std::move(error), {}};
+    }
     return {"ok", std::nullopt, {}};
 }
 
 }  // namespace
 
 int probe_plugin(const std::string& file, int result_fd) {
-    auto report = [result_fd](const std::string& text) {
-        [[maybe_unused]] const auto written = write(result_fd, text.data(), text.size());
+    // The report descriptor as the parent gave it: plugin code that closes or replaces it is told
+    // apart from one that exits (exit status kProbeReportLost), at the first report after it did.
+    struct stat given {};
+    const bool have_report = ::fstat(result_fd, &given) == 0;
+    std::string last_stage = "open";
+    auto report = [&](const std::string& text) {
+        struct stat now {};
+        const bool same =
+            have_report && ::fstat(result_fd, &now) == 0 && now.st_dev == given.st_dev && now.st_ino == given.st_ino;
+        if (same && ::write(result_fd, text.data(), text.size()) == static_cast<ssize_t>(text.size())) return;
+        const std::string message = "famspec: error: " + file + " closed or replaced famspec's report descriptor (fd " +
+                                    std::to_string(result_fd) + ") during " + last_stage + "\n";
+        [[maybe_unused]] const auto written = ::write(2, message.data(), message.size());
+        _exit(kProbeReportLost);
     };
     LoadOptions options;
     options.files.emplace_back(file);
@@ -109,6 +130,7 @@ int probe_plugin(const std::string& file, int result_fd) {
     const StageCallback on_stage = [&](const std::string& path, PluginStage stage) {
         ExitGuard::entering(path, stage);
         report("stage " + std::string(name_of(stage)) + "\n");
+        last_stage = std::string(name_of(stage));
     };
     std::shared_ptr<const Registry> registry;
     {

@@ -101,8 +101,17 @@ LoadOptions load_options_from_environment(const std::vector<std::string>& explic
         plugin_search_path(explicit_paths, secure_variable(kPluginPathVariable), default_plugin_directory()),
         std::move(log));
     options.allow_insecure = secure_variable(kAllowInsecureVariable) == "1";
-    if (const auto digests = secure_variable(kRequireDigestsVariable); digests && !digests->empty()) {
-        require_digests(options, *digests);
+    if (const auto digests = secure_variable(kRequireDigestsVariable)) {
+        if (digests->empty()) {
+            // Set but empty is never "no pins": fail closed, as for a list that cannot be used.
+            options.required_digests.emplace();
+            options.search_errors.push_back(detail::refusal(
+                kRequireDigestsVariable, PluginStage::trust, "the path of a digest list", "an empty value",
+                std::string("cannot use the required digests: ") + kRequireDigestsVariable +
+                    " is set but empty; name a digest list, or unset it to load without pinned digests"));
+        } else {
+            require_digests(options, *digests);
+        }
     }
     return options;
 }

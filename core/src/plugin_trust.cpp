@@ -57,8 +57,59 @@ fs::path real_path(const Candidate& candidate) {
     return ec ? fs::path() : real;
 }
 
+// A directory that holds a symbolic link met on the way to a plugin, and that link.
+struct LinkHolder {
+    fs::path directory;
+    fs::path link;
+};
+
+// Every directory that holds a symbolic link on the way from `start` to the file it names, in the
+// order met: the path is resolved one component at a time, as the kernel does, so a link to a link
+// and a link among the directories of a link's target are all found. Whoever can write to such a
+// directory can repoint the link. Stops (with what it found) at a component it cannot look at.
+std::vector<LinkHolder> link_holders(const fs::path& start) {
+    constexpr int kMaxLinks = 40;  // the kernel's own limit (ELOOP)
+    std::vector<LinkHolder> holders;
+    std::error_code ec;
+    const fs::path absolute = fs::absolute(start, ec);
+    if (ec) return holders;
+    std::vector<std::string> pending;  // components still to walk, the next one last
+    const auto push_components = [&pending](const fs::path& path) {
+        std::vector<std::string> parts;
+        for (const fs::path& part : path.relative_path()) parts.push_back(part.string());
+        pending.insert(pending.end(), parts.rbegin(), parts.rend());
+    };
+    push_components(absolute);
+    fs::path resolved = "/";
+    int links = 0;
+    while (!pending.empty()) {
+        const std::string name = std::move(pending.back());
+        pending.pop_back();
+        if (name.empty() || name == ".") continue;
+        if (name == "..") {
+            resolved = resolved.parent_path();  // `resolved` holds no link: its parent is lexical
+            continue;
+        }
+        fs::path next = resolved / name;
+        struct stat status {};
+        if (::lstat(next.c_str(), &status) != 0) break;
+        if (!S_ISLNK(status.st_mode)) {
+            resolved = std::move(next);
+            continue;
+        }
+        if (++links > kMaxLinks) break;
+        const fs::path target = fs::read_symlink(next, ec);
+        if (ec) break;
+        holders.push_back({resolved, next});
+        if (target.is_absolute()) resolved = "/";
+        push_components(target);
+    }
+    return holders;
+}
+
 // The file itself (its status when it was opened) and every directory that holds it: where it was
-// found and, for a symbolic link, where it really is. Directories above those are not checked.
+// found, where it really is, and, when it was reached through symbolic links, every directory that
+// holds one of them. Directories above those are not checked.
 std::vector<std::string> insecurities(const Candidate& candidate) {
     std::vector<std::string> found;
     const uid_t me = ::geteuid();
@@ -84,18 +135,24 @@ std::vector<std::string> insecurities(const Candidate& candidate) {
         }
         return found;
     }
-    const fs::path holder = holder_path();
-    const fs::path real = real_path(candidate).parent_path();
-    // One directory reached two ways is checked once: by its path when both name it alike, else by
-    // its identity.
-    std::optional<FileIdentity> checked;
-    for (const fs::path* directory : {&holder, &real}) {
-        if (directory == &real && real.native() == holder.native()) break;
-        if (directory->empty() || ::stat(directory->c_str(), &status) != 0) continue;
+    // The directory it was found in, every directory that holds a link on the way, and the one it
+    // really is in; each directory reached more than one way is checked once, by its identity.
+    std::vector<LinkHolder> directories{{holder_path(), {}}};
+    for (LinkHolder& holder : link_holders(candidate.path)) directories.push_back(std::move(holder));
+    directories.push_back({real_path(candidate).parent_path(), {}});
+    std::vector<FileIdentity> checked;
+    for (const auto& [directory, link] : directories) {
+        if (directory.empty() || ::stat(directory.c_str(), &status) != 0) continue;
         const FileIdentity identity = FileIdentity::of(status);
-        if (checked && checked->same_file(identity)) continue;
-        checked = identity;
-        if (std::string why = insecurity("directory", *directory, status, me); !why.empty()) found.push_back(why);
+        if (std::any_of(checked.begin(), checked.end(), [&](const FileIdentity& c) { return c.same_file(identity); }))
+            continue;
+        checked.push_back(identity);
+        std::string why = insecurity("directory", directory, status, me);
+        if (why.empty()) continue;
+        if (!link.empty() && link.parent_path() != candidate.path.parent_path()) {
+            why += " (it holds the symbolic link " + link.string() + " on the way to the plugin)";
+        }
+        found.push_back(why);
     }
     return found;
 }
@@ -126,6 +183,12 @@ std::optional<PluginError> check_digest(const Candidate& candidate, const std::v
     }
     if (std::any_of(required.begin(), required.end(), [&](const RequiredDigest& d) { return d.sha256 == digest; })) {
         return std::nullopt;
+    }
+    if (required.empty()) {
+        return refusal(path, PluginStage::trust, "a SHA-256 listed in the required digests", digest,
+                       "refused: the required digests pin no plugin (the list is empty or could not be used), "
+                       "so no plugin loads; list this plugin's SHA-256 " +
+                           digest + " to load it");
     }
     const std::string file_name = candidate.path.filename().string();
     const auto named = std::find_if(required.begin(), required.end(), [&](const RequiredDigest& d) {

@@ -2,10 +2,16 @@
 // sha256sum's "digest name" lines.
 #include "famspec/required_digests.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <array>
 #include <boost/json/parse.hpp>
 #include <cctype>
-#include <fstream>
+#include <cerrno>
 #include <sstream>
+#include <system_error>
 
 namespace famspec {
 namespace fs = std::filesystem;
@@ -73,11 +79,26 @@ RequiredDigests from_lines(const fs::path& file, const std::string& text) {
 }  // namespace
 
 RequiredDigests read_required_digests(const fs::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) return failure(file, 0, "cannot be read");
-    std::string text(kMaxDigestFileBytes + 1, '\0');
-    in.read(text.data(), static_cast<std::streamsize>(text.size()));
-    text.resize(static_cast<std::size_t>(in.gcount()));
+    if (file.empty()) return unexpected(std::string("an empty file name names no digest list"));
+    const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return failure(file, 0, "cannot be read: " + std::generic_category().message(errno));
+    struct stat status {};
+    if (::fstat(fd, &status) == 0 && S_ISDIR(status.st_mode)) {
+        ::close(fd);
+        return failure(file, 0, "is a directory, not a digest list");
+    }
+    std::string text;
+    std::array<char, 65536> chunk{};
+    int error = 0;
+    while (text.size() <= kMaxDigestFileBytes) {
+        const ssize_t n = ::read(fd, chunk.data(), chunk.size());
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) error = errno;
+        if (n <= 0) break;
+        text.append(chunk.data(), static_cast<std::size_t>(n));
+    }
+    ::close(fd);
+    if (error != 0) return failure(file, 0, "cannot be read: " + std::generic_category().message(error));
     if (text.size() > kMaxDigestFileBytes) return failure(file, 0, "larger than 4 MiB");
     const std::size_t first = text.find_first_not_of(" \t\r\n");
     if (first != std::string::npos && text[first] == '{') return from_json(file, text);

@@ -1,12 +1,16 @@
-// Plugins that misbehave while they are loaded in ways only a careful host notices: they exit, forge
-// verify's report, or leave a process behind. One file, one behaviour per fixture (ZOO_* macros).
+// Plugins that misbehave while they are loaded in ways only a careful host notices: they exit (past
+// any exit handler, too), crash, print on stdout, forge or close verify's report, or leave a process
+// behind. One file, one behaviour per fixture (ZOO_* macros).
 // Each carries a template manifest, so no build step runs its code; only famspec verify (in a child
 // process) or a CLI test that expects famspec to stop may load them.
 #include <unistd.h>
 
+#include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iostream>
 
 #include "famspec/sdk.hpp"
 
@@ -59,6 +63,26 @@ FAMSPEC_PLUGIN(ZOO_NAME, "1.0.0", "famspec test fixture")(famspec::Registrar& re
 #endif
 #if defined(ZOO_EXIT_IN_REGISTER)
     std::exit(0);
+#endif
+#if defined(ZOO_UNDERSCORE_EXIT_IN_REGISTER)
+    // What `famspec summary --digest` would print, then an exit that no exit handler sees.
+    static const char forged[] = "sha256:0000000000000000000000000000000000000000000000000000000000000000\n";
+    [[maybe_unused]] const auto n = write(1, forged, sizeof forged - 1);
+    _exit(0);
+#endif
+#if defined(ZOO_CRASH_IN_REGISTER)
+    // Bytes a terminal or a JSON reader must not get raw: a right-to-left override, a C1 CSI, 0xff.
+    std::fputs("crash_in_register: about to fault \xe2\x80\xae\x9b\xff\n", stderr);
+    std::signal(SIGSEGV, SIG_DFL);  // not a sanitizer's handler, which would exit 1
+    std::raise(SIGSEGV);
+#endif
+#if defined(ZOO_CLOSES_REPORT_FD)
+    close(3);
+#endif
+#if defined(ZOO_PRINTS_WHILE_REGISTERING)
+    std::printf("printed by a plugin with printf\n");
+    std::fflush(stdout);
+    std::cout << "printed by a plugin with std::cout" << std::endl;
 #endif
 #if defined(ZOO_MALFORMED_REPORT)
     write_report("stage \x1b[2Jregister\n");

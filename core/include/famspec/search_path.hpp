@@ -38,8 +38,9 @@ FAMSPEC_API std::filesystem::path default_plugin_directory();
 
 // What a host gets from its environment, read with secure_getenv (ignored in a set-uid program):
 // the search path of plugin_search_path(explicit_paths, FAMSPEC_PLUGIN_PATH, default_plugin_directory()),
-// FAMSPEC_ALLOW_INSECURE=1 and FAMSPEC_REQUIRE_DIGESTS. A digest file that cannot be read is a
-// trust-stage error and pins nothing, so that every plugin is refused rather than none checked.
+// FAMSPEC_ALLOW_INSECURE=1 and FAMSPEC_REQUIRE_DIGESTS. A digest file that cannot be read, and a
+// FAMSPEC_REQUIRE_DIGESTS that is set but empty, are trust-stage errors and pin nothing, so that
+// every plugin is refused rather than none checked.
 FAMSPEC_API LoadOptions load_options_from_environment(const std::vector<std::string>& explicit_paths = {},
                                                       LogCallback log = {});
 

@@ -6,8 +6,11 @@
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <cstdio>
+#include <system_error>
 
+#include "famspec/expected.hpp"
 #include "famspec/search_path.hpp"
 #include "plugin_refusal.hpp"
 
@@ -66,13 +69,14 @@ struct LinkHolder {
 // Every directory that holds a symbolic link on the way from `start` to the file it names, in the
 // order met: the path is resolved one component at a time, as the kernel does, so a link to a link
 // and a link among the directories of a link's target are all found. Whoever can write to such a
-// directory can repoint the link. Stops (with what it found) at a component it cannot look at.
-std::vector<LinkHolder> link_holders(const fs::path& start) {
+// directory can repoint the link. A way that cannot be walked (the file was opened through it, so
+// it changed since) is an error: the links met are not known.
+Expected<std::vector<LinkHolder>, std::string> link_holders(const fs::path& start) {
     constexpr int kMaxLinks = 40;  // the kernel's own limit (ELOOP)
     std::vector<LinkHolder> holders;
     std::error_code ec;
     const fs::path absolute = fs::absolute(start, ec);
-    if (ec) return holders;
+    if (ec) return unexpected(ec.message());
     std::vector<std::string> pending;  // components still to walk, the next one last
     const auto push_components = [&pending](const fs::path& path) {
         std::vector<std::string> parts;
@@ -92,14 +96,15 @@ std::vector<LinkHolder> link_holders(const fs::path& start) {
         }
         fs::path next = resolved / name;
         struct stat status {};
-        if (::lstat(next.c_str(), &status) != 0) break;
+        if (::lstat(next.c_str(), &status) != 0)
+            return unexpected(next.string() + ": " + std::generic_category().message(errno));
         if (!S_ISLNK(status.st_mode)) {
             resolved = std::move(next);
             continue;
         }
-        if (++links > kMaxLinks) break;
+        if (++links > kMaxLinks) return unexpected(std::string("more than 40 symbolic links"));
         const fs::path target = fs::read_symlink(next, ec);
-        if (ec) break;
+        if (ec) return unexpected(next.string() + ": " + ec.message());
         holders.push_back({resolved, next});
         if (target.is_absolute()) resolved = "/";
         push_components(target);
@@ -138,7 +143,11 @@ std::vector<std::string> insecurities(const Candidate& candidate) {
     // The directory it was found in, every directory that holds a link on the way, and the one it
     // really is in; each directory reached more than one way is checked once, by its identity.
     std::vector<LinkHolder> directories{{holder_path(), {}}};
-    for (LinkHolder& holder : link_holders(candidate.path)) directories.push_back(std::move(holder));
+    auto holders = link_holders(candidate.path);
+    if (!holders) found.push_back("the symbolic links on the way to it cannot be followed (" + holders.error() + ")");
+    if (holders) {
+        for (LinkHolder& holder : *holders) directories.push_back(std::move(holder));
+    }
     directories.push_back({real_path(candidate).parent_path(), {}});
     std::vector<FileIdentity> checked;
     for (const auto& [directory, link] : directories) {

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <memory>
 #include <system_error>
@@ -34,6 +35,7 @@ bool named_like_a_plugin(std::string_view name) { return name.size() > 3 && name
 struct OpenDirectory {
     int fd;
     struct stat status {};
+    std::optional<Expected<std::vector<LinkHolder>, std::string>> links;  // in its path, if any
     explicit OpenDirectory(int descriptor) : fd(descriptor) {}
     OpenDirectory(const OpenDirectory&) = delete;
     OpenDirectory& operator=(const OpenDirectory&) = delete;
@@ -57,6 +59,18 @@ std::error_code read_plugin_names(int directory, const fs::path& shown, std::vec
         if (named_like_a_plugin(entry->d_name)) files.push_back(shown / entry->d_name);
     }
     return {errno, std::generic_category()};
+}
+
+// The symbolic links in a searched directory's own path: walked only when the path it was opened by
+// is not its real path, which one readlink of its descriptor tells.
+std::optional<Expected<std::vector<LinkHolder>, std::string>> links_in_path(const fs::path& directory, int fd) {
+    std::array<char, 4096> buffer{};
+    const std::string descriptor = "/proc/self/fd/" + std::to_string(fd);
+    const ssize_t size = ::readlink(descriptor.c_str(), buffer.data(), buffer.size());
+    std::string_view shown = directory.native();
+    while (shown.size() > 1 && shown.ends_with('/')) shown.remove_suffix(1);
+    if (size > 0 && std::string_view(buffer.data(), static_cast<std::size_t>(size)) == shown) return std::nullopt;
+    return link_holders(directory);
 }
 
 // One searched directory, open, and its *.so entries byte-wise by name.
@@ -91,6 +105,7 @@ Listing list_directory(const fs::path& directory, std::vector<PluginRecord>& ref
     auto opened = std::make_shared<OpenDirectory>(fd);
     std::error_code ec =
         ::fstat(fd, &opened->status) == 0 ? std::error_code() : std::error_code(errno, std::generic_category());
+    if (!ec) opened->links = links_in_path(directory, fd);
     Listing listing{std::move(opened), {}};
     if (!ec) ec = read_plugin_names(fd, directory, listing.files);
     if (ec) {
@@ -153,7 +168,8 @@ std::optional<Candidate> open_candidate(const Found& found, std::vector<PluginRe
                      .file = std::move(*opened),
                      .elf = std::move(elf),
                      .through_link = through_link,
-                     .listed_in = found.directory ? std::optional(found.directory->status) : std::nullopt};
+                     .listed_in = found.directory ? std::optional(found.directory->status) : std::nullopt,
+                     .directory_links = found.directory ? found.directory->links : std::nullopt};
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "famspec/elf_file.hpp"
 #include "famspec/plugin_loader.hpp"
 #include "plugin_file.hpp"
+#include "symlink_walk.hpp"
 
 namespace famspec::detail {
 
@@ -25,6 +26,10 @@ struct Candidate {
     // The status of the searched directory `path` was listed in, taken when it was listed; none for
     // an explicit file. Stage trust checks it, so a hundred plugins of one directory cost one stat.
     std::optional<struct stat> listed_in;
+    // The symbolic links in the path of the searched directory `path` was listed in, when that path
+    // is not the directory's real path (found by one readlink per directory); stage trust checks
+    // the directories that hold them.
+    std::optional<Expected<std::vector<LinkHolder>, std::string>> directory_links;
 };
 
 // The candidates; what cannot be one (a missing, empty or unlistable directory, a special file named

@@ -13,6 +13,7 @@
 #include "famspec/expected.hpp"
 #include "famspec/search_path.hpp"
 #include "plugin_refusal.hpp"
+#include "symlink_walk.hpp"
 
 namespace famspec::detail {
 namespace fs = std::filesystem;
@@ -60,61 +61,33 @@ fs::path real_path(const Candidate& candidate) {
     return ec ? fs::path() : real;
 }
 
-// A directory that holds a symbolic link met on the way to a plugin, and that link.
-struct LinkHolder {
-    fs::path directory;
-    fs::path link;
-};
-
-// Every directory that holds a symbolic link on the way from `start` to the file it names, in the
-// order met: the path is resolved one component at a time, as the kernel does, so a link to a link
-// and a link among the directories of a link's target are all found. Whoever can write to such a
-// directory can repoint the link. A way that cannot be walked (the file was opened through it, so
-// it changed since) is an error: the links met are not known.
-Expected<std::vector<LinkHolder>, std::string> link_holders(const fs::path& start) {
-    constexpr int kMaxLinks = 40;  // the kernel's own limit (ELOOP)
-    std::vector<LinkHolder> holders;
-    std::error_code ec;
-    const fs::path absolute = fs::absolute(start, ec);
-    if (ec) return unexpected(ec.message());
-    std::vector<std::string> pending;  // components still to walk, the next one last
-    const auto push_components = [&pending](const fs::path& path) {
-        std::vector<std::string> parts;
-        for (const fs::path& part : path.relative_path()) parts.push_back(part.string());
-        pending.insert(pending.end(), parts.rbegin(), parts.rend());
-    };
-    push_components(absolute);
-    fs::path resolved = "/";
-    int links = 0;
-    while (!pending.empty()) {
-        const std::string name = std::move(pending.back());
-        pending.pop_back();
-        if (name.empty() || name == ".") continue;
-        if (name == "..") {
-            resolved = resolved.parent_path();  // `resolved` holds no link: its parent is lexical
+// Checks each directory once, by its identity: the one a file was found in, every one that holds a
+// link on the way (named with the link it holds, unless that is the file itself), the one it really
+// is in. A way that could not be walked is an insecurity too: the links on it are not known.
+void check_directories(const Candidate& candidate, const std::vector<LinkHolder>& directories,
+                       const std::string& unwalked, uid_t me, std::vector<std::string>& found) {
+    if (!unwalked.empty()) found.push_back("the symbolic links on the way to it cannot be followed (" + unwalked + ")");
+    std::vector<FileIdentity> checked;
+    struct stat status {};
+    for (const auto& [directory, link] : directories) {
+        if (directory.empty() || ::stat(directory.c_str(), &status) != 0) continue;
+        const FileIdentity identity = FileIdentity::of(status);
+        if (std::any_of(checked.begin(), checked.end(), [&](const FileIdentity& c) { return c.same_file(identity); }))
             continue;
+        checked.push_back(identity);
+        std::string why = insecurity("directory", directory, status, me);
+        if (why.empty()) continue;
+        if (!link.empty() && link != candidate.path) {
+            why += " (it holds the symbolic link " + link.string() + " on the way to the plugin)";
         }
-        fs::path next = resolved / name;
-        struct stat status {};
-        if (::lstat(next.c_str(), &status) != 0)
-            return unexpected(next.string() + ": " + std::generic_category().message(errno));
-        if (!S_ISLNK(status.st_mode)) {
-            resolved = std::move(next);
-            continue;
-        }
-        if (++links > kMaxLinks) return unexpected(std::string("more than 40 symbolic links"));
-        const fs::path target = fs::read_symlink(next, ec);
-        if (ec) return unexpected(next.string() + ": " + ec.message());
-        holders.push_back({resolved, next});
-        if (target.is_absolute()) resolved = "/";
-        push_components(target);
+        found.push_back(why);
     }
-    return holders;
 }
 
 // The file itself (its status when it was opened) and every directory that holds it: where it was
-// found, where it really is, and, when it was reached through symbolic links, every directory that
-// holds one of them. Directories above those are not checked.
+// found, where it really is, and, when it was reached through symbolic links (its own, or those in
+// the path of the directory searched), every directory that holds one of them. Directories above
+// those are not checked.
 std::vector<std::string> insecurities(const Candidate& candidate) {
     std::vector<std::string> found;
     const uid_t me = ::geteuid();
@@ -127,7 +100,8 @@ std::vector<std::string> insecurities(const Candidate& candidate) {
         return fs::absolute(candidate.path, ec).parent_path();
     };
     // A file that is no symbolic link (it was opened with O_NOFOLLOW) is in the directory it was
-    // found in: that directory is checked once, by the status taken when it was listed.
+    // found in: that directory is checked once, by the status taken when it was listed, and so are
+    // the directories that hold links in the searched directory's path, when it has any.
     struct stat status {};
     if (!candidate.through_link) {
         if (candidate.listed_in) {
@@ -138,31 +112,19 @@ std::vector<std::string> insecurities(const Candidate& candidate) {
         if (foreign_owner(status, me) || shared_write(status)) {
             found.push_back(insecurity("directory", holder_path(), status, me));
         }
+        if (const auto& way = candidate.directory_links) {
+            check_directories(candidate, way->has_value() ? **way : std::vector<LinkHolder>{},
+                              way->has_value() ? std::string() : way->error(), me, found);
+        }
         return found;
     }
-    // The directory it was found in, every directory that holds a link on the way, and the one it
-    // really is in; each directory reached more than one way is checked once, by its identity.
     std::vector<LinkHolder> directories{{holder_path(), {}}};
     auto holders = link_holders(candidate.path);
-    if (!holders) found.push_back("the symbolic links on the way to it cannot be followed (" + holders.error() + ")");
     if (holders) {
         for (LinkHolder& holder : *holders) directories.push_back(std::move(holder));
     }
     directories.push_back({real_path(candidate).parent_path(), {}});
-    std::vector<FileIdentity> checked;
-    for (const auto& [directory, link] : directories) {
-        if (directory.empty() || ::stat(directory.c_str(), &status) != 0) continue;
-        const FileIdentity identity = FileIdentity::of(status);
-        if (std::any_of(checked.begin(), checked.end(), [&](const FileIdentity& c) { return c.same_file(identity); }))
-            continue;
-        checked.push_back(identity);
-        std::string why = insecurity("directory", directory, status, me);
-        if (why.empty()) continue;
-        if (!link.empty() && link.parent_path() != candidate.path.parent_path()) {
-            why += " (it holds the symbolic link " + link.string() + " on the way to the plugin)";
-        }
-        found.push_back(why);
-    }
+    check_directories(candidate, directories, holders ? std::string() : holders.error(), me, found);
     return found;
 }
 

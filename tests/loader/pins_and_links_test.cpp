@@ -197,3 +197,24 @@ TEST_CASE("a link among the directories of a link's target: the directory that h
     fs::permissions(shared.path(), static_cast<fs::perms>(0755));
     CHECK(famspec::load_plugins(options)->all_ok());
 }
+
+TEST_CASE("a searched directory reached through a link: the directory that holds the link is checked") {
+    const TempDir shared;
+    const TempDir real;
+    fs::copy_file(fixture_file("zoo_good"), real / "famspec_zoo_good.so");
+    fs::create_symlink(real.path(), shared / "current");  // shared/current -> real, searched
+    fs::permissions(shared.path(), static_cast<fs::perms>(0775));
+
+    famspec::LoadOptions options;
+    options.directories = {shared / "current"};
+    const auto refused = famspec::load_plugins(options);
+    REQUIRE(refused->plugins().size() == 1);
+    REQUIRE(stage_of(refused->plugins()[0]) == "trust");
+    CHECK(contains(refused->plugins()[0].error->message,
+                   "directory " + shared.path().string() + " is writable by its group (mode 0775); fix: chmod go-w " +
+                       shared.path().string() + " (it holds the symbolic link " + (shared / "current").string() +
+                       " on the way to the plugin)"));
+
+    fs::permissions(shared.path(), static_cast<fs::perms>(0755));
+    CHECK(famspec::load_plugins(options)->all_ok());
+}

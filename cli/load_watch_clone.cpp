@@ -22,7 +22,8 @@
 
 namespace famspec::cli::detail {
 
-#if defined(__x86_64__) && defined(__linux__)
+// ThreadSanitizer keeps per-thread state that a second process sharing the memory would corrupt.
+#if defined(__x86_64__) && defined(__linux__) && !defined(__SANITIZE_THREAD__)
 namespace {
 
 #define FAMSPEC_WATCHER __attribute__((noinline, no_sanitize("address", "undefined"), no_stack_protector))

@@ -1,12 +1,13 @@
 // A plugin's code runs inside famspec while it loads, and may end the process: `_exit(0)`, a crash,
 // `kill(getpid(), SIGKILL)`. No in-process guard survives that, and the shell would see the plugin's
 // status (often 0) for famspec's. So the first time a command is about to load plugins, famspec
-// forks: the child does the command's work, as it would have, and the parent only waits. The parent
+// makes a child process (load_watch_clone.cpp: one that shares its memory, where it can; else a
+// fork): the child does the command's work, as it would have, and the parent only waits. The parent
 // exits with the child's status when the child said it finished (after its last flush); otherwise it
 // reports the child's fate, naming the plugin and the stage that was running, and exits 1. famspec
 // therefore never exits 0 unless the command finished.
 //
-// Commands that run no plugin code in-process (list, info, verify, diff, new-family...) never fork.
+// Commands that run no plugin code in-process (list, info, verify, diff, new-family...) make none.
 #pragma once
 
 #include <string>
@@ -15,7 +16,7 @@
 
 namespace famspec::cli {
 
-// Forks on the first call (later calls do nothing). The parent never returns: it waits for the child
+// Makes the child on the first call (later calls do nothing). The parent never returns: it waits for the child
 // and ends the process with the child's fate. The child, and this process when no child could be
 // made, returns. With json, the parent's own error is also printed as JSON on stdout.
 void start_watched_work(bool json);

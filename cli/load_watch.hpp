@@ -16,9 +16,9 @@
 
 namespace famspec::cli {
 
-// Makes the child on the first call (later calls do nothing). The parent never returns: it waits for the child
-// and ends the process with the child's fate. The child, and this process when no child could be
-// made, returns. With json, the parent's own error is also printed as JSON on stdout.
+// Makes the child on the first call (later calls do nothing). The parent never returns: it waits
+// for the child and ends the process with the child's fate. The child, and this process when no
+// child could be made, returns. With json, the parent's own error is also printed as JSON on stdout.
 void start_watched_work(bool json);
 
 // Plugin code of `path` at `stage` may run next (for the parent's message).

@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 
-from conftest import ACME, RUNTIME, SHIPPED, SOURCE, make_tree, snapshot
+from conftest import RUNTIME, SHIPPED, SOURCE, snapshot
 from famspec.sync import read_family
-from famspec.sync.components import known
 
 QWEN = "hyper_parallel/models/qwen3_moe/adapter"
 ACME_ADAPTER = "hyper_parallel/models/acme_moe/adapter"
@@ -23,7 +19,7 @@ def _python(value):
 def _parameters(params) -> list[dict]:
     out = []
     for p in params:
-        entry = {"name": p.name, "kind": "keyword_only" if p.keyword_only else "positional_or_keyword"}
+        entry = {"name": p.name, "kind": "keyword_only" if p.keyword_only else "positional"}
         if p.value.kind == "literal":
             entry["default"] = _python(p.value.value)
         out.append(entry)
@@ -53,7 +49,7 @@ def _as_described(family) -> dict:
         "architecture": family.architecture,
         "aliases": [a for a, _ in family.aliases],
         "directory_aliases": [a for a, _ in family.directory_aliases],
-        "provider_modules": providers,
+        "provider_modules": sorted(providers),
         "factories": sorted((factory(f) for f in family.factories), key=lambda f: f["target"]),
         "cp_wrappers": sorted(({"target": w.target, "options": _parameters(w.options)} for w in family.cp_wrappers),
                               key=lambda w: w["target"]),
@@ -75,6 +71,8 @@ def _shipped(declarations: dict, model_type: str) -> dict:
     out["factories"] = [
         {k: f[k] for k in ("target", "runtime_only", "construction", "parameters")} for f in family["factories"]
     ]
+    for f in out["factories"]:  # every factory takes the runtime's three; the others are its options
+        f["parameters"] = [p for p in f["parameters"] if p["name"] not in ("module", "module_fqn", "context")]
     for f in out["factories"]:
         if f["construction"]:
             f["construction"] = {k: v for k, v in f["construction"].items() if k != "mode"}
@@ -85,14 +83,14 @@ def _shipped(declarations: dict, model_type: str) -> dict:
 
 @pytest.mark.parametrize("model_type", SHIPPED)
 def test_what_sync_reads_is_what_the_shipped_plugin_declares(declarations, model_type):
-    family = read_family(RUNTIME, model_type, known(declarations, model_type))
+    family = read_family(RUNTIME, model_type, declarations)
     assert family.todos == []
     assert family.components == []  # the shipped components plugin declares every one of them
     assert _as_described(family) == _shipped(declarations, model_type)
 
 
 def test_the_handed_over_function_is_the_shipped_plugins_python(declarations):
-    family = read_family(RUNTIME, "Qwen3MoeForCausalLM", known(declarations, "qwen3_moe"))
+    family = read_family(RUNTIME, "Qwen3MoeForCausalLM", declarations)
     assets = SOURCE / "plugins" / "qwen3_moe" / "python"
     assert [b.defines for b in family.interface] == [
         ["run_qwen3_moe_flash_attention"],
@@ -302,7 +300,7 @@ def test_unknown_family_and_a_root_that_is_no_runtime(tmp_path, sync):
 
 def test_any_spelling_and_a_directory_alias_name_the_family(tmp_path, sync, declarations):
     for spelling in ("DeepseekV3ForCausalLM", "deepseek-v3", "DeepSeek_V3"):
-        family = read_family(RUNTIME, spelling, known(declarations, "deepseek_v3"))
+        family = read_family(RUNTIME, spelling, declarations)
         assert family.model_type == "deepseek_v3"
     # DeepSeek-V2 is registered from the same folder: the folder's layouts and wrappers are not its own,
     # so it has nothing to generate.

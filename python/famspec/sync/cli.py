@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ..audit import declarations
 from ..audit.audit import AuditError
-from . import components, project
+from . import project
 from .errors import SyncError
 from .reader import read_family
 
@@ -49,7 +49,7 @@ def _described(args) -> dict:
 def run(args, out=None, err=None) -> int:
     out, err = out or sys.stdout, err or sys.stderr
     described = _described(args)
-    family = read_family(Path(args.source_root), args.family, components.known(described, args.family))
+    family = read_family(Path(args.source_root), args.family, described)
     target = Path(args.out)
     files, stale = project.planned(target, family)
     for todo in sorted(family.todos, key=lambda t: (t.site.file, t.site.line)):

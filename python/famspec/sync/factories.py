@@ -12,7 +12,7 @@ from . import values
 from .model import Argument, Factory, Site, Todo
 
 
-def factories_in(tree: SourceTree, provider: str, module: ParsedModule) -> list[tuple[ast.FunctionDef, Site]]:
+def factories_in(module: ParsedModule) -> list[tuple[ast.FunctionDef, Site]]:
     """The decorated factories a provider module defines, in source order."""
     out = []
     for node in module.tree.body:

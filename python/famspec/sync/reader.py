@@ -9,7 +9,7 @@ from ..audit.registrations import DIRECTORY_ALIASES
 from ..audit.source_tree import SourceTree, UnreadableSource
 from . import archetypes, components, factories, family, handed_over, wrappers
 from .errors import SyncError
-from .model import Factory, FamilySource, Site, Todo
+from .model import Factory, FamilySource, Todo
 
 
 def _module(tree: SourceTree, dotted: str, why: str):
@@ -48,7 +48,9 @@ def _check_import_cycle(tree: SourceTree, providers: list[str]) -> None:
                 stack.append((child, iter(sorted(edges.get(child, ())))))
 
 
-def read_family(source_root: Path, name: str, known_components: set) -> FamilySource:
+def read_family(source_root: Path, name: str, declarations: dict) -> FamilySource:
+    """The family named by any spelling, read from the tree; ``declarations`` is the loaded plugins'
+    description (``Registry.describe()``): the components declared there are not declared again."""
     try:
         root = check_root(Path(source_root))
     except AuditError as error:
@@ -82,7 +84,7 @@ def read_family(source_root: Path, name: str, known_components: set) -> FamilySo
     out.todos += todos
     if owns:
         out.compute_functions = archetypes.compute_functions(tree, adapter, {a.compute_factory for a in out.archetypes})
-    _read_components(tree, out, known_components)
+    _read_components(tree, out, components.known(declarations, out.model_type))
     if out.is_empty():
         raise SyncError(
             f"family {out.model_type} ({out.architecture}, {out.site}) has no replacement factory, CP wrapper, MoE "
@@ -96,7 +98,7 @@ def _read_factories(tree: SourceTree, out: FamilySource) -> None:
     seen: dict[str, Factory] = {}
     for provider, _ in out.providers:
         module = _module(tree, provider, "a provider module")
-        for function, site in factories.factories_in(tree, provider, module):
+        for function, site in factories.factories_in(module):
             read = factories.read_factory(tree, provider, module, function, site)
             if isinstance(read, Todo):
                 out.todos.append(read)

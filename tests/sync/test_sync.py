@@ -41,8 +41,11 @@ def _as_described(family) -> dict:
                 "arguments": [{"name": a.keyword, "binding": binding[a.binding], "value": a.value}
                               for a in f.arguments],
             }
-        return {"target": f"{providers[0]}.{f.name}", "runtime_only": f.mode == "runtime_only",
-                "construction": construction, "parameters": _parameters(f.options)}
+        out = {"target": f"{providers[0]}.{f.name}", "runtime_only": f.mode == "runtime_only",
+               "construction": construction, "parameters": _parameters(f.options)}
+        if f.mode == "runtime_only":
+            out["runtime_only_reason"] = f.runtime_only_reason
+        return out
 
     return {
         "model_type": family.model_type,
@@ -69,7 +72,8 @@ def _shipped(declarations: dict, model_type: str) -> dict:
     out["provider_modules"] = family["provider_modules"] or sorted(
         {f["target"].rsplit(".", 1)[0] for f in family["factories"]})
     out["factories"] = [
-        {k: f[k] for k in ("target", "runtime_only", "construction", "parameters")} for f in family["factories"]
+        {k: f[k] for k in ("target", "runtime_only", "construction", "parameters", "runtime_only_reason") if k in f}
+        for f in family["factories"]
     ]
     for f in out["factories"]:  # every factory takes the runtime's three; the others are its options
         f["parameters"] = [p for p in f["parameters"] if p["name"] not in ("module", "module_fqn", "context")]
@@ -157,7 +161,7 @@ def test_a_new_family_declares_its_own_component_and_wrapper_options(tree, tmp_p
     assert '.pass("eps", "1e-05");' in plugin
     assert '.option("use_grouped_gemm", true);' in plugin
     assert 'family.factory("replace_acme_moe_linear").runtime_only(' \
-           '"builds through LowPrecisionLinear.from_linear(...) at runtime");' in plugin
+           '"builds through LowPrecisionLinear.from_linear at runtime");' in plugin
     line = tree.line_of(f"{ACME_ADAPTER}/distributed/context_parallel.py", "def acme_moe_ring_attention")
     assert f"""    // {ACME_ADAPTER}/distributed/context_parallel.py:{line}
     // option strategy: Literal['zigzag', 'striped']

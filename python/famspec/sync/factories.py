@@ -62,7 +62,7 @@ def read_factory(tree: SourceTree, provider: str, module: ParsedModule, function
     first = built[0]
     if first.kind == "conversion":
         factory.mode = "runtime_only"
-        factory.runtime_only_reason = f"builds through {first.component}(...) at runtime"
+        factory.runtime_only_reason = f"builds through {first.component} at runtime"
         return factory
     return _construction(tree, module, function, factory, first, todo)
 

@@ -53,3 +53,26 @@ def test_the_cli_passes_exit_codes_and_says_what_it_needs(tmp_path):
     assert "famspec sync: the command is Python and needs /nonexistent/python3" in missing.stderr
     usage = run([cli, "sync", "--source-root", RUNTIME])
     assert usage.returncode == 2 and "--family" in usage.stderr
+
+
+def test_sync_imports_nothing_of_the_runtime(tmp_path):
+    # Every package of the tree fails on import: sync must still write the project, and import no torch.
+    from conftest import make_tree
+
+    tree = make_tree(tmp_path / "runtime")
+    for init in tree.root.rglob("__init__.py"):
+        init.write_text("raise ImportError('sync imported the runtime')\n" + init.read_text())
+    plugins = _required("FAMSPEC_PLUGIN_DIR")
+    probe = (
+        "import sys\n"
+        "from famspec.sync import main\n"
+        f"code = main(['--source-root', {str(tree.root)!r}, '--family', 'acme_moe', '--out', {str(tmp_path / 'out')!r},"
+        f" '--plugin-path', {plugins!r}])\n"
+        "leaked = sorted(m for m in sys.modules if m.split('.')[0] in ('torch', 'torch_npu', 'hyper_parallel'))\n"
+        "print('leaked', leaked)\n"
+        "sys.exit(code)\n"
+    )
+    result = run([sys.executable, "-c", probe])
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "leaked []" in result.stdout
+    assert (tmp_path / "out" / "python" / "acme_attention.py").is_file()

@@ -29,10 +29,22 @@ def _todo(t: Todo) -> list[str]:
     return [f"// TODO(famspec sync) {t.site}: {t.subject}: {t.reason}; declare it by hand outside the region"]
 
 
-def _statement(first: str, chained: list[str]) -> list[str]:
-    if not chained:
-        return [first + ";"]
-    return [first] + [f"{INDENT}.{c}" for c in chained[:-1]] + [f"{INDENT}.{chained[-1]};"]
+# Lines in the body are indented once; a statement that fits stays on one line, as clang-format has it.
+_WIDTH = 120 - len(INDENT)
+
+
+def _statement(head: str, chained: list[str]) -> list[str]:
+    """`head.a(...).b(...);` on one line when it fits, else the first call on the head's line and one
+    call a line after it (then the head alone when even that does not fit)."""
+    one_line = head + "".join(f".{c}" for c in chained) + ";"
+    if len(one_line) <= _WIDTH or not chained:
+        return [one_line]
+    first = f"{head}.{chained[0]}"
+    lines = [first] if len(first) <= _WIDTH else [head, f"{INDENT}.{chained[0]}"]
+    rest = [f"{INDENT}.{c}" for c in chained[1:]]
+    lines += rest
+    lines[-1] += ";"
+    return lines
 
 
 def _factory_lines(family: FamilySource, f) -> list[str]:
@@ -59,7 +71,7 @@ def _factory_lines(family: FamilySource, f) -> list[str]:
     else:
         chained += options
     lines += cpp.choices_comment(f.options)
-    return lines + _statement(head + "." + chained[0] if chained else head, chained[1:])
+    return lines + _statement(head, chained)
 
 
 def _interface_lines(blocks: list[Block]) -> list[str]:

@@ -29,6 +29,8 @@ int run_sync(const Context& context, const SyncRequest& request, std::ostream& e
                                   "--out",         request.out};
     if (request.check) args.emplace_back("--check");
     if (request.allow_incomplete) args.emplace_back("--allow-incomplete");
+    if (context.json) args.emplace_back("--json");
+    if (context.quiet) args.emplace_back("--quiet");
     return run_python_command(context, "sync", std::move(args), err);
 }
 

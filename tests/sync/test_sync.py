@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from conftest import RUNTIME, SHIPPED, SOURCE, snapshot
@@ -310,3 +312,25 @@ def test_any_spelling_and_a_directory_alias_name_the_family(tmp_path, sync, decl
     # so it has nothing to generate.
     code, _, stderr = sync(RUNTIME, "deepseekv2", tmp_path / "v2")
     assert code == 2 and stderr.startswith("famspec sync: family deepseek_v2 (DeepseekV2ForCausalLM, ")
+
+
+def test_json_and_quiet(tree, tmp_path, sync):
+    rel = f"{QWEN}/replacements.py"
+    tree.replace(rel, "return GroupedExperts(module=module, module_fqn=module_fqn, context=context)",
+                 "return build_experts(module)")
+    line = tree.line_of(rel, "build_experts")
+    out = tmp_path / "qwen3_moe"
+    code, stdout, stderr = sync(tree.root, "qwen3_moe", out, "--json", "--quiet")
+    assert (code, stderr) == (1, "")
+    report = json.loads(stdout)
+    assert report["exit_code"] == 1 and report["family"] == "qwen3_moe"
+    assert report["changed"][:3] == [".famspec-sync.json", "CMakeLists.txt", "plugin.cpp"]
+    assert report["todos"] == [{"file": rel, "line": line,
+                                "subject": "hyper_parallel.models.qwen3_moe.adapter.replacements."
+                                           "replace_qwen3_moe_grouped_experts",
+                                "reason": "build_experts is neither imported nor defined"}]
+    code, stdout, _ = sync(tree.root, "qwen3_moe", out, "--json", "--check", "--allow-incomplete")
+    assert code == 0 and json.loads(stdout)["up_to_date"] is True
+    code, stdout, _ = sync(tree.root, "nothing", out, "--json")
+    assert code == 2
+    assert json.loads(stdout)["error"]["kind"] == "bad_input"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -34,7 +35,18 @@ def _parser() -> argparse.ArgumentParser:
         help="plugin directory whose components the project need not declare (repeatable)",
     )
     parser.add_argument("--declarations", metavar="FILE", help="a saved Registry.describe() instead of loading plugins")
+    parser.add_argument("--json", action="store_true", help="the outcome as one JSON object on stdout")
+    parser.add_argument("--quiet", action="store_true", help="no notes on stderr (errors and --check's diff still)")
     return parser
+
+
+def _todo_json(todo) -> dict:
+    return {"file": todo.site.file, "line": todo.site.line, "subject": todo.subject, "reason": todo.reason}
+
+
+def _emit_json(stream, **fields) -> None:
+    json.dump(fields, stream, sort_keys=True, separators=(",", ":"))
+    stream.write("\n")
 
 
 def _described(args) -> dict:
@@ -52,27 +64,37 @@ def run(args, out=None, err=None) -> int:
     family = read_family(Path(args.source_root), args.family, described)
     target = Path(args.out)
     files, stale = project.planned(target, family)
-    for todo in sorted(family.todos, key=lambda t: (t.site.file, t.site.line)):
-        print(f"famspec sync: TODO {todo.site}: {todo.subject}: {todo.reason}", file=err)
-    incomplete = bool(family.todos) and not args.allow_incomplete
+    todos = sorted(family.todos, key=lambda t: (t.site.file, t.site.line))
+    if not args.quiet:
+        for todo in todos:
+            print(f"famspec sync: TODO {todo.site}: {todo.subject}: {todo.reason}", file=err)
+    incomplete = bool(todos) and not args.allow_incomplete
     if args.check:
         difference = project.diff(target, files, stale)
-        if difference:
+        code = 1 if difference or incomplete else 0
+        if args.json:
+            _emit_json(out, family=family.model_type, out=str(target), up_to_date=not difference, diff=difference,
+                       todos=[_todo_json(t) for t in todos], exit_code=code)
+        elif difference:
             out.write(difference)
+        if difference and not args.quiet:
             print(f"famspec sync --check: {target} is not what the source generates; run famspec sync", file=err)
-            return 1
-        return EXIT_INCOMPLETE if incomplete else 0
+        return code
     changed = project.write(target, files, stale)
-    counts = (f"{len(family.factories)} factories, {len(family.cp_wrappers)} CP wrappers, "
-              f"{len(family.archetypes)} archetypes, {len(family.compute_functions)} compute functions, "
-              f"{len(family.interface)} handed-over blocks, {len(family.components)} components")
-    print(f"famspec sync: {family.model_type} ({counts}) -> {target}: "
-          + (", ".join(changed) + " changed" if changed else "up to date"), file=out)
-    if incomplete:
-        print(f"famspec sync: {len(family.todos)} TODO(s) written into {target / 'plugin.cpp'}; declare them by "
+    code = EXIT_INCOMPLETE if incomplete else 0
+    if args.json:
+        _emit_json(out, family=family.model_type, out=str(target), changed=changed,
+                   todos=[_todo_json(t) for t in todos], exit_code=code)
+    else:
+        counts = (f"{len(family.factories)} factories, {len(family.cp_wrappers)} CP wrappers, "
+                  f"{len(family.archetypes)} archetypes, {len(family.compute_functions)} compute functions, "
+                  f"{len(family.interface)} handed-over blocks, {len(family.components)} components")
+        print(f"famspec sync: {family.model_type} ({counts}) -> {target}: "
+              + (", ".join(changed) + " changed" if changed else "up to date"), file=out)
+    if incomplete and not args.quiet:
+        print(f"famspec sync: {len(todos)} TODO(s) written into {target / 'plugin.cpp'}; declare them by "
               "hand outside the generated region, or pass --allow-incomplete", file=err)
-        return EXIT_INCOMPLETE
-    return 0
+    return code
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -84,5 +106,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return run(args)
     except SyncError as error:
+        if args.json:
+            _emit_json(sys.stdout, error={"kind": "bad_input", "message": str(error), "file": None, "line": None,
+                                          "column": None})
         print(f"famspec sync: {error}", file=sys.stderr)
         return EXIT_USAGE

@@ -334,3 +334,15 @@ def test_json_and_quiet(tree, tmp_path, sync):
     code, stdout, _ = sync(tree.root, "nothing", out, "--json")
     assert code == 2
     assert json.loads(stdout)["error"]["kind"] == "bad_input"
+
+
+def test_a_factory_that_differs_between_layouts_is_a_todo(tree, tmp_path, sync):
+    rel = f"{QWEN}/conversion/module_replacement.py"
+    tree.replace(rel, "    return RMSNorm(module=module, module_fqn=module_fqn, context=context)",
+                 "    return RMSNorm(module=module, module_fqn=module_fqn, context=context, eps=1e-06)")
+    line = tree.line_of(rel, "def replace_qwen3_moe_rms_norm")
+    code, _, stderr = sync(tree.root, "qwen3_moe", tmp_path / "qwen3_moe")
+    assert code == 1
+    assert (f"famspec sync: TODO {rel}:{line}: hyper_parallel.models.qwen3_moe.adapter.conversion.module_replacement."
+            f"replace_qwen3_moe_rms_norm: builds differently from the same factory at {QWEN}/replacements.py:6, "
+            "which is the one declared\n") in stderr

@@ -104,7 +104,15 @@ def _read_factories(tree: SourceTree, out: FamilySource) -> None:
                 out.todos.append(read)
                 continue
             if function.name in seen:
-                continue  # the same factory in another layout: declared once, resolved under each provider
+                # The same factory in another layout: declared once, resolved under each provider.
+                first = seen[function.name]
+                if (first.mode, first.component, first.import_module, first.arguments, first.options) != (
+                    read.mode, read.component, read.import_module, read.arguments, read.options
+                ):
+                    out.todos.append(Todo(site, f"{provider}.{function.name}",
+                                          f"builds differently from the same factory at {first.site}, which is the one "
+                                          "declared"))
+                continue
             seen[function.name] = read
             out.factories.append(read)
             for argument in read.arguments:

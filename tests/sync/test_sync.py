@@ -346,3 +346,14 @@ def test_a_factory_that_differs_between_layouts_is_a_todo(tree, tmp_path, sync):
     assert (f"famspec sync: TODO {rel}:{line}: hyper_parallel.models.qwen3_moe.adapter.conversion.module_replacement."
             f"replace_qwen3_moe_rms_norm: builds differently from the same factory at {QWEN}/replacements.py:6, "
             "which is the one declared\n") in stderr
+
+
+def test_aliases_are_read_as_the_registry_writes_them(tree, tmp_path, sync):
+    tree.replace("hyper_parallel/models/registry.py", "_FAMILY_ALIASES = {}",
+                 '_FAMILY_ALIASES = {\n    "Acme-MoE": "acme_moe",\n    "qwen3": "qwen3_moe",\n}')
+    out = tmp_path / "acme"
+    code, _, stderr = sync(tree.root, "acme-moe", out)
+    assert code == 0, stderr
+    plugin = (out / "plugin.cpp").read_text(encoding="utf-8")
+    assert '    // hyper_parallel/models/registry.py:3\n    family.alias("Acme-MoE");\n' in plugin
+    assert "qwen3" not in plugin

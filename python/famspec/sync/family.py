@@ -82,8 +82,8 @@ def find(tree: SourceTree, name: str) -> Registration:
     if not found and not broken:
         raise SyncError(f"--source-root {tree.root}: no family registration under hyper_parallel/models/*/adapter/")
     key = normalize(name)
-    aliases = {k: v for k, (v, _) in _table(tree, FAMILY_ALIASES).items()}
-    directories = {k: v for k, (v, _) in _table(tree, DIRECTORY_ALIASES).items()}
+    aliases = {normalize(k): v for k, v, _ in _table(tree, FAMILY_ALIASES)}
+    directories = {normalize(k): v for k, v, _ in _table(tree, DIRECTORY_ALIASES)}
     for wanted in (name, key, aliases.get(key), directories.get(key)):
         if wanted is None:
             continue
@@ -98,8 +98,9 @@ def find(tree: SourceTree, name: str) -> Registration:
     raise SyncError(message)
 
 
-def _table(tree: SourceTree, variable: str) -> dict[str, tuple[str, Site]]:
-    """A ``{"spelling": "model_type"}`` dict literal of the registry module, keys normalised."""
+def _table(tree: SourceTree, variable: str) -> list[tuple[str, str, Site]]:
+    """The (spelling, model_type, site) entries of a ``{"spelling": "model_type"}`` dict literal of the
+    registry module, as written."""
     try:
         module = tree.module(REGISTRY_MODULE)
     except UnreadableSource as error:
@@ -107,18 +108,17 @@ def _table(tree: SourceTree, variable: str) -> dict[str, tuple[str, Site]]:
     node = module.definitions.get(variable) if module is not None else None
     value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
     if not isinstance(value, ast.Dict):
-        return {}
-    table = {}
-    for key, item in zip(value.keys, value.values):
-        if isinstance(key, ast.Constant) and isinstance(item, ast.Constant):
-            table[normalize(str(key.value))] = (str(item.value), Site(module.rel, key.lineno))
-    return table
+        return []
+    return [
+        (str(key.value), str(item.value), Site(module.rel, key.lineno))
+        for key, item in zip(value.keys, value.values)
+        if isinstance(key, ast.Constant) and isinstance(item, ast.Constant)
+    ]
 
 
 def spellings(tree: SourceTree, model_type: str, variable: str) -> list[tuple[str, Site]]:
     """The entries of an alias table that name this family, in source order."""
-    entries = [(k, site) for k, (v, site) in _table(tree, variable).items() if normalize(v) == normalize(model_type)]
-    return sorted(entries, key=lambda e: e[1].line)
+    return [(k, site) for k, v, site in _table(tree, variable) if normalize(v) == normalize(model_type)]
 
 
 def owns_directory(registration: Registration) -> bool:

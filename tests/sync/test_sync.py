@@ -125,7 +125,8 @@ def test_qwen3_moe_project_reads_like_a_shipped_plugin(tmp_path, sync):
     ]
     plugin = (out / "plugin.cpp").read_text(encoding="utf-8")
     expected = f"""    // {QWEN}/replacements.py:13
-    family.factory("replace_qwen3_moe_flash_attention").wraps("GQAAttention", "hyper_parallel.components.modules")
+    family.factory("replace_qwen3_moe_flash_attention")
+        .wraps("GQAAttention", "hyper_parallel.components.modules")
         .bind("module_fqn")
         .bind("context")
         .hand_over("attention_interface", "run_qwen3_moe_flash_attention");
@@ -155,7 +156,8 @@ def test_a_new_family_declares_its_own_component_and_wrapper_options(tree, tmp_p
     components.component({
         .name = "AcmeNorm",
         .submodule = "modules",
-        .signature = {kw_only, param("module"), param("module_fqn", ""), param("context", famspec::none), param("eps", 1e-06)},
+        .signature = {kw_only, param("module"), param("module_fqn", ""), param("context", famspec::none),
+                      param("eps", 1e-06)},
     });
 """ in plugin
     # GQAAttention and GroupedExperts are the shipped components plugin's: not declared again.
@@ -168,10 +170,12 @@ def test_a_new_family_declares_its_own_component_and_wrapper_options(tree, tmp_p
     assert f"""    // {ACME_ADAPTER}/distributed/context_parallel.py:{line}
     // option strategy: Literal['zigzag', 'striped']
     // option backend: Literal['npu', 'sdpa']
-    family.cp_wrapper("hyper_parallel.models.acme_moe.adapter.distributed.context_parallel.acme_moe_ring_attention", {{kw_only, param("strategy", "zigzag"), param("backend", "npu")}});
+    family.cp_wrapper(
+        "hyper_parallel.models.acme_moe.adapter.distributed.context_parallel.acme_moe_ring_attention",
+        {{kw_only, param("strategy", "zigzag"), param("backend", "npu")}});
 """ in plugin
     assert "_split_sequence" not in plugin  # a private helper of the module is no wrapper
-    assert 'family.compute_function("hyper_parallel.models.acme_moe.adapter.distributed.expert_parallel.' \
+    assert 'family.compute_function(\n        "hyper_parallel.models.acme_moe.adapter.distributed.expert_parallel.' \
            'acme_moe_ep_compute_fn");' in plugin
     assert (out / "python" / "acme_attention.py").read_text(encoding="utf-8").startswith("def acme_attention(")
     assert (out / "python" / "softmax_dtype.py").read_text(encoding="utf-8") == "_SOFTMAX_DTYPE = torch.float32\n"

@@ -56,15 +56,19 @@ def param(p: Param) -> str:
     return f"param({string(p.name)}, {spelled})"
 
 
-def signature(params: list[Param]) -> str:
-    """{param(...), kw_only, param(...)}: the bare * where keyword-only parameters begin."""
+def signature_items(params: list[Param]) -> list[str]:
+    """param(...), kw_only, param(...): the bare * where keyword-only parameters begin."""
     parts, starred = [], False
     for p in params:
         if p.keyword_only and not starred:
             parts.append("kw_only")
             starred = True
         parts.append(param(p))
-    return "{" + ", ".join(parts) + "}"
+    return parts
+
+
+def signature(params: list[Param]) -> str:
+    return "{" + ", ".join(signature_items(params)) + "}"
 
 
 def choices_comment(params: list[Param]) -> list[str]:

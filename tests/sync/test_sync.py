@@ -361,3 +361,32 @@ def test_aliases_are_read_as_the_registry_writes_them(tree, tmp_path, sync):
     plugin = (out / "plugin.cpp").read_text(encoding="utf-8")
     assert '    // hyper_parallel/models/registry.py:3\n    family.alias("Acme-MoE");\n' in plugin
     assert "qwen3" not in plugin
+
+
+def test_components_no_plugin_declares_are_read_through_the_lazy_export_table(tmp_path, capsys):
+    from famspec.sync import main
+
+    empty = tmp_path / "no-components.json"
+    empty.write_text('{"families": [], "components": []}', encoding="utf-8")
+    out = tmp_path / "qwen3_moe"
+    code = main(["--source-root", str(RUNTIME), "--family", "qwen3_moe", "--out", str(out), "--declarations", str(empty)])
+    stderr = capsys.readouterr().err
+    assert code == 1
+    plugin = (out / "plugin.cpp").read_text(encoding="utf-8")
+    modules = "hyper_parallel/components/modules"
+    # hyper_parallel.components.modules re-exports through _EXPORTS and __getattr__: the class is found
+    # in the submodule the table names, and declared under the package the factory imports from.
+    assert f"""    Components components{{"hyper_parallel.components.modules"}};
+    // {modules}/rms_norm.py:4
+    components.component({{
+        .name = "RMSNorm",
+        .submodule = "rms_norm",
+        .signature = {{param("hidden_size", famspec::none), param("eps", 1e-05), kw_only,
+                      param("module", famspec::none), param("module_fqn", ""), param("context", famspec::none)}},
+    }});
+""" in plugin
+    assert '        .name = "GroupedExperts",\n        .submodule = "grouped_experts",\n' in plugin
+    # GQAAttention is rendered with the handed-over function; its own source is not taken.
+    assert (f"famspec sync: TODO {modules}/gqa_attention.py:6: hyper_parallel.components.modules.GQAAttention: the "
+            "component is rendered with a handed-over function, and sync does not take a component's own source: "
+            "declare its source blocks by hand\n") in stderr

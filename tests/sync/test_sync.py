@@ -43,7 +43,7 @@ def _as_described(family) -> dict:
                 "arguments": [{"name": a.keyword, "binding": binding[a.binding], "value": a.value}
                               for a in f.arguments],
             }
-        out = {"target": f"{providers[0]}.{f.name}", "runtime_only": f.mode == "runtime_only",
+        out = {"target": f"{f.provider}.{f.name}", "runtime_only": f.mode == "runtime_only",
                "construction": construction, "parameters": _parameters(f.options)}
         if f.mode == "runtime_only":
             out["runtime_only_reason"] = f.runtime_only_reason
@@ -82,7 +82,8 @@ def _shipped(declarations: dict, model_type: str) -> dict:
     for f in out["factories"]:
         if f["construction"]:
             f["construction"] = {k: v for k, v in f["construction"].items() if k != "mode"}
-    out["cp_wrappers"] = [{"target": w["target"], "options": w["options"]} for w in family["cp_wrappers"]]
+    out["cp_wrappers"] = [{"target": w["target"], "options": [{k: o[k] for k in ("name", "kind", "default") if k in o}
+                                                              for o in w["options"]]} for w in family["cp_wrappers"]]
     out["archetypes"] = [{k: v for k, v in a.items() if k not in ("plugin", "where")} for a in family["archetypes"]]
     return out
 

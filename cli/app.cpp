@@ -195,6 +195,7 @@ std::unique_ptr<CLI::App> declare_app(Invocation& invocation, const std::string*
     add_plan_commands(declaring);
 
     if (declaring.wants("audit")) with_common_flags(add_audit_command(*app, invocation.audit), invocation);
+    if (declaring.wants("sync")) with_common_flags(add_sync_command(*app, invocation.sync), invocation);
     if (declaring.wants("snapshot")) with_common_flags(add_snapshot_command(*app, invocation.snapshot), invocation);
     if (declaring.wants("diff")) add_diff_command(*app, invocation.diff)->fallthrough();
 
@@ -282,6 +283,7 @@ int dispatch(const CLI::App& app, Invocation& invocation) {
     if (name == "summary") return summarize_plan(context, plan, out, err);
     if (name == "new-family") return new_family(invocation.new_family, out, err, context.json);
     if (name == "audit") return run_audit(context, invocation.audit, err);
+    if (name == "sync") return run_sync(context, invocation.sync, err);
     if (name == "snapshot") return run_snapshot(context, invocation.snapshot, out, err);
     if (name == "diff") return run_diff(invocation.diff, out, err);
     if (name == "__probe") return probe_plugin(invocation.file, 3);

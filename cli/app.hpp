@@ -14,6 +14,7 @@
 #include "new_family.hpp"
 #include "plan_commands.hpp"
 #include "snapshot_command.hpp"
+#include "sync_command.hpp"
 
 namespace famspec::cli {
 
@@ -34,6 +35,7 @@ struct Invocation {
     NewFamilyOptions new_family;
     std::string file;
     AuditRequest audit;
+    SyncRequest sync;
     SnapshotRequest snapshot;
     DiffRequest diff;
 };

@@ -1,74 +1,11 @@
 #include "audit_command.hpp"
 
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <CLI/CLI.hpp>
-#include <cstdlib>
-#include <cstring>
-#include <filesystem>
 #include <ostream>
 
-extern char** environ;
+#include "python_command.hpp"
 
 namespace famspec::cli {
-namespace fs = std::filesystem;
-namespace {
-
-#ifndef FAMSPEC_PYTHON_INSTALL_DIR
-#define FAMSPEC_PYTHON_INSTALL_DIR "lib/python3/dist-packages"
-#endif
-
-// The famspec Python package next to this executable: the build tree (<build>/python) or the
-// installation this famspec belongs to (<prefix>/<FAMSPEC_PYTHON_INSTALL_DIR>, whatever the
-// prefix). Empty when neither holds it; python3's own path may still find it.
-std::string package_directory() {
-    const fs::path bin = fs::path(executable_path()).parent_path();
-    for (const fs::path& candidate : {bin / ".." / "python", bin / ".." / FAMSPEC_PYTHON_INSTALL_DIR}) {
-        std::error_code ec;
-        if (fs::is_directory(candidate / "famspec", ec)) return fs::weakly_canonical(candidate, ec).string();
-    }
-    return {};
-}
-
-std::vector<std::string> environment_with(const std::string& package) {
-    std::vector<std::string> out;
-    std::string python_path = package;
-    for (char** entry = environ; *entry != nullptr; ++entry) {
-        const std::string_view item(*entry);
-        if (item.starts_with("PYTHONPATH=")) {
-            const std::string_view old = item.substr(std::strlen("PYTHONPATH="));
-            if (!old.empty()) python_path += (python_path.empty() ? "" : ":") + std::string(old);
-            continue;
-        }
-        out.emplace_back(item);
-    }
-    if (!python_path.empty()) out.push_back("PYTHONPATH=" + python_path);
-    return out;
-}
-
-// `python3 -m famspec audit ...`, except that a package that cannot be imported exits 2 with a
-// message instead of 1, which would read as drift.
-constexpr const char* kBootstrap =
-    "import runpy, sys\n"
-    "try:\n"
-    "    import famspec.audit\n"
-    "except ImportError as error:\n"
-    "    sys.stderr.write(f'famspec audit: the famspec Python package cannot be imported ({error}); '\n"
-    "                     f'searched {sys.path}\\n')\n"
-    "    sys.exit(2)\n"
-    "sys.argv[0] = 'famspec'\n"
-    "runpy.run_module('famspec', run_name='__main__', alter_sys=True)\n";
-
-std::vector<char*> pointers(std::vector<std::string>& items) {
-    std::vector<char*> out;
-    for (auto& item : items) out.push_back(item.data());
-    out.push_back(nullptr);
-    return out;
-}
-
-}  // namespace
 
 CLI::App* add_audit_command(CLI::App& app, AuditRequest& request) {
     CLI::App* audit = app.add_subcommand("audit", "Check every family declaration against the runtime's Python source");
@@ -85,45 +22,12 @@ CLI::App* add_audit_command(CLI::App& app, AuditRequest& request) {
 }
 
 int run_audit(const Context& context, const AuditRequest& request, std::ostream& err) {
-    const char* chosen = std::getenv(kAuditPythonVariable);
-    const std::string python = chosen != nullptr && *chosen != '\0' ? chosen : kAuditPython;
-    if (access(python.c_str(), X_OK) != 0) {
-        err << "famspec audit: the audit is Python and needs " << python << " (" << std::strerror(errno)
-            << "); install Debian's python3 (apt-get install python3), or set " << kAuditPythonVariable
-            << " to an interpreter\n";
-        return kExitUsage;
-    }
-    std::vector<std::string> args{python, "-c", kBootstrap, "audit", "--source-root", request.source_root};
+    std::vector<std::string> args{"--source-root", request.source_root};
     for (const auto& family : request.families) args.insert(args.end(), {"--family", family});
-    // The same directories this command searches, so both sides audit the same plugins.
-    for (const auto& directory : context.search_path().directories) {
-        args.insert(args.end(), {"--plugin-path", directory.string()});
-    }
     if (context.json) args.emplace_back("--json");
     if (request.strict) args.emplace_back("--strict");
     if (request.verbose) args.emplace_back("--verbose");
-    const std::string package = package_directory();
-    std::vector<std::string> environment = environment_with(package);
-    auto argv = pointers(args);
-    auto envp = pointers(environment);
-    pid_t pid = 0;
-    if (const int error = posix_spawn(&pid, python.c_str(), nullptr, nullptr, argv.data(), envp.data())) {
-        err << "famspec audit: cannot start " << python << ": " << std::strerror(error) << "\n";
-        return kExitUsage;
-    }
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    if (WIFEXITED(status)) {
-        const int code = WEXITSTATUS(status);
-        if (code != kExitOk && code != kExitFailed && code != kExitUsage) {
-            err << "famspec audit: " << python << " -m famspec audit exited with " << code << "\n";
-            return kExitFailed;
-        }
-        return code;
-    }
-    err << "famspec audit: " << python << " was killed by signal " << WTERMSIG(status) << "\n";
-    return kExitFailed;
+    return run_python_command(context, "audit", std::move(args), err);
 }
 
 }  // namespace famspec::cli

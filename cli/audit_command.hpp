@@ -7,16 +7,13 @@
 #include <vector>
 
 #include "context.hpp"
+#include "python_command.hpp"
 
 namespace CLI {
 class App;
 }
 
 namespace famspec::cli {
-
-// The interpreter the audit runs under, unless FAMSPEC_PYTHON names another one.
-inline constexpr const char* kAuditPython = "/usr/bin/python3";
-inline constexpr const char* kAuditPythonVariable = "FAMSPEC_PYTHON";
 
 struct AuditRequest {
     std::string source_root;

@@ -12,13 +12,13 @@ FAMSPEC_PLUGIN("deepseek_v3", "1.0.0", "DeepSeek-V3 family")(famspec::Registrar&
 
     // They convert an existing module in place (from_module / from_linear): no constructor call to sink.
     deepseek.factory(replacements + "replace_linear")
-        .runtime_only("builds through the low-precision Linear.from_linear at runtime");
+        .runtime_only("builds through LowPrecisionLinear.from_linear at runtime");
     deepseek.factory(replacements + "replace_grouped_experts")
         .runtime_only("builds through GroupedExperts.from_module at runtime");
     deepseek.factory(replacements + "replace_mxfp8_grouped_experts")
-        .runtime_only("builds through the MXFP8 GroupedExperts.from_module at runtime");
+        .runtime_only("builds through MXFP8GroupedExperts.from_module at runtime");
     deepseek.factory(replacements + "replace_hifloat8_grouped_experts")
-        .runtime_only("builds through the HiFloat8 GroupedExperts.from_module at runtime");
+        .runtime_only("builds through HiFloat8GroupedExperts.from_module at runtime");
 
     deepseek.archetype({
         .fingerprint = {"topk_router_module", "additive", "batched_parameters"},

@@ -1,4 +1,4 @@
-"""``python3 -m famspec COMMAND``: the package's own commands (today: ``audit``)."""
+"""``python3 -m famspec COMMAND``: the package's own commands (``audit`` and ``sync``)."""
 
 import sys
 
@@ -8,7 +8,10 @@ def main(argv=None) -> int:
     if argv and argv[0] == "audit":
         from .audit import main as audit
         return audit(argv[1:])
-    sys.stderr.write("usage: python3 -m famspec audit [--help]\n")
+    if argv and argv[0] == "sync":
+        from .sync import main as sync
+        return sync(argv[1:])
+    sys.stderr.write("usage: python3 -m famspec {audit,sync} [--help]\n")
     return 2
 
 

@@ -65,7 +65,7 @@ TEST_CASE("no command lists the commands") {
     CHECK(result.out.empty());
     CHECK(result.err ==
           "famspec: a command is required: list, show, info, components, interface-component, verify, resolve, "
-          "check, external-state, summary, new-family, audit, snapshot, diff (famspec --help)\n");
+          "check, external-state, summary, new-family, audit, sync, snapshot, diff (famspec --help)\n");
 }
 
 TEST_CASE("a named command is read as the full command line reads it: errors, help, other command names") {

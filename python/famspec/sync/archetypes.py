@@ -1,0 +1,134 @@
+"""The runtime's MoE archetype table (``hyper_parallel/distributed/expert_parallel/archetypes.py``:
+a dict literal from a structure fingerprint to ``MoeArchetype(...)``), the entries that belong to a
+family, and the family's other expert-parallel compute functions."""
+
+from __future__ import annotations
+
+import ast
+
+from ..audit.factories import _RUNTIME_PARAMETERS
+from ..audit.registrations import normalize
+from ..audit.source_tree import SourceTree, UnreadableSource
+from . import values
+from .model import Archetype, Site, Todo
+
+ARCHETYPES_MODULE = "hyper_parallel.distributed.expert_parallel.archetypes"
+_FIELDS = ("kind", "target_class", "router_kind", "shared", "strip_boundary_subpatterns", "compute_factory")
+
+
+def _is_archetype(node) -> bool:
+    if not isinstance(node, ast.Call):
+        return False
+    callee = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+    return callee == "MoeArchetype"
+
+
+def _read_entry(key, call: ast.Call, rel: str) -> Archetype | str:
+    try:
+        fingerprint = ast.literal_eval(key)
+        fields = {k.arg: ast.literal_eval(k.value) for k in call.keywords}
+    except (ValueError, TypeError, SyntaxError):
+        return "the fingerprint or a field is not a literal"
+    if call.args or None in fields:
+        return "the archetype is built from positional or ** arguments"
+    missing = [f for f in _FIELDS if f not in fields and f != "strip_boundary_subpatterns"]
+    if missing or not (isinstance(fingerprint, tuple) and len(fingerprint) == 3):
+        return f"the entry lacks {', '.join(missing) or 'a three-part fingerprint'}"
+    return Archetype(
+        Site(rel, call.lineno),
+        tuple(fingerprint),
+        fields["kind"],
+        fields["target_class"],
+        fields["router_kind"],
+        fields["shared"],
+        tuple(fields.get("strip_boundary_subpatterns", ())),
+        fields["compute_factory"],
+    )
+
+
+def table(tree: SourceTree) -> tuple[list[Archetype], list[tuple[Site, str, str]]]:
+    """Every archetype of the table, and the entries that cannot be read (site, target, reason)."""
+    module = tree.module(ARCHETYPES_MODULE)
+    if module is None:
+        return [], []
+    found, unreadable = [], []
+    for node in module.tree.body:
+        value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
+        if not isinstance(value, ast.Dict) or not any(_is_archetype(v) for v in value.values):
+            continue
+        for key, item in zip(value.keys, value.values):
+            if not _is_archetype(item):
+                continue
+            entry = _read_entry(key, item, module.rel)
+            if isinstance(entry, str):
+                factory = next((k.value for k in item.keywords if k.arg == "compute_factory"), None)
+                target = factory.value if isinstance(factory, ast.Constant) else "?"
+                unreadable.append((Site(module.rel, item.lineno), target, entry))
+            else:
+                found.append(entry)
+    return found, unreadable
+
+
+def _named_after(target_class: str, architecture: str) -> bool:
+    """DeepseekV3MoE is named after DeepseekV3ForCausalLM; DeepseekV32MoE is not."""
+    stem, name = normalize(architecture), normalize(target_class)
+    return name.startswith(stem) and not name[len(stem) : len(stem) + 1].isdigit()
+
+
+def family_archetypes(tree: SourceTree, directory: str, architecture: str, owns: bool) -> tuple[list, list]:
+    """The archetypes whose compute factory is under the family's folder or whose target class is
+    named after the family's architecture."""
+    folder = f"hyper_parallel.models.{directory}."
+    archetypes, todos = [], []
+    every, unreadable = table(tree)
+    for a in every:
+        if (owns and a.compute_factory.startswith(folder)) or _named_after(a.target_class, architecture):
+            todo = _options(tree, a)
+            if todo is not None:
+                todos.append(todo)
+            archetypes.append(a)
+    for site, target, reason in unreadable:
+        if owns and target.startswith(folder):
+            todos.append(Todo(site, target, reason))
+    return archetypes, todos
+
+
+def _options(tree: SourceTree, archetype: Archetype) -> Todo | None:
+    """The compute factory's own parameters beyond the runtime's are the archetype's options."""
+    module_name, rest = tree.split_dotted(archetype.compute_factory)
+    if module_name is None or len(rest) != 1:
+        return Todo(archetype.site, archetype.compute_factory, "the compute factory is not in the source tree")
+    try:
+        binding = tree.resolve(module_name, rest[0])
+    except UnreadableSource as error:
+        return Todo(Site(error.rel, error.line or 1), archetype.compute_factory, error.reason)
+    if binding.kind != "definition" or not isinstance(binding.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return Todo(archetype.site, archetype.compute_factory, "the compute factory is not a def sync can read")
+    for param, arg in values.parameters(binding.node, binding.module, skip=_RUNTIME_PARAMETERS):
+        if param.value.kind != "literal":
+            return Todo(Site(binding.module.rel, arg.lineno), archetype.compute_factory,
+                        f"option {param.name} has no literal default")
+        archetype.options.append(param)
+    return None
+
+
+EXPERT_PARALLEL_LAYOUTS = ("distributed.expert_parallel", "expert_parallel")
+
+
+def compute_functions(tree: SourceTree, adapter: str, archetype_factories: set[str]) -> list[tuple[str, Site]]:
+    """Public functions of the family's expert-parallel module(s) that are no archetype's factory."""
+    out = []
+    for layout in EXPERT_PARALLEL_LAYOUTS:
+        dotted = f"{adapter}.{layout}"
+        module = tree.module(dotted) if tree.exists(dotted) else None
+        if module is None:
+            continue
+        for node in module.tree.body:
+            target = f"{dotted}.{getattr(node, 'name', '')}"
+            if (
+                isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and not node.name.startswith("_")
+                and target not in archetype_factories
+            ):
+                out.append((target, Site(module.rel, node.lineno)))
+    return out

@@ -1,0 +1,113 @@
+"""``python3 -m famspec sync``: a family's plugin project generated from the runtime's source."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from ..audit import declarations
+from ..audit.audit import AuditError
+from . import project
+from .errors import SyncError
+from .reader import read_family
+
+EXIT_INCOMPLETE = 1
+EXIT_USAGE = 2
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="famspec sync",
+        description="Generate a family's plugin project (CMakeLists.txt, plugin.cpp, Python assets) from the "
+        "runtime's Python source, read with ast; nothing under it is imported.",
+        epilog="Exit codes: 0 written (or, with --check, up to date); 1 the source leaves TODOs (without "
+        "--allow-incomplete), or --check found a difference; 2 bad input, nothing written.",
+    )
+    parser.add_argument("--source-root", required=True, metavar="DIR", help="the folder that holds hyper_parallel/")
+    parser.add_argument("--family", required=True, metavar="F", help="the family, by any spelling")
+    parser.add_argument("--out", required=True, metavar="OUT", help="the plugin project to write")
+    parser.add_argument("--check", action="store_true", help="write nothing; exit 1 with a diff when OUT differs")
+    parser.add_argument("--allow-incomplete", action="store_true", help="TODOs do not fail the command")
+    parser.add_argument(
+        "--plugin-path", action="append", metavar="DIR",
+        help="plugin directory whose components the project need not declare (repeatable)",
+    )
+    parser.add_argument("--declarations", metavar="FILE", help="a saved Registry.describe() instead of loading plugins")
+    parser.add_argument("--json", action="store_true", help="the outcome as one JSON object on stdout")
+    parser.add_argument("--quiet", action="store_true", help="no notes on stderr (errors and --check's diff still)")
+    return parser
+
+
+def _todo_json(todo) -> dict:
+    return {"file": todo.site.file, "line": todo.site.line, "subject": todo.subject, "reason": todo.reason}
+
+
+def _emit_json(stream, **fields) -> None:
+    json.dump(fields, stream, sort_keys=True, separators=(",", ":"))
+    stream.write("\n")
+
+
+def _described(args) -> dict:
+    try:
+        if args.declarations:
+            return declarations.from_file(args.declarations)
+        return declarations.from_plugins(args.plugin_path)
+    except AuditError as error:
+        raise SyncError(str(error)) from None
+
+
+def run(args, out=None, err=None) -> int:
+    out, err = out or sys.stdout, err or sys.stderr
+    described = _described(args)
+    family = read_family(Path(args.source_root), args.family, described)
+    target = Path(args.out)
+    files, stale = project.planned(target, family)
+    todos = sorted(family.todos, key=lambda t: (t.site.file, t.site.line))
+    if not args.quiet:
+        for todo in todos:
+            print(f"famspec sync: TODO {todo.site}: {todo.subject}: {todo.reason}", file=err)
+    incomplete = bool(todos) and not args.allow_incomplete
+    if args.check:
+        difference = project.diff(target, files, stale)
+        code = 1 if difference or incomplete else 0
+        if args.json:
+            _emit_json(out, family=family.model_type, out=str(target), up_to_date=not difference, diff=difference,
+                       todos=[_todo_json(t) for t in todos], exit_code=code)
+        elif difference:
+            out.write(difference)
+        if difference and not args.quiet:
+            print(f"famspec sync --check: {target} is not what the source generates; run famspec sync", file=err)
+        return code
+    changed = project.write(target, files, stale)
+    code = EXIT_INCOMPLETE if incomplete else 0
+    if args.json:
+        _emit_json(out, family=family.model_type, out=str(target), changed=changed,
+                   todos=[_todo_json(t) for t in todos], exit_code=code)
+    else:
+        counts = (f"{len(family.factories)} factories, {len(family.cp_wrappers)} CP wrappers, "
+                  f"{len(family.archetypes)} archetypes, {len(family.compute_functions)} compute functions, "
+                  f"{len(family.interface)} handed-over blocks, {len(family.components)} components")
+        print(f"famspec sync: {family.model_type} ({counts}) -> {target}: "
+              + (", ".join(changed) + " changed" if changed else "up to date"), file=out)
+    if incomplete and not args.quiet:
+        print(f"famspec sync: {len(todos)} TODO(s) written into {target / 'plugin.cpp'}; declare them by "
+              "hand outside the generated region, or pass --allow-incomplete", file=err)
+    return code
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:
+        return EXIT_USAGE if exit_.code else 0
+    try:
+        return run(args)
+    except SyncError as error:
+        if args.json:
+            _emit_json(sys.stdout, error={"kind": "bad_input", "message": str(error), "file": None, "line": None,
+                                          "column": None})
+        print(f"famspec sync: {error}", file=sys.stderr)
+        return EXIT_USAGE

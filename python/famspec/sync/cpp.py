@@ -1,0 +1,85 @@
+"""C++ spellings of Python values for the SDK's declaration API (famspec/sdk/declare.hpp)."""
+
+from __future__ import annotations
+
+import math
+
+from .model import Param, Value
+
+
+def string(text: str) -> str:
+    out = []
+    for ch in text:
+        if ch in ('"', "\\"):
+            out.append("\\" + ch)
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\t":
+            out.append("\\t")
+        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
+            out.append(f"\\{ord(ch):03o}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
+def literal(value: object) -> str | None:
+    """A PyLiteral, or None when the value has no C++ literal (inf, nan, an int beyond 64 bits)."""
+    if value is None:
+        return "famspec::none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value) if -(2**63) < value < 2**63 else None
+    if isinstance(value, float):
+        return repr(value) if math.isfinite(value) else None
+    if isinstance(value, str):
+        return string(value)
+    return None
+
+
+def default(value: Value) -> str | None:
+    """The second argument of param(name, ...): a literal, or expression("...") for other Python."""
+    if value.kind == "literal":
+        return literal(value.value)
+    if value.kind == "expression":
+        return f"expression({string(value.value)})"
+    return None
+
+
+def param(p: Param) -> str:
+    spelled = default(p.value)
+    if p.value.kind == "required":
+        return f"param({string(p.name)})"
+    if spelled is None:
+        return f"param({string(p.name)}, expression({string(repr(p.value.value))}))"
+    return f"param({string(p.name)}, {spelled})"
+
+
+def signature_items(params: list[Param]) -> list[str]:
+    """param(...), kw_only, param(...): the bare * where keyword-only parameters begin."""
+    parts, starred = [], False
+    for p in params:
+        if p.keyword_only and not starred:
+            parts.append("kw_only")
+            starred = True
+        parts.append(param(p))
+    return parts
+
+
+def signature(params: list[Param]) -> str:
+    return "{" + ", ".join(signature_items(params)) + "}"
+
+
+def choices_comment(params: list[Param]) -> list[str]:
+    """The allowed values of options annotated Literal[...]. The SDK in this tree has no way to
+    declare them, so they are written as comments; this is the one place to change when it does."""
+    return [
+        f"// option {p.name}: Literal[{', '.join(repr(c) for c in p.choices)}]"
+        for p in params
+        if p.choices
+    ]
+
+
+def strings(items) -> str:
+    return "{" + ", ".join(string(i) for i in items) + "}"

@@ -1,0 +1,145 @@
+"""A family's identity as the runtime registers it: the ``ModelAdapterSpec`` in its
+``adapter/registration.py``, its aliases and directory aliases in ``hyper_parallel/models/registry.py``,
+and the provider modules its spec hands over (``replacements=lambda: importlib.import_module(...)``)."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+from ..audit.registrations import DIRECTORY_ALIASES, REGISTRY_MODULE, normalize
+from ..audit.source_tree import SourceTree, UnreadableSource
+from .errors import SyncError
+from .model import Site
+
+FAMILY_ALIASES = "_FAMILY_ALIASES"
+# The provider layouts the runtime has used side by side, relative to a family's adapter package.
+REPLACEMENT_LAYOUTS = ("replacements", "conversion.module_replacement")
+
+
+@dataclass
+class Registration:
+    model_type: str
+    architecture: str
+    site: Site
+    directory: str  # the folder under hyper_parallel/models holding the registration
+    providers: dict[str, tuple[str, Site]] = field(default_factory=dict)  # spec keyword -> (module, site)
+
+
+def _string(call: ast.Call, name: str) -> str | None:
+    for keyword in call.keywords:
+        if keyword.arg == name and isinstance(keyword.value, ast.Constant) and isinstance(keyword.value.value, str):
+            return keyword.value.value
+    return None
+
+
+def _imported_module(node: ast.expr) -> str | None:
+    """The module a ``lambda: importlib.import_module("x")`` provider names."""
+    if not isinstance(node, ast.Lambda) or not isinstance(node.body, ast.Call):
+        return None
+    call = node.body
+    callee = call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", "")
+    if callee != "import_module" or not call.args:
+        return None
+    first = call.args[0]
+    return first.value if isinstance(first, ast.Constant) and isinstance(first.value, str) else None
+
+
+def _is_spec(node: ast.AST) -> bool:
+    if not isinstance(node, ast.Call):
+        return False
+    callee = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+    return callee == "ModelAdapterSpec"
+
+
+def registrations(tree: SourceTree) -> tuple[list[Registration], list[UnreadableSource]]:
+    found, broken = [], []
+    for path in sorted((tree.root / "hyper_parallel" / "models").glob("*/adapter/registration.py")):
+        dotted = ".".join(path.relative_to(tree.root).with_suffix("").parts)
+        try:
+            module = tree.module(dotted)
+        except UnreadableSource as error:
+            broken.append(error)
+            continue
+        for node in ast.walk(module.tree):
+            if not _is_spec(node):
+                continue
+            model_type, architecture = _string(node, "model_type"), _string(node, "architecture")
+            if model_type is None or architecture is None:
+                continue
+            registration = Registration(model_type, architecture, Site(module.rel, node.lineno), path.parts[-3])
+            for keyword in node.keywords:
+                provided = _imported_module(keyword.value) if keyword.arg else None
+                if provided:
+                    registration.providers[keyword.arg] = (provided, Site(module.rel, keyword.value.lineno))
+            found.append(registration)
+    return found, broken
+
+
+def find(tree: SourceTree, name: str) -> Registration:
+    """The registration named by any spelling: model_type, architecture, an alias or a directory alias."""
+    found, broken = registrations(tree)
+    if not found and not broken:
+        raise SyncError(f"--source-root {tree.root}: no family registration under hyper_parallel/models/*/adapter/")
+    key = normalize(name)
+    aliases = {normalize(k): v for k, v, _ in _table(tree, FAMILY_ALIASES)}
+    directories = {normalize(k): v for k, v, _ in _table(tree, DIRECTORY_ALIASES)}
+    for wanted in (name, key, aliases.get(key), directories.get(key)):
+        if wanted is None:
+            continue
+        for r in found:
+            if r.model_type == wanted or normalize(r.model_type) == normalize(wanted) or normalize(r.architecture) == key:
+                return r
+    message = f"--family {name}: no registration in {tree.root} declares it"
+    known = ", ".join(sorted(r.model_type for r in found))
+    message += f" (families: {known or 'none'})"
+    if broken:
+        message += "; unreadable: " + "; ".join(str(b) for b in broken)
+    raise SyncError(message)
+
+
+def _table(tree: SourceTree, variable: str) -> list[tuple[str, str, Site]]:
+    """The (spelling, model_type, site) entries of a ``{"spelling": "model_type"}`` dict literal of the
+    registry module, as written."""
+    try:
+        module = tree.module(REGISTRY_MODULE)
+    except UnreadableSource as error:
+        raise SyncError(f"{error.rel}:{error.line or 1}: {error.reason}") from None
+    node = module.definitions.get(variable) if module is not None else None
+    value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
+    if not isinstance(value, ast.Dict):
+        return []
+    return [
+        (str(key.value), str(item.value), Site(module.rel, key.lineno))
+        for key, item in zip(value.keys, value.values)
+        if isinstance(key, ast.Constant) and isinstance(item, ast.Constant)
+    ]
+
+
+def spellings(tree: SourceTree, model_type: str, variable: str) -> list[tuple[str, Site]]:
+    """The entries of an alias table that name this family, in source order."""
+    return [(k, site) for k, v, site in _table(tree, variable) if normalize(v) == normalize(model_type)]
+
+
+def owns_directory(registration: Registration) -> bool:
+    """The family the adapter directory is named after (deepseek_v3, not deepseek_v2 registered beside it)."""
+    return normalize(registration.directory) == normalize(registration.model_type)
+
+
+def adapter_package(registration: Registration) -> str:
+    return f"hyper_parallel.models.{registration.directory}.adapter"
+
+
+def providers(tree: SourceTree, registration: Registration) -> list[tuple[str, Site]]:
+    """The replacement providers: the one the spec names, then the other layouts beside it."""
+    out = []
+    named = registration.providers.get("replacements")
+    if named is not None:
+        out.append(named)
+    if named is None or not owns_directory(registration):
+        return out
+    for layout in REPLACEMENT_LAYOUTS:
+        module = f"{adapter_package(registration)}.{layout}"
+        if module != named[0] and tree.exists(module):
+            out.append((module, Site(tree.display(module), 1)))
+    return out

@@ -1,0 +1,124 @@
+"""What ``famspec sync`` read from the runtime's source: one family's declarations, each with the
+``file:line`` it comes from. The reader fills these in; the renderer writes them as C++."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Site:
+    """A position in the source tree, relative to the source root."""
+
+    file: str
+    line: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}"
+
+
+@dataclass(frozen=True)
+class Value:
+    """A Python default or option value: a literal (None, bool, int, float, str) or an expression."""
+
+    kind: str  # "literal" | "expression" | "required"
+    value: object = None
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    value: Value
+    keyword_only: bool = False
+    choices: tuple = ()  # the values of a Literal[...] annotation, when it has one
+
+
+@dataclass
+class Todo:
+    """Something the source does not state structurally: declared by hand, or not at all."""
+
+    site: Site
+    subject: str
+    reason: str
+
+
+@dataclass
+class Argument:
+    keyword: str
+    binding: str  # "bind" | "pass" | "hand_over"
+    value: str
+
+
+@dataclass
+class Factory:
+    name: str
+    provider: str
+    site: Site
+    mode: str = ""  # "wraps" | "wraps_positionally" | "replaces" | "runtime_only"
+    component: str = ""
+    import_module: str = ""
+    arguments: list[Argument] = field(default_factory=list)
+    options: list[Param] = field(default_factory=list)
+    runtime_only_reason: str = ""
+
+
+@dataclass
+class CpWrapper:
+    target: str
+    site: Site
+    options: list[Param] = field(default_factory=list)
+
+
+@dataclass
+class Archetype:
+    site: Site
+    fingerprint: tuple[str, str, str]
+    kind: str
+    target_class: str
+    router_kind: str
+    shared: str
+    strip_boundary_subpatterns: tuple[str, ...]
+    compute_factory: str
+    options: list[Param] = field(default_factory=list)
+
+
+@dataclass
+class Block:
+    """A top-level block of Python handed over to a component with the function it belongs to."""
+
+    site: Site
+    defines: list[str]
+    needs: list[str]
+    imports: list[str]
+    text: str
+    asset: str = ""  # the file name under OUT/python/, set by the renderer
+
+
+@dataclass
+class Component:
+    name: str
+    package: str
+    submodule: str
+    site: Site
+    signature: list[Param] = field(default_factory=list)
+
+
+@dataclass
+class FamilySource:
+    model_type: str
+    architecture: str
+    site: Site
+    directory: str  # hyper_parallel.models.<directory>
+    aliases: list[tuple[str, Site]] = field(default_factory=list)
+    directory_aliases: list[tuple[str, Site]] = field(default_factory=list)
+    providers: list[tuple[str, Site]] = field(default_factory=list)
+    factories: list[Factory] = field(default_factory=list)
+    cp_wrappers: list[CpWrapper] = field(default_factory=list)
+    archetypes: list[Archetype] = field(default_factory=list)
+    compute_functions: list[tuple[str, Site]] = field(default_factory=list)
+    interface: list[Block] = field(default_factory=list)
+    components: list[Component] = field(default_factory=list)
+    todos: list[Todo] = field(default_factory=list)
+
+    def is_empty(self) -> bool:
+        return not (self.factories or self.cp_wrappers or self.archetypes or self.compute_functions or self.todos)

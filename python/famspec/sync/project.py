@@ -1,0 +1,147 @@
+"""OUT as files: the generated regions merged into what is there, the assets sync wrote before
+(recorded with their digests in OUT/.famspec-sync.json), ``--check``'s diff, and the write itself,
+which refuses before touching anything when it would overwrite an author's work."""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from . import render
+from .errors import SyncError
+from .model import FamilySource
+
+STATE = ".famspec-sync.json"
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _read(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError) as error:
+        raise SyncError(f"{path}: cannot be read: {error}") from None
+
+
+def _merge(path: Path, parts: tuple[str, str, str]) -> str:
+    """The new file: the existing text around the region, or the default around it for a new file."""
+    before, region, after = parts
+    existing = _read(path)
+    if existing is None:
+        return before + region + after
+    lines = existing.splitlines(keepends=True)
+    begins = [i for i, line in enumerate(lines) if render.BEGIN in line]
+    ends = [i for i, line in enumerate(lines) if render.END in line]
+    if len(begins) != 1 or len(ends) != 1 or ends[0] < begins[0]:
+        raise SyncError(
+            f"{path} exists and does not hold exactly one region between '{render.BEGIN}' and '{render.END}': "
+            "refusing to overwrite it (move it away, or restore the markers)"
+        )
+    return "".join(lines[: begins[0]]) + region + "".join(lines[ends[0] + 1 :])
+
+
+def planned(out: Path, family: FamilySource) -> tuple[dict[str, str], list[str]]:
+    """Every file sync would leave in OUT (relative path -> text), and the stale assets it would delete."""
+    render.asset_names(family.interface)
+    files = {
+        "CMakeLists.txt": _merge(out / "CMakeLists.txt", render.cmake_file(family)),
+        "plugin.cpp": _merge(out / "plugin.cpp", render.plugin_file(family)),
+    }
+    assets = render.assets(family)
+    files.update(assets)
+    previous = _state(out)
+    recorded = previous.get("files", {})
+    for rel, text in assets.items():
+        current = _read(out / rel)
+        if current is not None and current != text and recorded.get(rel) != _digest(current):
+            raise SyncError(f"{out / rel} was not written by sync (or was edited since): refusing to overwrite it")
+    stale = []
+    for rel, digest in sorted(recorded.items()):
+        if rel in assets:
+            continue
+        current = _read(out / rel)
+        if current is None:
+            continue
+        if _digest(current) != digest:
+            raise SyncError(f"{out / rel} is no longer generated but was edited since sync wrote it: move it away")
+        stale.append(rel)
+    files[STATE] = json.dumps(
+        {"generated_by": "famspec sync", "family": family.model_type,
+         "files": {rel: _digest(text) for rel, text in sorted(assets.items())}},
+        indent=2, sort_keys=True,
+    ) + "\n"
+    return files, stale
+
+
+def _state(out: Path) -> dict:
+    text = _read(out / STATE)
+    if text is None:
+        return {}
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise SyncError(f"{out / STATE} is not JSON: restore it or remove it") from None
+    return data if isinstance(data, dict) else {}
+
+
+def diff(out: Path, files: dict[str, str], stale: list[str]) -> str:
+    """A unified diff from what OUT holds to what sync would write ('' when they agree)."""
+    chunks = []
+    for rel in sorted(files):
+        if rel == STATE:
+            continue
+        old = _read(out / rel)
+        new = files[rel]
+        if old != new:
+            chunks += difflib.unified_diff(
+                (old or "").splitlines(keepends=True), new.splitlines(keepends=True),
+                fromfile=f"a/{rel}" if old is not None else "/dev/null", tofile=f"b/{rel}",
+            )
+    for rel in stale:
+        old = _read(out / rel) or ""
+        chunks += difflib.unified_diff(old.splitlines(keepends=True), [], fromfile=f"a/{rel}", tofile="/dev/null")
+    return "".join(c if c.endswith("\n") else c + "\n" for c in chunks)
+
+
+def write(out: Path, files: dict[str, str], stale: list[str]) -> list[str]:
+    """Writes each changed file through a temporary file and a rename; returns what changed."""
+    if out.exists() and not out.is_dir():
+        raise SyncError(f"--out {out}: not a directory")
+    changed = []
+    staged = []
+    try:
+        for rel, text in sorted(files.items()):
+            path = out / rel
+            if _read(path) == text:
+                continue
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(text)
+            os.chmod(temporary, 0o644 & ~_umask())
+            staged.append((temporary, path, rel))
+    except OSError as error:
+        for temporary, _, _ in staged:
+            os.unlink(temporary)
+        raise SyncError(f"--out {out}: cannot write: {error}") from None
+    for temporary, path, rel in staged:
+        os.replace(temporary, path)
+        changed.append(rel)
+    for rel in stale:
+        (out / rel).unlink()
+        changed.append(rel)
+    return changed
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

@@ -1,0 +1,140 @@
+"""One family read from the runtime's source tree: everything the generated plugin declares."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..audit.audit import AuditError, check_root
+from ..audit.registrations import DIRECTORY_ALIASES
+from ..audit.source_tree import SourceTree, UnreadableSource
+from . import archetypes, components, factories, family, handed_over, wrappers
+from .errors import SyncError
+from .model import Factory, FamilySource, Todo
+
+
+def _module(tree: SourceTree, dotted: str, why: str):
+    """A module the family needs; a file that does not parse is bad input."""
+    try:
+        return tree.module(dotted)
+    except UnreadableSource as error:
+        raise SyncError(f"{error.rel}:{error.line or 1}: {error.reason} ({why}); fix the file and run sync again") from None
+
+
+def _check_import_cycle(tree: SourceTree, providers: list[str]) -> None:
+    """Provider modules that import each other at module level cannot be loaded by the runtime."""
+    edges = {}
+    for dotted in providers:
+        module = _module(tree, dotted, "a provider module")
+        imported = {source for source, _, _ in module.imports.values()}
+        imported |= {f"{source}.{name}" for source, name, _ in module.imports.values() if name}
+        edges[dotted] = imported & set(providers)
+    for start in providers:
+        path, seen = [start], {start}
+        stack = [(start, iter(sorted(edges.get(start, ()))))]
+        while stack:
+            node, children = stack[-1]
+            child = next(children, None)
+            if child is None:
+                stack.pop()
+                path.pop()
+                continue
+            if child == start:
+                cycle = " -> ".join(path + [start])
+                raise SyncError(f"provider modules import each other in a cycle: {cycle}; the runtime cannot "
+                                "import them, so sync cannot read them as one family")
+            if child not in seen:
+                seen.add(child)
+                path.append(child)
+                stack.append((child, iter(sorted(edges.get(child, ())))))
+
+
+def read_family(source_root: Path, name: str, declarations: dict) -> FamilySource:
+    """The family named by any spelling, read from the tree; ``declarations`` is the loaded plugins'
+    description (``Registry.describe()``): the components declared there are not declared again."""
+    try:
+        root = check_root(Path(source_root))
+    except AuditError as error:
+        raise SyncError(str(error)) from None
+    tree = SourceTree(root)
+    registration = family.find(tree, name)
+    out = FamilySource(registration.model_type, registration.architecture, registration.site, registration.directory)
+    out.aliases = family.spellings(tree, registration.model_type, family.FAMILY_ALIASES)
+    out.directory_aliases = family.spellings(tree, registration.model_type, DIRECTORY_ALIASES)
+    out.providers = family.providers(tree, registration)
+    provider_names = [p for p, _ in out.providers]
+    for provider, site in out.providers:
+        if not tree.exists(provider):
+            raise SyncError(f"{site}: the registration names the provider module {provider}, which is neither a file "
+                            "nor a package under the source root")
+    _check_import_cycle(tree, provider_names)
+    _read_factories(tree, out)
+    owns = family.owns_directory(registration)
+    adapter = family.adapter_package(registration)
+    if owns:
+        modules = wrappers.adapter_modules(tree, adapter)
+        for dotted in modules:
+            _module(tree, dotted, "a module of the family's adapter")
+        out.cp_wrappers, todos = wrappers.read_wrappers(tree, modules)
+        out.todos += todos
+    try:
+        out.archetypes, todos = archetypes.family_archetypes(tree, registration.directory, registration.architecture,
+                                                             owns)
+    except UnreadableSource as error:
+        raise SyncError(f"{error.rel}:{error.line or 1}: {error.reason} (the MoE archetype table)") from None
+    out.todos += todos
+    if owns:
+        out.compute_functions = archetypes.compute_functions(tree, adapter, {a.compute_factory for a in out.archetypes})
+    _read_components(tree, out, components.known(declarations, out.model_type))
+    if out.is_empty():
+        raise SyncError(
+            f"family {out.model_type} ({out.architecture}, {out.site}) has no replacement factory, CP wrapper, MoE "
+            "archetype or compute function in the source: nothing to generate (a bare registration is covered by "
+            "the shipped catalogue plugin)"
+        )
+    return out
+
+
+def _read_factories(tree: SourceTree, out: FamilySource) -> None:
+    seen: dict[str, Factory] = {}
+    for provider, _ in out.providers:
+        module = _module(tree, provider, "a provider module")
+        for function, site in factories.factories_in(module):
+            read = factories.read_factory(tree, provider, module, function, site)
+            if isinstance(read, Todo):
+                out.todos.append(read)
+                continue
+            if function.name in seen:
+                # The same factory in another layout: declared once, resolved under each provider.
+                first = seen[function.name]
+                if (first.mode, first.component, first.import_module, first.arguments, first.options) != (
+                    read.mode, read.component, read.import_module, read.arguments, read.options
+                ):
+                    out.todos.append(Todo(site, f"{provider}.{function.name}",
+                                          f"builds differently from the same factory at {first.site}, which is the one "
+                                          "declared"))
+                continue
+            seen[function.name] = read
+            out.factories.append(read)
+            for argument in read.arguments:
+                if argument.binding == "hand_over" and not any(argument.value in b.defines for b in out.interface):
+                    blocks, todos = handed_over.blocks_for(tree, module, argument.value, site)
+                    out.interface += [b for b in blocks if b.defines not in [x.defines for x in out.interface]]
+                    out.todos += todos
+
+
+def _read_components(tree: SourceTree, out: FamilySource, known: set) -> None:
+    declared = set()
+    for factory in out.factories:
+        key = (factory.import_module, factory.component)
+        if factory.mode == "runtime_only" or key in known or key in declared:
+            continue
+        declared.add(key)
+        read = components.read_component(tree, factory)
+        if isinstance(read, Todo):
+            out.todos.append(read)
+        else:
+            out.components.append(read)
+            if any(a.binding == "hand_over" for a in factory.arguments):
+                out.todos.append(Todo(read.site, f"{read.package}.{read.name}",
+                                      "the component is rendered with a handed-over function, and sync does not "
+                                      "take a component's own source: declare its source blocks by hand"))

@@ -1,0 +1,65 @@
+"""Context-parallel wrappers: the functions of a family's ``context_parallel`` modules (the adapter-path
+convention the runtime resolves them by) and every function decorated ``@inner_wrapper``, with the
+keyword-only options a plan may set next to the ``_target_``."""
+
+from __future__ import annotations
+
+import ast
+
+from ..audit.factories import _RUNTIME_PARAMETERS
+from ..audit.source_tree import SourceTree
+from . import values
+from .model import CpWrapper, Site, Todo
+
+INNER_WRAPPER = "inner_wrapper"
+
+
+def _decorated(function, module) -> bool:
+    for decorator in function.decorator_list:
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        if isinstance(target, ast.Attribute) and target.attr == INNER_WRAPPER:
+            return True
+        if isinstance(target, ast.Name):
+            imported = module.imports.get(target.id)
+            if target.id == INNER_WRAPPER or (imported is not None and imported[1] == INNER_WRAPPER):
+                return True
+    return False
+
+
+def _by_convention(dotted: str, function) -> bool:
+    return dotted.rsplit(".", 1)[-1].endswith("context_parallel") and function.name.endswith("_wrapper")
+
+
+def adapter_modules(tree: SourceTree, package: str) -> list[str]:
+    """Every module under a family's adapter package, in path order."""
+    path, is_package = tree.module_path(package)
+    if path is None or not is_package:
+        return []
+    folder = path.parent if path.name == "__init__.py" else path
+    out = []
+    for file in sorted(folder.rglob("*.py")):
+        parts = file.relative_to(tree.root).with_suffix("").parts
+        out.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+    return out
+
+
+def read_wrappers(tree: SourceTree, modules: list[str]) -> tuple[list[CpWrapper], list[Todo]]:
+    wrappers, todos = [], []
+    for dotted in modules:
+        module = tree.module(dotted)
+        for node in module.tree.body:
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or node.name.startswith("_"):
+                continue
+            if not (_decorated(node, module) or _by_convention(dotted, node)):
+                continue
+            wrapper = CpWrapper(f"{dotted}.{node.name}", Site(module.rel, node.lineno))
+            for param, arg in values.parameters(node, module, skip=_RUNTIME_PARAMETERS):
+                if not param.keyword_only:
+                    continue
+                if param.value.kind != "literal":
+                    todos.append(Todo(Site(module.rel, arg.lineno), wrapper.target,
+                                      f"option {param.name} has no literal default"))
+                    continue
+                wrapper.options.append(param)
+            wrappers.append(wrapper)
+    return wrappers, todos

@@ -1,0 +1,187 @@
+"""The generated projects built against an installed famspec (one install, one standalone build and
+one build of the others together) and loaded instead of the shipped plugins: the same answers on
+every target of the example plans, no drift in the audit, and the reference's answers on acme_moe.
+Slow (a few plugin builds): ctest runs it once, with the label `package`."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import HERE, SHIPPED, SOURCE, make_tree
+
+PLANS = {
+    "qwen3_moe": ["qwen3_moe.yaml", "qwen3_moe_training.yaml"],
+    "deepseek_v3": ["deepseek_v3.yaml"],
+    "deepseek_v32": ["deepseek_v32.yaml"],
+    "deepseek_v41": ["deepseek_v41.yaml"],
+}
+
+
+def _required(variable: str) -> str:
+    value = os.environ.get(variable)
+    if not value:
+        pytest.fail(f"{variable} is not set; run these tests through ctest")
+    return value
+
+
+def run(argv, **kwargs) -> subprocess.CompletedProcess:
+    result = subprocess.run([str(a) for a in argv], capture_output=True, text=True, timeout=1200, **kwargs)
+    assert result.returncode == 0, f"{argv}\n{result.stdout}\n{result.stderr}"
+    return result
+
+
+def _configure(source: Path, build: Path, prefix: Path) -> None:
+    flags = os.environ.get("FAMSPEC_TEST_PLUGIN_FLAGS", "")
+    run([_required("FAMSPEC_TEST_CMAKE"), "-S", source, "-B", build, "-G", _required("FAMSPEC_TEST_GENERATOR"),
+         f"-DCMAKE_CXX_COMPILER={_required('FAMSPEC_TEST_CXX_COMPILER')}", "-DCMAKE_BUILD_TYPE=Release",
+         f"-DCMAKE_PREFIX_PATH={prefix}", "-DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF", f"-DCMAKE_CXX_FLAGS={flags}",
+         f"-DCMAKE_MODULE_LINKER_FLAGS={flags}"])
+    run([_required("FAMSPEC_TEST_CMAKE"), "--build", build, "-j2"])
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """Installs famspec once, syncs every family with the installed command, and builds the projects."""
+    work = tmp_path_factory.mktemp("sync build")
+    prefix = work / "prefix"
+    run([_required("FAMSPEC_TEST_CMAKE"), "--install", _required("FAMSPEC_BUILD_DIR"), "--prefix", prefix])
+    tree = make_tree(work / "runtime")
+    projects = work / "projects"
+    for family in (*SHIPPED, "acme_moe"):
+        result = run([prefix / "bin" / "famspec", "sync", "--source-root", tree.root, "--family", family,
+                      "--out", projects / family])
+        assert result.stdout.startswith(f"famspec sync: {family} (")
+    # The command a family author runs, on the project with Python assets...
+    qwen = projects / "qwen3_moe"
+    _configure(qwen, qwen / "build", prefix)
+    # ...and the others in one build, to keep the number of configure steps small.
+    together = work / "together"
+    together.mkdir()
+    (together / "CMakeLists.txt").write_text(
+        "cmake_minimum_required(VERSION 3.25)\nproject(synced LANGUAGES CXX)\n"
+        + "".join(f'add_subdirectory("{projects / f}" {f})\n' for f in (*SHIPPED[1:], "acme_moe")),
+        encoding="utf-8")
+    _configure(together, together / "build", prefix)
+    plugins = {"qwen3_moe": qwen / "build" / "plugins" / "famspec_qwen3_moe.so"}
+    for family in (*SHIPPED[1:], "acme_moe"):
+        plugins[family] = together / "build" / "plugins" / f"famspec_{family}.so"
+    return {"prefix": prefix, "tree": tree, "projects": projects, "plugins": plugins, "work": work}
+
+
+def _plugin_dir(built, family: str, replace: bool) -> Path:
+    """The installed plugins, with the family's shipped plugin swapped for the generated one."""
+    directory = built["work"] / f"plugins-{family}"
+    if not directory.exists():
+        directory.mkdir()
+        for shipped in sorted((built["prefix"] / "lib" / "famspec" / "plugins").glob("*.so")):
+            if not (replace and shipped.name == f"famspec_{family}.so"):
+                shutil.copy2(shipped, directory / shipped.name)
+        shutil.copy2(built["plugins"][family], directory / f"famspec_{family}.so")
+        os.chmod(directory, 0o755)
+    return directory
+
+
+def _famspec(built, *args) -> subprocess.CompletedProcess:
+    return subprocess.run([str(built["prefix"] / "bin" / "famspec"), *map(str, args)], capture_output=True, text=True,
+                          timeout=300)
+
+
+def test_the_standalone_build_leaves_exactly_one_plugin(built):
+    build = built["projects"] / "qwen3_moe" / "build"
+    assert [p.relative_to(build).as_posix() for p in sorted(build.rglob("*.so"))] == ["plugins/famspec_qwen3_moe.so"]
+
+
+@pytest.mark.parametrize("family", SHIPPED)
+def test_generated_plugins_answer_like_the_shipped_ones(built, family):
+    shipped = built["prefix"] / "lib" / "famspec" / "plugins"
+    generated = _plugin_dir(built, family, replace=True)
+    for plan in PLANS[family]:
+        path = SOURCE / "examples" / "plans" / plan
+        want = _famspec(built, "--plugin-path", shipped, "summary", path, "--json")
+        got = _famspec(built, "--plugin-path", generated, "summary", path, "--json")
+        assert (got.returncode, got.stderr) == (want.returncode, want.stderr) == (0, "")
+        want, got = json.loads(want.stdout), json.loads(got.stdout)
+        # Every target's spec, exactly: the generated file a runtime writes from them is the same.
+        assert (got["replacement_specs"], got["strategy_specs"]) == (want["replacement_specs"], want["strategy_specs"])
+        assert len(got["entries"]) >= 4
+        assert got == want, plan  # and every entry, diagnostics included
+        digests = [_famspec(built, "--plugin-path", d, "summary", path, "--digest").stdout for d in (shipped, generated)]
+        assert digests[0] == digests[1] and digests[0].startswith("sha256:")
+
+
+@pytest.mark.parametrize("family", (*SHIPPED, "acme_moe"))
+def test_the_audit_finds_no_drift_in_a_generated_plugin(built, family):
+    directory = _plugin_dir(built, family, replace=family != "acme_moe")
+    result = _famspec(built, "--plugin-path", directory, "audit", "--source-root", built["tree"].root,
+                      "--family", family, "--json", "--strict")
+    assert result.returncode == 0, result.stdout + result.stderr
+    report = json.loads(result.stdout)
+    assert report["counts"]["drift"] == 0 and report["counts"]["unreadable"] == 0
+    assert report["counts"]["ok"] > 0
+
+
+def test_sync_check_of_the_built_projects_is_clean(built):
+    for family in (*SHIPPED, "acme_moe"):
+        result = _famspec(built, "sync", "--source-root", built["tree"].root, "--family", family,
+                          "--out", built["projects"] / family, "--check")
+        assert (result.returncode, result.stdout) == (0, ""), result.stderr
+
+
+def test_acme_moe_gets_the_references_answers(built):
+    directory = _plugin_dir(built, "acme_moe", replace=False)
+    config = HERE / "configs" / "acme_moe.yaml"
+    result = _famspec(built, "--plugin-path", directory, "summary", config, "--model-type", "AcmeMoeForCausalLM",
+                      "--json")
+    assert (result.returncode, result.stderr) == (0, "")
+    entries = {(e["target"].rsplit(".", 1)[1], e["slot"]): e for e in json.loads(result.stdout)["entries"]}
+    assert len(entries) == 7
+    norm = entries["replace_acme_moe_norm", "replace_module"]["spec"]
+    # A wrap: arguments bound to the factory's own parameters take the component's defaults; a
+    # literal is passed as the factory writes it; the class comes from where the factory imports it.
+    assert norm == {
+        "imports": [{"module": "hyper_parallel.models.acme_moe.modules", "names": ["AcmeNorm"], "raw": None}],
+        "keyword_args": ["module_fqn=''", "context=None", "eps=1e-05"],
+        "mode": "wrap_source", "new_ctor": "AcmeNorm", "old_ctor": "AcmeMoeRMSNorm", "remove_class": False,
+        "replacement_note": "AcmeNorm wraps AcmeMoeRMSNorm; the original class is kept as the wrapper input.",
+        "snippets": [],
+    }
+    # A handed-over function: the component is rendered with it, its helpers first.
+    attention = entries["replace_acme_moe_attention", "replace_module"]["spec"]
+    assert attention["keyword_args"] == ["module_fqn=''", "context=None", "attention_interface=acme_attention"]
+    assert (attention["mode"], attention["new_ctor"], attention["remove_class"]) == ("wrap_source", "GQAAttention",
+                                                                                       False)
+    assert [i["raw"] for i in attention["imports"]] == [
+        "from hyper_parallel.components.functional.attention import npu_fusion_attention_forward",
+        "from hyper_parallel.core.checkpoint.transforms import InterleaveQKV", "from torch import nn",
+        "from torch.nn import functional as F", "import math", "import torch",
+    ]
+    [snippet] = attention["snippets"]
+    text = snippet["text"]
+    assert text.startswith("def _scaled(query, scaling):\n")
+    assert text.index("_SOFTMAX_DTYPE = torch.float32\n") < text.index("def acme_attention(") < text.index(
+        "# famspec: rendered component GQAAttention (interface: acme_attention)\nclass GQAAttention(")
+    experts = entries["replace_acme_moe_experts", "replace_module"]["spec"]
+    assert (experts["new_ctor"], experts["keyword_args"]) == ("GroupedExperts", ["module_fqn=''", "context=None"])
+    linear = entries["replace_acme_moe_linear", "replace_module"]
+    assert linear["spec"] is None
+    assert linear["diagnostics"] == [{"kind": "runtime_only", "suggestion": "",
+                                      "message": "runtime-only factory: builds through LowPrecisionLinear.from_linear "
+                                                 "at runtime"}]
+    # CP wrappers are imports-only strategy specs; the ring wrapper takes its declared options.
+    cp = {"body_template": None, "imports": [], "kind": "cp_attention", "method_name": "forward", "snippets": [],
+          "strip_boundary_subpatterns": [], "target_class": None}
+    assert entries["acme_moe_ring_attention", "inner_wrapper"]["spec"] == cp
+    assert entries["acme_moe_attention_cp_wrapper", "inner_wrapper"]["spec"] == cp
+    # An EP compute function that is no archetype is runtime-only.
+    ep = entries["acme_moe_ep_compute_fn", "local_compute_fn"]
+    assert ep["spec"] is None and [d["kind"] for d in ep["diagnostics"]] == ["runtime_only"]
+    bad = _famspec(built, "--plugin-path", directory, "resolve", "--target",
+                   "hyper_parallel.models.acme_moe.adapter.distributed.context_parallel.acme_moe_ring_attention",
+                   "--slot", "inner_wrapper", "--option", "ring_size=4", "--strict")
+    assert bad.returncode == 1 and "declares: strategy, backend" in bad.stderr

@@ -1,5 +1,6 @@
 #include "yaml_merge.hpp"
 
+#include <algorithm>
 #include <string_view>
 #include <unordered_set>
 #include <vector>
@@ -32,6 +33,11 @@ bool is_merge_key(const YamlNode& key) {
 }
 
 void apply_merge_keys(YamlData& map, std::size_t& budget, std::size_t limit) {
+    // Most mappings have no merge key: they are left as they are, without a copy.
+    if (std::none_of(map.items.begin(), map.items.end(),
+                     [](const YamlItem& item) { return is_merge_key(item.first); })) {
+        return;
+    }
     std::vector<YamlItem> pairs;
     std::vector<std::vector<const YamlData*>> merges;  // one list per `<<` key, in the mapping's order
     for (const YamlItem& item : map.items) {

@@ -30,8 +30,9 @@ def test_a_missing_file_is_an_error_that_says_so_without_a_line(tmp_path):
         assert ":0:0" not in str(error)
 
 
-def test_a_str_that_is_neither_a_file_nor_a_plan_says_so(tmp_path):
-    missing = str(tmp_path / "configs" / "train")
+def test_a_str_that_is_neither_a_file_nor_a_plan_says_so(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    missing = os.path.join("configs", "train")
     error = _error(missing)
     assert error.file == "<text>" and error.line == 0
     assert str(error) == (f"<text>: {missing!r} is neither an existing file nor a plan's YAML text: no such file, "

@@ -88,6 +88,16 @@ plan_overrides:
     inner_target: self
     inner_wrapper: {<<: [*target], _target_: %(ep)s}
 """,
+    "an explicit !!merge tag, and a quoted '<<' that is no merge": """
+a: &a {when: ep, module_type: a.A}
+plan_overrides:
+  - !!merge <<: *a
+    match: x
+    local_compute_fn: %(ep)s
+  - "<<": *a
+    match: y
+    local_compute_fn: %(ep)s
+""",
     "flow style and merged lists of entries": """
 entry: &entry {match: x, when: ep, local_compute_fn: %(ep)s}
 plan_overrides: [{<<: *entry}, {<<: *entry, match: y}, {<<: [{when: cp}, *entry], match: z}]

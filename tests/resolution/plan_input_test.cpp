@@ -115,6 +115,7 @@ TEST_CASE("a quoted '<<' is an ordinary key; a merge that cannot be made is an e
     CHECK_FALSE(parsed->entries[0].when.has_value());
     REQUIRE(parsed->warnings.size() == 1);
     CHECK(parsed->warnings[0].message == "plan_overrides entry key '<<' is not read by famspec");
+    CHECK(plan_of("a: &a {when: ep}\nplan_overrides:\n  - !!merge <<: *a\n    match: x\n").entries[0].when == "ep");
 
     CHECK(error_of("<<: 3\nplan_overrides: []\n") ==
           "plan.yaml:1:5: merge key '<<': expected a mapping (such as *defaults) or a list of mappings, found '3'");
@@ -159,6 +160,8 @@ TEST_CASE("a plan file that cannot be read is named with what went wrong, withou
     const auto json = run_cli(toy_cli({"check", "/nonexistent/plan.yaml", "--json"}));
     CHECK(json.exit_code == 2);
     CHECK(json.err == "famspec: /nonexistent/plan.yaml: cannot read the plan: No such file or directory\n");
+    CHECK(json.out.find(R"("column":null,"file":"/nonexistent/plan.yaml","kind":"plan","line":null)") !=
+          std::string::npos);
 }
 
 TEST_CASE("a value echoed in an error is cut to a readable length, between two characters, on one line") {

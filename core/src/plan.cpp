@@ -292,7 +292,10 @@ PlanParse parse_plan_text(const std::string& text_in, const std::string& file_na
     Reader reader{plan, limits, strict, {}};
     // The failures kept along the way, plus the one that stopped reading, if any.
     try {
-        const detail::YamlDocument document = detail::load_one_document(std::string(body), limits.max_nodes);
+        // Copied only when a byte-order mark is left out.
+        const detail::YamlDocument document = body.size() == text_in.size()
+                                                  ? detail::load_one_document(text_in, limits.max_nodes)
+                                                  : detail::load_one_document(std::string(body), limits.max_nodes);
         reader.root(document.root);
         if (reader.failures.empty()) return plan;
     } catch (PlanFailure& failure) {

@@ -15,6 +15,7 @@
 #include "dotted_path.hpp"
 #include "famspec/nearest_names.hpp"
 #include "famspec/plan_family.hpp"
+#include "plan_encoding.hpp"
 #include "plan_yaml.hpp"
 
 namespace famspec {
@@ -29,6 +30,7 @@ using detail::is_identifier;
 using detail::kind_of;
 using detail::PlanFailure;
 using detail::scalar_value;
+using detail::shown;
 using detail::text;
 using detail::YamlNode;
 
@@ -53,9 +55,9 @@ Target target(const YamlNode& node, std::string_view key) {
             out.path = dotted_path(item.second, name);
             continue;
         }
-        if (!is_identifier(name)) fail(item.first, "option name '" + name + "' is not a Python identifier");
+        if (!is_identifier(name)) fail(item.first, "option name " + shown(name) + " is not a Python identifier");
         if (!item.second.IsScalar() && !item.second.IsNull()) {
-            fail(item.second, "option '" + name + "': expected a scalar (bool, number, string or null), found " +
+            fail(item.second, "option " + shown(name) + ": expected a scalar (bool, number, string or null), found " +
                                   kind_of(item.second));
         }
         out.options[name] = item.second.IsNull() ? PyLiteral(none) : scalar_value(item.second);
@@ -101,7 +103,8 @@ struct Reader {
     // A name famspec does not read: a warning (with the nearest known name), or under strict an error.
     void unread(const YamlNode& key, const std::string& what, std::span<const std::string_view> known) {
         const auto nearest = nearest_names(key.Scalar(), known, 1);
-        const std::string message = what + " '" + key.Scalar() + "' is not read by famspec" + did_you_mean(nearest);
+        const std::string message =
+            what + " " + shown(key.Scalar()) + " is not read by famspec" + did_you_mean(nearest);
         if (strict) fail(key, message + " (an error under strict reading)");
         plan.warnings.push_back(
             PlanWarning{plan.file, at(key), message, nearest.empty() ? std::string() : nearest.front()});
@@ -127,7 +130,7 @@ void check_entry(const YamlNode& node, const PlanEntry& out, const std::optional
             fail(node, "an entry with replace_module needs module_type (the dotted source class it replaces)");
         }
         if (out.when && *out.when != "low_precision") {
-            fail(node, "replace_module only allows when: low_precision, found when: " + *out.when);
+            fail(node, "replace_module only allows when: low_precision, found when: " + shown(*out.when));
         }
     }
     if (match && match->IsSequence() && (out.local_compute_fn || out.inner_wrapper)) {
@@ -151,7 +154,6 @@ PlanEntry Reader::entry(const YamlNode& node) {
 void Reader::entry_key(const YamlNode& key_node, const YamlNode& value, PlanEntry& out,
                        std::optional<YamlNode>& match) {
     const std::string key = key_node.Scalar();
-    if (key == "<<") fail(key_node, "YAML merge keys ('<<') are not supported; write the entry's keys out");
     if (std::find(kEntryKeys.begin(), kEntryKeys.end(), key) == kEntryKeys.end()) {
         unread(key_node, "plan_overrides entry key", kEntryKeys);
     } else if (key == "match") {
@@ -254,7 +256,9 @@ std::string PlanWarning::to_string() const {
     return file + ":" + std::to_string(location.line) + ":" + std::to_string(location.column) + ": warning: " + message;
 }
 
+// An error about the file as a whole (it cannot be read) has no line: `file: message`.
 std::string PlanError::to_string() const {
+    if (location.line == 0) return file + ": " + message;
     return file + ":" + std::to_string(location.line) + ":" + std::to_string(location.column) + ": " + message;
 }
 
@@ -266,16 +270,20 @@ PlanParse parse_plan_text(const std::string& text_in, const std::string& file_na
             {1, 1},
             "plan is " + std::to_string(text_in.size()) + " bytes; the limit is " + std::to_string(limits.max_bytes)});
     }
-    // yaml-cpp reads a NUL byte as the end of a scalar or an escape; say what it is instead. A
-    // UTF-16 or UTF-32 plan (it starts with a byte-order mark) holds NUL bytes by design.
-    const bool wide = text_in.starts_with("\xFE\xFF") || text_in.starts_with("\xFF\xFE") ||
-                      text_in.starts_with(std::string_view("\0\0\xFE\xFF", 4));
-    if (const std::size_t nul = text_in.find('\0'); nul != std::string::npos && !wide) {
-        return failed(PlanError{file_name, detail::location_at(text_in, nul), "the plan contains a NUL byte"});
+    // The runtime's loader reads a config as UTF-8 text, and so does famspec: UTF-16 or UTF-32 text is
+    // refused by name rather than read differently (plan_encoding.cpp). A UTF-8 byte-order mark is
+    // skipped, as the runtime's loader skips it, so that positions count from the first character.
+    if (std::string wide = detail::wide_encoding(text_in); !wide.empty()) {
+        return failed(PlanError{file_name, {1, 1}, std::move(wide)});
+    }
+    const std::string_view body = detail::without_utf8_bom(text_in);
+    // yaml-cpp reads a NUL byte as the end of a scalar or an escape; say what it is instead.
+    if (const std::size_t nul = body.find('\0'); nul != std::string::npos) {
+        return failed(PlanError{file_name, detail::location_at(body, nul), "the plan contains a NUL byte"});
     }
     std::size_t bad = 0;
-    if (const std::string why = detail::invalid_utf8(text_in, bad); !why.empty() && !wide) {
-        return failed(PlanError{file_name, detail::location_at(text_in, bad), "the plan is " + why});
+    if (const std::string why = detail::invalid_utf8(body, bad); !why.empty()) {
+        return failed(PlanError{file_name, detail::location_at(body, bad), "the plan is " + why});
     }
     using detail::at;
     PlanErrors result;
@@ -284,7 +292,10 @@ PlanParse parse_plan_text(const std::string& text_in, const std::string& file_na
     Reader reader{plan, limits, strict, {}};
     // The failures kept along the way, plus the one that stopped reading, if any.
     try {
-        const detail::YamlDocument document = detail::load_one_document(text_in);
+        // Copied only when a byte-order mark is left out.
+        const detail::YamlDocument document = body.size() == text_in.size()
+                                                  ? detail::load_one_document(text_in, limits.max_nodes)
+                                                  : detail::load_one_document(std::string(body), limits.max_nodes);
         reader.root(document.root);
         if (reader.failures.empty()) return plan;
     } catch (PlanFailure& failure) {
@@ -311,6 +322,14 @@ PlanParse parse_plan_text(const std::string& text_in, const std::string& file_na
 
 PlanParse parse_plan_file(const std::string& path, const PlanLimits& limits, bool strict) {
     std::error_code ec;
+    const std::filesystem::file_status status = std::filesystem::status(path, ec);
+    if (ec) return failed(PlanError{path, {}, "cannot read the plan: " + ec.message()});
+    if (std::filesystem::is_directory(status)) {
+        return failed(PlanError{path, {}, "cannot read the plan: it is a directory, not a plan file"});
+    }
+    if (!std::filesystem::is_regular_file(status)) {
+        return failed(PlanError{path, {}, "cannot read the plan: it is not a regular file"});
+    }
     const auto size = std::filesystem::file_size(path, ec);
     if (ec) return failed(PlanError{path, {}, "cannot read the plan: " + ec.message()});
     if (size > limits.max_bytes) {

@@ -81,11 +81,34 @@ SourceLocation at(const YAML::Mark& mark) {
 
 SourceLocation at(const YamlNode& node) { return at(node.Mark()); }
 
-// Quotes a scalar for a message, shortened: an error should not repeat a 10,000-digit number.
+// Quotes a scalar for a message, shortened: an error should not repeat a 10,000-digit number. The
+// cut falls between two characters, never inside one (the message goes to JSON and to Python as
+// UTF-8), and a control character is written as an escape, so that the message stays on one line.
 std::string shown(std::string_view text) {
     constexpr std::size_t kMost = 60;
-    if (text.size() <= kMost) return "'" + std::string(text) + "'";
-    return "'" + std::string(text.substr(0, kMost)) + "...' (" + std::to_string(text.size()) + " characters)";
+    const auto continues = [](char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; };
+    std::size_t cut = text.size();
+    if (cut > kMost) {
+        cut = kMost;
+        while (cut > 0 && continues(text[cut])) --cut;
+    }
+    std::string out = "'";
+    for (const char c : text.substr(0, cut)) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (c == '\n') {
+            out += "\\n";
+        } else if (c == '\t') {
+            out += "\\t";
+        } else if (byte < 0x20 || byte == 0x7F) {
+            static constexpr char kHex[] = "0123456789abcdef";
+            out += std::string("\\x") + kHex[byte >> 4] + kHex[byte & 0xF];
+        } else {
+            out += c;
+        }
+    }
+    if (cut == text.size()) return out + "'";
+    const auto characters = std::count_if(text.begin(), text.end(), [&](char c) { return !continues(c); });
+    return out + "...' (" + std::to_string(characters) + " characters)";
 }
 
 std::string kind_of(const YamlNode& node) {
@@ -112,7 +135,7 @@ void check_unique_keys(const YamlNode& map) {
     seen.reserve(map.size());
     for (const auto& item : map) {
         if (!item.first.IsScalar()) fail(item.first, "expected a string key, found " + kind_of(item.first));
-        if (!seen.insert(item.first.Scalar()).second) fail(item.first, "duplicate key '" + item.first.Scalar() + "'");
+        if (!seen.insert(item.first.Scalar()).second) fail(item.first, "duplicate key " + shown(item.first.Scalar()));
     }
 }
 
@@ -257,11 +280,11 @@ Expected<std::pair<std::string, PyLiteral>, PlanError> parse_option(std::string_
     }
     // yaml-cpp reads a NUL byte as the end of the scalar: "a\0b" would silently become 'a'.
     if (const std::size_t nul = item.find('\0'); nul != std::string_view::npos) {
-        return error(nul + 1, "option '" + name + "': the value contains a NUL byte");
+        return error(nul + 1, "option " + detail::shown(name) + ": the value contains a NUL byte");
     }
     std::size_t bad = 0;
     if (const std::string why = detail::invalid_utf8(item, bad); !why.empty()) {
-        return error(bad + 1, "option '" + name + "': the value is " + why);
+        return error(bad + 1, "option " + detail::shown(name) + ": the value is " + why);
     }
     try {
         const std::string value(item.substr(eq + 1));
@@ -269,14 +292,15 @@ Expected<std::pair<std::string, PyLiteral>, PlanError> parse_option(std::string_
         const detail::YamlNode& node = document.root;
         if (node.IsNull() || !node.IsDefined()) return std::pair{name, PyLiteral(none)};
         if (!node.IsScalar()) {
-            return error(eq + 2, "option '" + name + "': expected a scalar (bool, number, string or null), found " +
+            return error(eq + 2, "option " + detail::shown(name) +
+                                     ": expected a scalar (bool, number, string or null), found " +
                                      detail::kind_of(node));
         }
         return std::pair{name, detail::scalar_value(node)};
     } catch (const detail::PlanFailure& failure) {
         return error(eq + 1 + failure.location.column, failure.message);
     } catch (const YAML::Exception& failure) {
-        return error(eq + 2, "option '" + name + "': not a valid YAML scalar: " + failure.msg);
+        return error(eq + 2, "option " + detail::shown(name) + ": not a valid YAML scalar: " + failure.msg);
     }
 }
 

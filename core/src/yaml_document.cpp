@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "plan_yaml.hpp"
+#include "yaml_merge.hpp"
 
 namespace famspec::detail {
 namespace {
@@ -18,7 +19,8 @@ const std::vector<YamlItem> kNoItems;
 // they were opened, so an explicit stack replaces recursion.
 class Builder : public YAML::EventHandler {
 public:
-    explicit Builder(std::deque<YamlData>& nodes) : nodes_(nodes) {}
+    Builder(std::deque<YamlData>& nodes, std::size_t max_merged)
+        : nodes_(nodes), merge_budget_(max_merged), max_merged_(max_merged) {}
 
     YamlNode root() const { return root_; }
     const YAML::Mark& start() const { return start_; }
@@ -79,16 +81,25 @@ private:
 
     void open(YamlData* node) {
         add(node);
+        node->open = true;
         open_.push_back({node, std::nullopt});
     }
 
-    void close() { open_.pop_back(); }
+    // A mapping's merge keys are applied when it ends: the mappings it merges have ended before it.
+    void close() {
+        YamlData* node = open_.back().node;
+        open_.pop_back();
+        if (node->type == YAML::NodeType::Map) apply_merge_keys(*node, merge_budget_, max_merged_);
+        node->open = false;  // after its merges: a mapping that merges itself is still open then
+    }
 
     std::deque<YamlData>& nodes_;
     std::vector<const YamlData*> anchors_;
     std::vector<Open> open_;
     YAML::Mark start_;
     YamlNode root_;
+    std::size_t merge_budget_;
+    std::size_t max_merged_;
 };
 
 // Reads the rest of the stream without building it: only whether a second document starts, and where.
@@ -119,11 +130,11 @@ std::vector<YamlItem>::const_iterator YamlNode::end() const {
     return data_ == nullptr ? kNoItems.end() : data_->items.end();
 }
 
-YamlDocument load_one_document(const std::string& text) {
+YamlDocument load_one_document(const std::string& text, std::size_t max_merged) {
     std::istringstream in(text);
     YAML::Parser parser(in);
     YamlDocument document;
-    Builder builder(*document.nodes);
+    Builder builder(*document.nodes, max_merged);
     if (!parser.HandleNextDocument(builder)) return document;
     document.root = builder.root();
     NextDocument rest;
@@ -134,7 +145,7 @@ YamlDocument load_one_document(const std::string& text) {
         if (second.pos == first.pos) {
             const char found =
                 second.pos >= 0 && static_cast<std::size_t>(second.pos) < text.size() ? text[second.pos] : '?';
-            throw PlanFailure{at(second), std::string("not valid YAML: unexpected '") + found + "'"};
+            throw PlanFailure{at(second), "not valid YAML: unexpected " + shown(std::string_view(&found, 1))};
         }
         throw PlanFailure{at(second), "the plan holds a second YAML document; expected one"};
     }

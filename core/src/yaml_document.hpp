@@ -35,6 +35,7 @@ public:
     // A sequence yields its elements, a map its pairs (first, second), as YAML::Node does.
     std::vector<YamlItem>::const_iterator begin() const;
     std::vector<YamlItem>::const_iterator end() const;
+    const YamlData* data() const { return data_; }  // null for an empty document
 
 private:
     const YamlData* data_ = nullptr;
@@ -52,6 +53,7 @@ struct YamlData {
     std::string tag;
     YAML::Mark mark;
     std::vector<YamlItem> items;
+    bool open = false;  // a collection whose end the parser has not reported yet
 };
 
 // Owns the nodes; an alias is the node its anchor names, shared, as in YAML::Node.
@@ -62,7 +64,9 @@ struct YamlDocument {
 
 // The one document of a plan; an empty stream gives a null root. yaml-cpp's LoadAll can loop for
 // ever on some damaged inputs (","): reading stops at the second document, which is an error.
-// Throws PlanFailure for a second document, and YAML::Exception for what the parser refuses.
-YamlDocument load_one_document(const std::string& text);
+// Merge keys are applied as the document is built (yaml_merge.hpp), looking at no more than
+// `max_merged` pairs. Throws PlanFailure for a second document and for a merge it cannot make, and
+// YAML::Exception for what the parser refuses.
+YamlDocument load_one_document(const std::string& text, std::size_t max_merged = 1'000'000);
 
 }  // namespace famspec::detail

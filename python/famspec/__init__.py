@@ -16,6 +16,7 @@ _LAZY = {
     "Explanation": "resolver",
     "ImportPatch": "specs",
     "ModuleSnippetPatch": "specs",
+    "PartialRegistryError": "errors",
     "Plan": "plan",
     "PlanError": "errors",
     "PluginRecord": "registry",

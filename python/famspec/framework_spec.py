@@ -12,6 +12,9 @@ spelling of the family is used.
 
 The module answers from a process-wide registry, loaded on first use from the default plugin search
 (``FAMSPEC_PLUGIN_PATH``, else the plugins installed with this package); ``use_registry`` replaces it.
+While any plugin or plugin directory of the default search fails to load, every call raises
+``famspec.PartialRegistryError`` naming each failure, rather than answer ``None`` for a family that
+failed; ``use_registry(famspec.load_plugins(allow_partial=True))`` accepts the plugins that did load.
 """
 
 from __future__ import annotations
@@ -57,10 +60,12 @@ _state = _State(None)
 _state_lock = threading.Lock()
 
 
-def use_registry(registry: Registry, *, strict: bool = False) -> None:
-    """Answer every later call from ``registry`` (``famspec.load_plugins(...)``); clears the caches."""
+def use_registry(registry: Registry, *, strict: bool = False, allow_partial: bool = False) -> None:
+    """Answer every later call from ``registry`` (``famspec.load_plugins(...)``); clears the caches.
+    A registry in which a plugin failed is refused (``famspec.PartialRegistryError``) unless
+    ``allow_partial=True`` is given here or was given to ``load_plugins``."""
     global _state
-    resolver = Resolver(registry, strict=strict)
+    resolver = Resolver(registry, strict=strict, allow_partial=allow_partial)
     with _state_lock:
         _state = _State(resolver)
 

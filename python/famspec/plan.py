@@ -11,24 +11,66 @@ __all__ = ["Plan", "parse_plan"]
 
 Plan = _native.Plan
 
+_TEXT_NAME = "<text>"
+_SHOWN = 60
+
+
+def _raise(error):
+    first, *others = error
+    raise PlanError(*first, others=tuple(PlanError(*other) for other in others))
+
+
+def _shown(text: str) -> str:
+    """A value quoted for a message, cut to a readable length."""
+    if len(text) <= _SHOWN:
+        return repr(text)
+    return f"{text[:_SHOWN]!r}... ({len(text)} characters)"
+
+
+def _from_file(path: str) -> Plan:
+    plan, error = _native.parse_plan_file(path)
+    if error is not None:
+        _raise(error)
+    return plan
+
+
+def _from_text(text: str) -> Plan:
+    plan, error = _native.parse_plan_text(text, _TEXT_NAME)
+    if error is not None:
+        _raise(error)
+    return plan
+
 
 def parse_plan(path_or_text: str | os.PathLike) -> Plan:
-    """Parse a plan from a file path (``str`` naming an existing file, or ``os.PathLike``) or from YAML text.
+    """Parse a plan from a file or from YAML text, told apart so that neither is taken for the other:
 
-    Raises ``PlanError`` with ``file``, ``line``, ``column`` and ``message`` of the first error, and
+    - an ``os.PathLike`` is always a path;
+    - a ``str`` holding a line break is always YAML text;
+    - a ``str`` on one line is a path when it names something that exists, or ends in ``.yaml`` or
+      ``.yml``; otherwise it is YAML text, and when it is not a plan's text either the error says that
+      it is neither.
+
+    A directory, a missing file, a file that cannot be read or a ``str`` that is neither a file nor a
+    plan's text raises ``PlanError`` with ``line`` 0 and a message that says which
+    (``"FILE: cannot read the plan: it is a directory, not a plan file"``). A plan that does not read
+    raises ``PlanError`` with ``file``, ``line``, ``column`` and ``message`` of its first error, and
     ``errors``: every error of the plan, in file order.
     """
     if isinstance(path_or_text, os.PathLike):
-        plan, error = _native.parse_plan_file(os.fspath(path_or_text))
-    elif isinstance(path_or_text, str):
-        looks_like_path = "\n" not in path_or_text and path_or_text.endswith((".yaml", ".yml"))
-        if looks_like_path or ("\n" not in path_or_text and os.path.isfile(path_or_text)):
-            plan, error = _native.parse_plan_file(path_or_text)
-        else:
-            plan, error = _native.parse_plan_text(path_or_text, "<text>")
-    else:
+        path = os.fspath(path_or_text)
+        if not isinstance(path, str):
+            raise TypeError("parse_plan: bytes paths are not supported")
+        return _from_file(path)
+    if not isinstance(path_or_text, str):
         raise TypeError(f"parse_plan expects a path or YAML text, got {type(path_or_text).__name__}")
-    if error is not None:
-        first, *others = error
-        raise PlanError(*first, others=tuple(PlanError(*other) for other in others))
-    return plan
+    text = path_or_text
+    if "\n" in text or "\r" in text or not text.strip():
+        return _from_text(text)
+    if os.path.lexists(text) or text.endswith((".yaml", ".yml")):
+        return _from_file(text)
+    plan, error = _native.parse_plan_text(text, _TEXT_NAME)
+    if error is None:
+        return plan
+    _, line, column, message = error[0]
+    raise PlanError(_TEXT_NAME, 0, 0, f"{_shown(text)} is neither an existing file nor a plan's YAML text: no such "
+                                      f"file, and read as YAML it is not a plan ({line}:{column}: {message})")

@@ -31,14 +31,15 @@ class Registry:
     """The frozen set of loaded plugins. Immutable and safe to share between threads; holding it
     keeps the plugin libraries loaded."""
 
-    __slots__ = ("_native", "_plugins", "_snapshot")
+    __slots__ = ("_native", "_plugins", "_snapshot", "_allow_partial")
 
-    def __init__(self, native):
+    def __init__(self, native, *, allow_partial: bool = False):
         if not isinstance(native, _native.Registry):
             raise TypeError("Registry objects come from famspec.load_plugins()")
         self._native = native
         self._plugins = tuple(PluginRecord(**record) for record in native.plugins)
         self._snapshot = None
+        self._allow_partial = allow_partial
 
     @property
     def plugins(self) -> tuple[PluginRecord, ...]:
@@ -47,6 +48,17 @@ class Registry:
     @property
     def all_ok(self) -> bool:
         return self._native.all_ok
+
+    @property
+    def allow_partial(self) -> bool:
+        """Whether ``load_plugins(..., allow_partial=True)`` made it: a ``Resolver`` on it then answers
+        from the plugins that did load even when ``all_ok`` is false."""
+        return self._allow_partial
+
+    @property
+    def failures(self) -> tuple[PluginRecord, ...]:
+        """The records of the plugins and directories that failed, in ``plugins`` order."""
+        return tuple(plugin for plugin in self._plugins if plugin.status != "ok")
 
     @property
     def families(self) -> tuple[str, ...]:
@@ -92,17 +104,20 @@ def _directories(paths) -> list:
 
 
 def load_plugins(paths: str | os.PathLike | Iterable[str | os.PathLike] | None = None, *,
-                 log: Callable[[str, str], None] | None = None) -> Registry:
+                 log: Callable[[str, str], None] | None = None, allow_partial: bool = False) -> Registry:
     """Find, check and load the family plugins.
 
     ``paths``: plugin directories (absolute). Without them, ``FAMSPEC_PLUGIN_PATH`` when set, else the
     plugins of the tree this package belongs to. A plugin that fails is recorded in
-    ``Registry.plugins`` with its stage and message; the others still load. ``log`` receives
-    ``(level, message)``.
+    ``Registry.plugins`` with its stage and message; the others still load, but a ``Resolver`` on the
+    registry refuses to answer (``PartialRegistryError``) unless ``allow_partial=True`` is given here or
+    to the ``Resolver``. ``log`` receives ``(level, message)``.
     """
     directories = [] if paths is None else _directories(paths)
     if log is not None and not callable(log):
         raise TypeError("log must be callable with (level, message)")
+    if not isinstance(allow_partial, bool):
+        raise TypeError("allow_partial must be a bool")
     environment = os.environ.get("FAMSPEC_PLUGIN_PATH")
     native = _native.load_plugins(directories, environment, default_plugin_directory(), log)
-    return Registry(native)
+    return Registry(native, allow_partial=allow_partial)

@@ -7,7 +7,7 @@ from typing import Any, Iterable, Mapping, Optional, Tuple
 
 from . import _native
 from ._record import Record
-from .errors import ResolutionError
+from .errors import PartialRegistryError, ResolutionError
 from .plan import Plan, parse_plan
 from .registry import Registry
 from .specs import replacement_from_native, strategy_from_native
@@ -125,15 +125,23 @@ def _options(options):
 
 class Resolver:
     """Answers what each target stands for, from a registry. Safe to use from many threads; every
-    spelling of the same identity returns the same spec object."""
+    spelling of the same identity returns the same spec object.
+
+    A registry in which a plugin or a plugin directory failed is refused with ``PartialRegistryError``
+    (naming each failure and its stage), as ``famspec summary`` refuses it: its answers could silently
+    lack a family. ``allow_partial=True`` here, or on ``load_plugins``, answers from what did load."""
 
     __slots__ = ("_registry", "_native", "_strict", "_interned", "_lock")
 
-    def __init__(self, registry: Registry, *, strict: bool = False):
+    def __init__(self, registry: Registry, *, strict: bool = False, allow_partial: bool = False):
         if not isinstance(registry, Registry):
             raise TypeError(f"Resolver expects a famspec.Registry, got {type(registry).__name__}")
         if not isinstance(strict, bool):
             raise TypeError("strict must be a bool")
+        if not isinstance(allow_partial, bool):
+            raise TypeError("allow_partial must be a bool")
+        if not registry.all_ok and not (allow_partial or registry.allow_partial):
+            raise PartialRegistryError(registry.failures)
         self._registry = registry
         self._native = _native.Resolver(registry._native, strict=strict)
         self._strict = strict

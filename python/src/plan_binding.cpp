@@ -38,6 +38,35 @@ py::list targets_of(const PlanHandle& handle) {
     return out;
 }
 
+py::object target_dict(const std::optional<Target>& target) {
+    if (!target) return py::none();
+    py::dict out;
+    out["_target_"] = target->path;
+    for (const auto& [name, value] : target->options) out[py::str(name)] = to_python(value);
+    return out;
+}
+
+// Each entry as the keys famspec reads from it, in plan order: match (a list), when, module_type,
+// exact_type, inner_target (None when absent) and each slot's target as {"_target_": path, **options}.
+py::list entries_of(const PlanHandle& handle) {
+    py::list out;
+    for (const PlanEntry& entry : handle.plan->entries) {
+        py::dict row;
+        row["match"] = py::list(py::cast(entry.match));
+        row["when"] = py::cast(entry.when);
+        row["module_type"] = py::cast(entry.module_type);
+        row["exact_type"] = py::cast(entry.exact_type);
+        row["inner_target"] = py::cast(entry.inner_target);
+        row["replace_module"] = target_dict(entry.replace_module);
+        row["local_compute_fn"] = target_dict(entry.local_compute_fn);
+        row["inner_wrapper"] = target_dict(entry.inner_wrapper);
+        row["line"] = entry.location.line;
+        row["column"] = entry.location.column;
+        out.append(std::move(row));
+    }
+    return out;
+}
+
 }  // namespace
 
 void bind_plan(py::module_& module) {
@@ -45,7 +74,9 @@ void bind_plan(py::module_& module) {
         .def_property_readonly("file", [](const PlanHandle& h) { return h.plan->file; })
         .def_property_readonly("model_type", [](const PlanHandle& h) { return h.plan->model_type; })
         .def_property_readonly("architecture", [](const PlanHandle& h) { return h.plan->architecture; })
-        .def_property_readonly("targets", &targets_of);
+        .def_property_readonly("model_target", [](const PlanHandle& h) { return h.plan->model_target; })
+        .def_property_readonly("targets", &targets_of)
+        .def_property_readonly("entries", &entries_of);
 
     module.def("parse_plan_file", [](const std::string& path) {
         PlanParse parsed = [&] {

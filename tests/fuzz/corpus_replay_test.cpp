@@ -142,7 +142,9 @@ const std::map<std::string, Expected> kPlan = {
     {"whitespace_only.yaml", {"error", "the plan is empty; expected a mapping with a plan_overrides list"}},
     {"scalar_root.yaml", {"error", "expected a mapping with a plan_overrides list, found 'plan_overrides'"}},
     {"list_root.yaml", {"error", "expected a mapping with a plan_overrides list, found a list"}},
-    {"utf16_bom.yaml", {"value", "entries=0"}},
+    {"utf16_bom.yaml", {"error", "the plan is UTF-16LE text (it starts with the byte-order mark FF FE)"}},
+    {"utf16_no_bom.yaml", {"error", "the plan looks like UTF-16LE text without a byte-order mark"}},
+    {"utf8_bom.yaml", {"value", "entries=1"}},
     {"missing_plan_overrides.yaml", {"error", "expected a top-level plan_overrides list"}},
     {"overrides_not_list.yaml", {"error", "'plan_overrides': expected a list, found a mapping"}},
     {"tagged_overrides.yaml", {"value", "entries=0"}},  // yaml-cpp ignores a tag on a collection
@@ -154,7 +156,11 @@ const std::map<std::string, Expected> kPlan = {
     {"duplicate_top_level_key.yaml", {"error", "duplicate key 'model_type'"}},
     {"duplicate_entry_key.yaml", {"error", "duplicate key 'match'"}},
     {"duplicate_option_key.yaml", {"error", "duplicate key 'eps'"}},
-    {"merge_key.yaml", {"error", "YAML merge keys ('<<') are not supported"}},
+    {"merge_key.yaml", {"value", "entries=2"}},
+    {"merge_key_top_level.yaml", {"value", "entries=1"}},
+    {"merge_key_list.yaml", {"value", "entries=2"}},
+    {"merge_key_scalar.yaml", {"error", "merge key '<<': expected a mapping (such as *defaults) or a list"}},
+    {"merge_key_itself.yaml", {"error", "merge key '<<': a mapping cannot merge itself"}},
     {"undefined_alias.yaml", {"error", "not valid YAML: the referenced anchor is not defined"}},
     {"recursive_alias.yaml", {"error", "nesting deeper than 32 levels"}},
     {"tab_indentation.yaml", {"error", "not valid YAML"}},
@@ -175,7 +181,7 @@ const std::map<std::string, Expected> kPlan = {
     {"option_not_identifier.yaml", {"error", "option name '2x' is not a Python identifier"}},
     {"option_not_scalar.yaml", {"error", "option 'sizes': expected a scalar"}},
     {"replace_without_module_type.yaml", {"error", "an entry with replace_module needs module_type"}},
-    {"replace_with_when.yaml", {"error", "replace_module only allows when: low_precision, found when: ep"}},
+    {"replace_with_when.yaml", {"error", "replace_module only allows when: low_precision, found when: 'ep'"}},
     {"match_list_with_strategy.yaml", {"error", "a list of match patterns is allowed only on replacement-only"}},
     {"integer_out_of_range.yaml", {"error", "number '99999999999999999999' is out of range"}},
     {"float_overflow.yaml", {"error", "out of range"}},
@@ -209,8 +215,9 @@ TEST_CASE("the manifest seed corpus: each file is parsed to its expected answer"
 
 TEST_CASE("the plan seed corpus: each file is parsed to its expected answer, errors with a line and column") {
     replay("plan", kPlan, [](const std::string& path, std::string& violation) {
-        const famspec::PlanParse parsed = famspec::parse_plan_text(famspec::fuzz::read_file(path), "plan.yaml");
-        violation = famspec::fuzz::plan_contract_violation(parsed);
+        const std::string text = famspec::fuzz::read_file(path);
+        const famspec::PlanParse parsed = famspec::parse_plan_text(text, "plan.yaml");
+        violation = famspec::fuzz::plan_contract_violation(parsed, {}, text);
         return famspec::fuzz::answer_of(parsed);
     });
 }

@@ -31,6 +31,9 @@ const std::map<std::string, Expected> kResolution = {
     {"signed_zero_options.yaml", {"value", "entries=3 resolved=3"}},
     // Found by fuzz_resolution: an error quoting the words "no error" from the plan is still an error.
     {"error_quoting_no_error.yaml", {"error", "found 'qno error'"}},
+    // An entry's `when: No error`: a valid error that echoes the plan's words, which the contract
+    // once took for a library's placeholder.
+    {"when_no_error.yaml", {"error", "replace_module only allows when: low_precision, found when: 'No error'"}},
     // Found by fuzz_resolution: the byte reached a diagnostic, and the summary was no valid JSON.
     {"invalid_utf8_model_type.yaml", {"error", "the plan is not valid UTF-8 (byte 0x90)"}},
     {"wrong_slot.yaml", {"value", "entries=1 resolved=0 native=0 not_covered=1 error=0"}},
@@ -161,4 +164,17 @@ TEST_CASE("the loader harness accepts a manifest built for this very core") {
     CHECK(violation.empty());
     CHECK(answer.outcome == "value");
     CHECK(answer.detail == "a=ok b=ok drift=0 shared=no");
+}
+
+TEST_CASE("the contract tells a library's 'no error' from the same words echoed from the plan") {
+    const auto parse_error = [](const std::string& message) {
+        return famspec::PlanParse(famspec::unexpected(famspec::PlanErrors{{{"fuzz.yaml", {6, 11}, message}}, false}));
+    };
+    const auto echo = parse_error("replace_module only allows when: low_precision, found when: No error");
+    CHECK(famspec::fuzz::plan_contract_violation(echo, {}, "plan_overrides:\n  - when: No error\n") == "");
+    CHECK(famspec::fuzz::plan_contract_violation(echo, {}, "plan_overrides: []\n") ==
+          "an error that says 'no error': replace_module only allows when: low_precision, found when: No error");
+    const auto placeholder = parse_error("cannot read the plan: no error");
+    CHECK(famspec::fuzz::plan_contract_violation(placeholder, {}, "plan_overrides: []\n") ==
+          "an error that says 'no error': cannot read the plan: no error");
 }

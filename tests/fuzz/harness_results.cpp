@@ -155,7 +155,7 @@ std::string conflicts(const PluginManifest& a, const PluginManifest& b, std::str
 Answer resolution_answer(const std::string& plan_text, const std::shared_ptr<const Registry>& registry,
                          const Resolver& warm, std::string& violation) {
     const PlanParse parsed = parse_plan_text(plan_text, "fuzz.yaml");
-    violation = plan_contract_violation(parsed);
+    violation = plan_contract_violation(parsed, {}, plan_text);
     if (!parsed) return answer_of(parsed);
     const DeclarationSummary lenient = warm.declaration_summary(std::nullopt, *parsed);
     const DeclarationSummary strict = warm.declaration_summary(std::nullopt, *parsed, true);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "famspec/elf_file.hpp"
 #include "famspec/plan.hpp"
@@ -27,6 +28,7 @@ Answer answer_of(const PlanParse& parse);
 // What every answer must satisfy whatever the input: a value or a clear error. Empty when it does.
 std::string elf_contract_violation(const ElfInfo& info);
 std::string manifest_contract_violation(const ManifestParse& parse);
-std::string plan_contract_violation(const PlanParse& parse, const PlanLimits& limits = {});
+// `input` is the plan's text, when the caller has it: an error may echo what the plan says.
+std::string plan_contract_violation(const PlanParse& parse, const PlanLimits& limits = {}, std::string_view input = {});
 
 }  // namespace famspec::fuzz

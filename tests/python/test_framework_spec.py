@@ -228,7 +228,11 @@ def test_upstream_families_describe_as_registered(registry):
 def test_a_registry_replaced_with_use_registry_is_used_from_then_on(framework_spec, tmp_path):
     module_type = QWEN_MODELING + "Qwen3MoeRMSNorm"
     assert framework_spec.replacement_spec_for(RMS_NORM, module_type=module_type) is not None
-    framework_spec.use_registry(famspec.load_plugins([str(tmp_path)]))
+    # An empty plugin directory is a failure: such a registry answers only when the caller accepts it.
+    with pytest.raises(famspec.PartialRegistryError):
+        framework_spec.use_registry(famspec.load_plugins([str(tmp_path)]))
+    assert framework_spec.replacement_spec_for(RMS_NORM, module_type=module_type) is not None
+    framework_spec.use_registry(famspec.load_plugins([str(tmp_path)]), allow_partial=True)
     assert framework_spec.replacement_spec_for(RMS_NORM, module_type=module_type) is None
     assert framework_spec.strategy_spec_for(DEEPSEEK_EP) is None
     with pytest.raises(TypeError):

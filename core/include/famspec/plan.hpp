@@ -68,7 +68,7 @@ struct FAMSPEC_API PlanError {
     SourceLocation location;
     std::string message;  // what was expected and what was found
 
-    std::string to_string() const;  // "file:line:column: message"
+    std::string to_string() const;  // "file:line:column: message"; "file: message" when the file is unread
 };
 
 struct PlanLimits {

@@ -202,16 +202,22 @@ TEST_CASE("cli: direct components and the positional factory") {
     CHECK(gqa.at("imports").as_array()[0].at("module") == "hyper_parallel.components.modules.gqa_attention");
 }
 
-TEST_CASE("cli: use_fused_ops without and with the plan option") {
+TEST_CASE("cli: use_fused_ops is gone from SharedCompressedDSAAttention: ignored, not rendered") {
     const std::vector<std::string> module_type = {
         "--module-type", "hyper_parallel.models.deepseek_v41.modeling_deepseek_v41.DeepseekV41SharedAttention"};
     const auto plain = resolved(resolve_args(kSharedAttention, module_type));
     CHECK(strings(plain.at("keyword_args")) == std::vector<std::string>{"module_fqn=''", "context=None"});
     std::vector<std::string> with_option = module_type;
     with_option.insert(with_option.end(), {"--option", "use_fused_ops=true"});
-    const auto fused = resolved(resolve_args(kSharedAttention, with_option));
-    CHECK(strings(fused.at("keyword_args")) ==
-          std::vector<std::string>{"module_fqn=''", "context=None", "use_fused_ops=True"});
+    const auto result = run_cli(resolve_args(kSharedAttention, with_option));
+    CHECK(result.exit_code == 0);
+    CHECK(json::parse(result.out) == plain);
+    CHECK(result.err.find("famspec: diagnostic: ignored_option: option 'use_fused_ops' is ignored: it is not "
+                          "declared") != std::string::npos);
+    with_option.push_back("--strict");
+    const auto strict = run_cli(resolve_args(kSharedAttention, with_option));
+    CHECK(strict.exit_code == 1);
+    CHECK(strict.out == "null\n");
 }
 
 TEST_CASE("cli: show prints the upstream families and qwen3_moe's two provider modules") {
@@ -339,8 +345,10 @@ TEST_CASE("cli: summary digests are stable, and every rendered snippet in them p
         run_cli({"summary", plan_path("qwen3_moe.yaml"), "--digest", "--model-type", "Qwen3MoeForCausalLM"});
     CHECK(by_type.out == by_architecture.out);
     // An option that changes the generated call changes the answer.
-    const auto plain = run_cli({"resolve", "--target", kSharedAttention, "--module-type", "x.Attention", "--json"});
-    const auto fused = run_cli({"resolve", "--target", kSharedAttention, "--module-type", "x.Attention", "--option",
-                                "use_fused_ops=true", "--json"});
-    CHECK(plain.out != fused.out);
+    const std::string norm = "hyper_parallel.components.modules.rms_norm.RMSNorm";
+    const auto plain = run_cli({"resolve", "--target", norm, "--module-type", "x.Norm", "--json"});
+    const auto tuned = run_cli({"resolve", "--target", norm, "--module-type", "x.Norm", "--option", "eps=1e-6", "--json"});
+    CHECK(plain.exit_code == 0);
+    CHECK(tuned.exit_code == 0);
+    CHECK(plain.out != tuned.out);
 }

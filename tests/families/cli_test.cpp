@@ -347,7 +347,8 @@ TEST_CASE("cli: summary digests are stable, and every rendered snippet in them p
     // An option that changes the generated call changes the answer.
     const std::string norm = "hyper_parallel.components.modules.rms_norm.RMSNorm";
     const auto plain = run_cli({"resolve", "--target", norm, "--module-type", "x.Norm", "--json"});
-    const auto tuned = run_cli({"resolve", "--target", norm, "--module-type", "x.Norm", "--option", "eps=1e-6", "--json"});
+    const auto tuned =
+        run_cli({"resolve", "--target", norm, "--module-type", "x.Norm", "--option", "eps=1e-6", "--json"});
     CHECK(plain.exit_code == 0);
     CHECK(tuned.exit_code == 0);
     CHECK(plain.out != tuned.out);

@@ -357,8 +357,8 @@ TEST_CASE("contracts: deepseek_v32 grouped experts pass only module, module_fqn 
 TEST_CASE("contracts: SharedCompressedDSAAttention no longer takes use_fused_ops: ignored, not rendered") {
     const std::string target =
         "hyper_parallel.components.modules.shared_compressed_dsa_attention.SharedCompressedDSAAttention";
-    const auto result = resolver().replacement_spec_for(target, "deepseek_v41", kV41Modeling + "DeepseekV41SharedAttention",
-                                                        Options{{"use_fused_ops", false}});
+    const auto result = resolver().replacement_spec_for(
+        target, "deepseek_v41", kV41Modeling + "DeepseekV41SharedAttention", Options{{"use_fused_ops", false}});
     REQUIRE(result.resolved());
     CHECK(result->spec->keyword_args == std::vector<std::string>{"module_fqn=''", "context=None"});
     REQUIRE(result.diagnostics().size() == 1);

@@ -163,7 +163,7 @@ json::object check_json(const std::string& path, std::vector<std::string> more =
 
 const json::object& entry_for(const json::object& report, const std::string& target) {
     for (const auto& entry : report.at("entries").as_array()) {
-        if (entry.at("target") == target) return entry.as_object();
+        if (entry.at("target").as_string() == target) return entry.as_object();
     }
     FAIL("no entry for " << target);
     static const json::object none;
@@ -173,8 +173,8 @@ const json::object& entry_for(const json::object& report, const std::string& tar
 }  // namespace
 
 TEST_CASE("configs: a generic builder in model._target_ names no family; each target gives its own") {
-    for (const std::string builder : {kModels + "HyperAutoModelForCausalLM.from_pretrained",
-                                      kModels + "_transformers.HyperAutoModelForCausalLM.from_pretrained"}) {
+    for (const std::string& builder : {kModels + "HyperAutoModelForCausalLM.from_pretrained",
+                                       kModels + "_transformers.HyperAutoModelForCausalLM.from_pretrained"}) {
         CAPTURE(builder);
         const Config qwen(qwen_recipe(builder));
         const auto text = run_cli({"check", qwen.path});
@@ -250,7 +250,8 @@ TEST_CASE("configs: an explicit family no plugin registers is an error, with eve
                                   "--module-type", kQwenModeling + "Qwen3MoeRMSNorm"});
     CHECK(resolve.exit_code == 1);
     CHECK(resolve.out.empty());
-    CHECK(resolve.err.starts_with("famspec: unknown family 'qwen3_mo' (tried qwen3mo) (did you mean `qwen3_moe`, "));
+    CHECK(resolve.err.starts_with(
+        "famspec: unknown family 'qwen3_mo' (tried qwen3_mo, qwen3mo) (did you mean `qwen3_moe`, "));
 
     // The plan's own model_type or architecture is explicit too.
     const Config typo("model_type: Qwen3MoeForCausalM\n" + qwen_recipe("x.y").substr(0));
@@ -312,7 +313,7 @@ TEST_CASE("configs: deepseek_v3's MLA CP wrapper checks its options; its runtime
     REQUIRE(entry.at("diagnostics").as_array().size() == 1);
     const json::object& diagnostic = entry.at("diagnostics").as_array()[0].as_object();
     CHECK(diagnostic.at("kind") == "disallowed_value");
-    CHECK(diagnostic.at("message") ==
+    CHECK(diagnostic.at("message").as_string() ==
           "option 'backend' is 'tpu', not one of the values CP wrapper " + kMlaCp + " allows: 'npu', 'sdpa'");
     const json::object strict = check_json(bad.path, {"--strict", "--allow-runtime-only"});
     CHECK(entry_for(strict, kMlaCp).at("status") == "not_covered");
@@ -336,5 +337,5 @@ TEST_CASE("configs: show lists a CP wrapper's options with their allowed values"
     const auto shown = run_cli({"show", "deepseek_v3", "--json"});
     const json::value report = json::parse(shown.out);
     CHECK(report.at("cp_wrapper_options").at(kMlaCp).as_array().size() == 2);
-    CHECK(report.at("cp_wrappers").as_array()[0] == kMlaCp);
+    CHECK(report.at("cp_wrappers").as_array()[0].as_string() == kMlaCp);
 }

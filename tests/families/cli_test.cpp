@@ -168,12 +168,18 @@ TEST_CASE("cli: a CP wrapper resolves in inner_wrapper and not in local_compute_
 }
 
 TEST_CASE("cli: an unregistered family fails closed") {
-    const auto result = run_cli(
+    // Given explicitly, it is an error; with --allow-partial, the target is not covered.
+    std::vector<std::string> args =
         resolve_args(kQwen + "replacements.replace_qwen3_moe_flash_attention",
-                     {"--model-type", "unregistered_model", "--module-type", kQwenModeling + "Qwen3MoeAttention"}));
+                     {"--model-type", "unregistered_model", "--module-type", kQwenModeling + "Qwen3MoeAttention"});
+    const auto refused = run_cli(args);
+    CHECK(refused.exit_code == 1);
+    CHECK(json::parse(refused.out).at("error").at("kind") == "unknown_family");
+    args.push_back("--allow-partial");
+    const auto result = run_cli(args);
     CHECK(result.exit_code == 1);
     CHECK(result.out == "null\n");
-    CHECK(result.err.find("unregistered_model") != std::string::npos);
+    CHECK(result.err.find("unknown family 'unregistered_model'") != std::string::npos);
 }
 
 TEST_CASE("cli: direct components and the positional factory") {
@@ -258,7 +264,8 @@ TEST_CASE("cli: show prints the upstream families and qwen3_moe's two provider m
     CHECK(strings(v3.at("directory_aliases")) == std::vector<std::string>{"deepseekv2"});
     CHECK(strings(v3.at("spellings")) == std::vector<std::string>{"deepseekv3"});
     CHECK(strings(v3.at("providers")) ==
-          std::vector<std::string>{"hyper_parallel.models.deepseek_v3.adapter.replacements"});
+          std::vector<std::string>{"hyper_parallel.models.deepseek_v3.adapter.conversion.module_replacement",
+                                   "hyper_parallel.models.deepseek_v3.adapter.replacements"});
 }
 
 TEST_CASE("cli: check passes on every example plan; documented runtime-only entries are native") {

@@ -172,7 +172,7 @@ const json::object& entry_for(const json::object& report, const std::string& tar
 
 }  // namespace
 
-TEST_CASE("configs: a generic builder in model._target_ names no family; each target gives its own") {
+TEST_CASE("configs: a generic builder in model._target_ names no family, so each target gives its own") {
     for (const std::string& builder : {kModels + "HyperAutoModelForCausalLM.from_pretrained",
                                        kModels + "_transformers.HyperAutoModelForCausalLM.from_pretrained"}) {
         CAPTURE(builder);
@@ -266,7 +266,7 @@ TEST_CASE("configs: an explicit family no plugin registers is an error, with eve
     CHECK(json::parse(json_error.out).at("error").at("kind") == "unknown_family");
 }
 
-TEST_CASE("configs: deepseek_v41's shared-attention CP wrapper is covered under both layouts; use_fused_ops is gone") {
+TEST_CASE("configs: deepseek_v41's shared-attention CP wrapper is covered under both layouts, use_fused_ops is gone") {
     const Config plain(deepseek_v41_config(""));
     const json::object report = check_json(plain.path, {"--strict"});
     CHECK(report.at("model_type") == "deepseek_v41");
@@ -295,7 +295,7 @@ TEST_CASE("configs: deepseek_v41's shared-attention CP wrapper is covered under 
     CHECK(strict.at("gaps").as_int64() == 1);
 }
 
-TEST_CASE("configs: deepseek_v3's MLA CP wrapper checks its options; its runtime-only factories are native") {
+TEST_CASE("configs: deepseek_v3's MLA CP wrapper checks its options, its runtime-only factories are native") {
     const Config good(deepseek_v3_config("sdpa"));
     const auto lenient = run_cli({"check", good.path});
     INFO(lenient.err);

@@ -131,7 +131,7 @@ int external_state(const Context& context, const std::string& path, const std::o
             injections.push_back({entry.local_compute_fn->path, entry.local_compute_fn->options});
     }
     const Resolver resolver(context.load(err));
-    const std::optional<std::string> family = effective_model_type(*parsed, model_type);
+    const std::optional<std::string> family = plan_family(*parsed, model_type, resolver.registry()).name;
     const std::vector<std::string> classes = resolver.external_state_classes_for(family, injections);
     if (context.json) {
         print_json(out, json::object{{"plan", path},

@@ -6,6 +6,7 @@
 
 #include "famspec/canonical_json.hpp"
 #include "famspec/declaration_summary.hpp"
+#include "famspec/family_suggestions.hpp"
 #include "famspec/names.hpp"
 #include "famspec/plan_family.hpp"
 #include "famspec/plan_option.hpp"
@@ -74,6 +75,24 @@ std::optional<Plan> read_checked_plan(const Context& context, const std::string&
     return std::move(parsed).value();
 }
 
+// A family given explicitly (--model-type, the plan's model_type or architecture) that no loaded
+// plugin registers: every target would be "unknown family" and a digest would look valid, so it is
+// an error with the nearest names, unless --allow-partial asks for the answer anyway.
+bool known_or_allowed(const Context& context, const PlanFamily& family, const Registry& registry, std::ostream& out,
+                      std::ostream& err) {
+    if (context.allow_partial || !family.name || !names_family_explicitly(family.source)) return true;
+    if (registry.find_family(*family.name) != nullptr) return true;
+    context.fail(kExitFailed,
+                 {"unknown_family",
+                  unknown_family_message(registry, *family.name) + " given by " + std::string(name_of(family.source)) +
+                      "; `famspec list` shows the loaded families (--allow-partial answers anyway)",
+                  {},
+                  {},
+                  {}},
+                 out, err);
+    return false;
+}
+
 // Reads and checks the plan before any plugin is loaded, then resolves every target in it. On
 // failure, `failure` is the exit code: bad input, or a plugin set-up that did not fully load.
 std::optional<ResolvedPlan> resolve_plan(const Context& context, const PlanRequest& request, std::ostream& out,
@@ -85,8 +104,12 @@ std::optional<ResolvedPlan> resolve_plan(const Context& context, const PlanReque
         failure = kExitFailed;
         return std::nullopt;
     }
+    PlanFamily family = plan_family(*plan, request.model_type, *registry);
+    if (!known_or_allowed(context, family, *registry, out, err)) {
+        failure = kExitFailed;
+        return std::nullopt;
+    }
     const Resolver resolver(registry);
-    PlanFamily family = plan_family(*plan, request.model_type);
     DeclarationSummary summary = resolver.declaration_summary(request.model_type, *plan, request.strict);
     return ResolvedPlan{std::move(*plan), std::move(family), std::move(summary), std::move(registry)};
 }
@@ -100,7 +123,10 @@ std::string summary_bytes(const ResolvedPlan& resolved, bool with_snapshot) {
 }
 
 std::string describe(const PlanFamily& family) {
-    if (!family.name) return "inferred from each target";
+    if (!family.name) {
+        return family.model_target_names_no_family ? "inferred from each target; model._target_ names no family"
+                                                   : "inferred from each target";
+    }
     return *family.name + " from " + std::string(name_of(family.source));
 }
 
@@ -140,21 +166,29 @@ int resolve_target(const Context& context, const ResolveRequest& request, std::o
     if (!options) return context.fail(kExitUsage, {"usage", problem, {}, {}, {}}, out, err);
     ResolveRequest asked = request;
     PlanFamily family{request.model_type, request.model_type ? FamilySource::caller : FamilySource::per_target};
+    std::optional<Plan> plan;
     if (request.plan) {
-        const std::optional<Plan> plan = read_checked_plan(context, *request.plan, request.strict, out, err);
+        plan = read_checked_plan(context, *request.plan, request.strict, out, err);
         if (!plan) return kExitUsage;
-        family = plan_family(*plan, request.model_type);
-        asked.model_type = family.name;
     }
     auto registry = context.load_complete(out, err);
     if (!registry) return kExitFailed;
+    if (plan) {
+        family = plan_family(*plan, request.model_type, *registry);
+        asked.model_type = family.name;
+    }
+    if (!known_or_allowed(context, family, *registry, out, err)) return kExitFailed;
     const Resolver resolver(std::move(registry));
     const ResolveAnswer answer = resolve_request(resolver, asked, *slot, *options);
     // Not covered is an answer (null, exit 1, the reason on stderr); an error is reported as one.
     const bool error = answer.status == ResolutionStatus::error;
     if (!(context.json && error)) out << answer.spec << "\n";
     if (request.explain) {
-        err << "explain: family source: " << (family.name ? name_of(family.source) : "target path") << "\n";
+        err << "explain: family source: "
+            << (family.name                           ? std::string(name_of(family.source))
+                : family.model_target_names_no_family ? "target path (model._target_ names no family)"
+                                                      : "target path")
+            << "\n";
         print_explanation(err, answer.explanation, answer.status, answer.reason);
     }
     for (const Diagnostic& d : answer.diagnostics) context.note(err, "famspec: diagnostic: " + diagnostic_line(d));
@@ -223,17 +257,20 @@ json::object check_json(const PlanRequest& request, const ResolvedPlan& resolved
                          {"column", w.location.column}});
     }
     const PlanFamily& family = resolved.family;
-    return json::object{{"plan", request.path},
-                        {"model_type", family.name ? json::value(*family.name) : nullptr},
-                        {"model_type_source", std::string(name_of(family.source))},
-                        {"strict", request.strict},
-                        {"warnings", std::move(warnings)},
-                        {"entries", std::move(entries)},
-                        {"covered", counts.covered},
-                        {"native", counts.native},
-                        {"runtime_only_allowed", counts.allowed},
-                        {"diagnostics", counts.diagnostics},
-                        {"gaps", counts.gaps}};
+    return json::object{
+        {"plan", request.path},
+        {"model_type", family.name ? json::value(*family.name) : nullptr},
+        {"model_type_source", std::string(name_of(family.source))},
+        {"model_type_note",
+         family.model_target_names_no_family ? json::value("model._target_ names no family") : json::value(nullptr)},
+        {"strict", request.strict},
+        {"warnings", std::move(warnings)},
+        {"entries", std::move(entries)},
+        {"covered", counts.covered},
+        {"native", counts.native},
+        {"runtime_only_allowed", counts.allowed},
+        {"diagnostics", counts.diagnostics},
+        {"gaps", counts.gaps}};
 }
 
 void print_check_text(std::ostream& out, const PlanRequest& request, const ResolvedPlan& resolved,

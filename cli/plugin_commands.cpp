@@ -4,6 +4,7 @@
 #include <ostream>
 
 #include "famspec/canonical_json.hpp"
+#include "famspec/family_suggestions.hpp"
 #include "famspec/names.hpp"
 #include "famspec/nearest_names.hpp"
 #include "famspec/plugin_inspection.hpp"
@@ -32,7 +33,9 @@ int list_plugins(const Context& context, bool long_list, std::ostream& out, std:
     return ok ? kExitOk : kExitFailed;
 }
 
-std::string describe(const Parameter& parameter) {
+namespace {
+
+std::string described_default(const Parameter& parameter) {
     switch (parameter.default_value.kind()) {
         case Default::Kind::required:
             return parameter.name;
@@ -44,23 +47,25 @@ std::string describe(const Parameter& parameter) {
     return parameter.name;
 }
 
+}  // namespace
+
+std::string describe(const Parameter& parameter) {
+    std::string text = described_default(parameter);
+    if (parameter.allowed.empty()) return text;
+    std::vector<std::string> values;
+    for (const PyLiteral& value : parameter.allowed) values.push_back(to_python(value));
+    return text + " (Literal[" + join(values, ", ") + "])";
+}
+
 int unknown_family(const Context& context, const Registry& registry, const std::string& name, std::ostream& out,
                    std::ostream& err) {
-    std::vector<std::string> known;
-    for (const RegisteredFamily& family : registry.families()) {
-        known.emplace_back(family->model_type());
-        known.emplace_back(family->architecture());
-        for (const auto& alias : family->aliases()) known.emplace_back(alias);
-    }
-    return context.fail(
-        kExitFailed,
-        {"unknown_family",
-         "unknown family '" + name + "' (tried " + join(registry.explain_family(name).spellings_tried, ", ") + ")" +
-             did_you_mean(nearest_names(name, known)) + "; `famspec list` shows the loaded families",
-         {},
-         {},
-         {}},
-        out, err);
+    return context.fail(kExitFailed,
+                        {"unknown_family",
+                         unknown_family_message(registry, name) + "; `famspec list` shows the loaded families",
+                         {},
+                         {},
+                         {}},
+                        out, err);
 }
 
 // ---- show ---------------------------------------------------------------------------------------
@@ -105,7 +110,7 @@ struct FamilyView {
     std::string model_type;
     std::vector<const Registered<ReplacementFactory>*> factories;  // by target
     std::vector<const RegisteredArchetype*> archetypes;            // in registration order
-    std::vector<std::string> wrappers;                             // sorted
+    std::vector<const Registered<CpWrapper>*> wrappers;            // by target
     std::vector<std::string> used_components;                      // sorted, each once
 };
 
@@ -129,9 +134,10 @@ FamilyView view_of(const Registry& registry, const RegisteredFamily& family) {
     view.used_components.erase(std::unique(view.used_components.begin(), view.used_components.end()),
                                view.used_components.end());
     for (const auto& w : registry.cp_wrappers()) {
-        if (w->family() == view.model_type) view.wrappers.emplace_back(w->target());
+        if (w->family() == view.model_type) view.wrappers.push_back(&w);
     }
-    std::sort(view.wrappers.begin(), view.wrappers.end());
+    std::sort(view.wrappers.begin(), view.wrappers.end(),
+              [](auto* a, auto* b) { return (*a)->target() < (*b)->target(); });
     for (const auto& a : registry.archetypes()) {
         if (a->family() == view.model_type) view.archetypes.push_back(&a);
     }
@@ -164,6 +170,14 @@ void print_family_json(std::ostream& out, const FamilyView& view) {
     }
     json::array archetype_list;
     for (const auto* a : view.archetypes) archetype_list.push_back(archetype_json(*a));
+    json::array wrapper_list;
+    json::object wrapper_options;
+    for (const auto* w : view.wrappers) {
+        wrapper_list.emplace_back(std::string((*w)->target()));
+        json::array options;
+        for (const auto& o : (*w)->options()) options.emplace_back(cli::describe(o));
+        wrapper_options[std::string((*w)->target())] = std::move(options);
+    }
     print_json(out, json::object{{"model_type", view.model_type},
                                  {"architecture", std::string(family->architecture())},
                                  {"aliases", string_array(family->aliases())},
@@ -174,7 +188,8 @@ void print_family_json(std::ostream& out, const FamilyView& view) {
                                  {"path", family.path},
                                  {"factories", std::move(factory_list)},
                                  {"archetypes", std::move(archetype_list)},
-                                 {"cp_wrappers", string_array(view.wrappers)},
+                                 {"cp_wrappers", std::move(wrapper_list)},
+                                 {"cp_wrapper_options", std::move(wrapper_options)},
                                  {"compute_functions", string_array(family->compute_functions())},
                                  {"components", string_array(view.used_components)}});
 }
@@ -218,7 +233,14 @@ void print_family_text(std::ostream& out, const FamilyView& view) {
     std::vector<std::string> archetypes;
     for (const auto* a : view.archetypes) archetypes.push_back(archetype_text(*a));
     print_section(out, "archetypes", archetypes);
-    print_section(out, "cp wrappers", view.wrappers);
+    std::vector<std::string> wrappers;
+    for (const auto* w : view.wrappers) {
+        std::vector<std::string> options;
+        for (const auto& o : (*w)->options()) options.push_back(cli::describe(o));
+        wrappers.push_back(std::string((*w)->target()) +
+                           (options.empty() ? "" : "\n      options " + join(options, ", ")));
+    }
+    print_section(out, "cp wrappers", wrappers);
     if (!computes.empty()) print_section(out, "compute functions (not archetypes)", {computes.begin(), computes.end()});
     print_section(out, "components", view.used_components);
 }

@@ -30,10 +30,11 @@ constexpr Table<ResolutionStatus, 4> kStatuses = {{{ResolutionStatus::resolved, 
                                                    {ResolutionStatus::error, "error"},
                                                    {ResolutionStatus::native, "native"}}};
 
-constexpr Table<DiagnosticKind, 4> kDiagnostics = {{{DiagnosticKind::unregistered_wrapper, "unregistered_wrapper"},
+constexpr Table<DiagnosticKind, 5> kDiagnostics = {{{DiagnosticKind::unregistered_wrapper, "unregistered_wrapper"},
                                                     {DiagnosticKind::ignored_option, "ignored_option"},
                                                     {DiagnosticKind::family_mismatch, "family_mismatch"},
-                                                    {DiagnosticKind::runtime_only, "runtime_only"}}};
+                                                    {DiagnosticKind::runtime_only, "runtime_only"},
+                                                    {DiagnosticKind::disallowed_value, "disallowed_value"}}};
 
 constexpr Table<FamilySource, 5> kFamilySources = {{{FamilySource::caller, "--model-type"},
                                                     {FamilySource::model_type, "model_type"},

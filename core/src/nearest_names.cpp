@@ -59,6 +59,29 @@ std::vector<std::string> nearest(std::string_view name, std::span<const Name> ca
 
 }  // namespace
 
+std::vector<std::string> close_names(std::string_view name, std::span<const std::string> candidates) {
+    const std::size_t bound = std::max<std::size_t>(2, name.size() / 3);
+    const auto starts = [name](std::string_view text) {
+        if (name.size() < 3 || text.size() <= name.size()) return false;
+        return std::equal(name.begin(), name.end(), text.begin(),
+                          [](char a, char b) { return folded(a) == folded(b); });
+    };
+    std::vector<std::pair<std::size_t, std::string_view>> close;
+    for (const std::string& candidate : candidates) {
+        const std::string_view text(candidate);
+        if (text == name) continue;
+        const bool completes = starts(text);
+        const std::size_t distance = edit_distance(name, text, completes ? text.size() : bound);
+        if (completes || distance <= bound) close.emplace_back(distance, text);
+    }
+    std::sort(close.begin(), close.end());
+    std::vector<std::string> out;
+    for (const auto& [distance, text] : close) {
+        if (std::find(out.begin(), out.end(), text) == out.end()) out.emplace_back(text);
+    }
+    return out;
+}
+
 std::vector<std::string> nearest_names(std::string_view name, std::span<const std::string_view> candidates,
                                        std::size_t most) {
     return nearest(name, candidates, most);

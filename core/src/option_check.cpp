@@ -36,6 +36,21 @@ Diagnostic ignored(const std::string& name, std::string_view owner, const std::v
                       nearest.empty() ? listed : nearest.front()};
 }
 
+// A value a Literal[...] type does not list: kept, as the reference passes it on, with the values
+// that are allowed.
+std::optional<Diagnostic> outside_allowed(const Parameter& parameter, const PyLiteral& value, std::string_view owner) {
+    if (parameter.allowed.empty()) return std::nullopt;
+    if (std::find(parameter.allowed.begin(), parameter.allowed.end(), value) != parameter.allowed.end()) {
+        return std::nullopt;
+    }
+    std::string listed;
+    for (const PyLiteral& allowed : parameter.allowed) listed += (listed.empty() ? "" : ", ") + to_python(allowed);
+    return Diagnostic{DiagnosticKind::disallowed_value,
+                      "option '" + parameter.name + "' is " + to_python(value) + ", not one of the values " +
+                          std::string(owner) + " allows: " + listed,
+                      listed};
+}
+
 }  // namespace
 
 bool is_runtime_argument(std::string_view name) {
@@ -76,6 +91,7 @@ OptionCheck check_options(std::span<const Parameter> declared, const Options& op
             if (!check.mismatch) check.mismatch = std::move(mismatch);
             continue;
         }
+        if (auto outside = outside_allowed(*it, value, owner)) check.diagnostics.push_back(std::move(*outside));
         check.kept.emplace(name, value);
     }
     return check;

@@ -17,7 +17,8 @@ namespace famspec::detail {
 
 struct OptionCheck {
     Options kept;                         // the declared options, in name order
-    std::vector<Diagnostic> diagnostics;  // one ignored_option for each undeclared option
+    std::vector<Diagnostic> diagnostics;  // ignored_option for each undeclared option, disallowed_value for a
+                                          // value outside the option's declared Literal[...] values
     std::optional<std::string> mismatch;  // a declared option whose value has the wrong type
 };
 

@@ -23,6 +23,11 @@ json::array parameters_json(std::span<const Parameter> parameters) {
         } else if (p.default_value.kind() == Default::Kind::expression) {
             entry["default_expression"] = p.default_value.expression_source();
         }
+        if (!p.allowed.empty()) {
+            json::array allowed;
+            for (const PyLiteral& value : p.allowed) allowed.push_back(json::value(to_python(value)));
+            entry["allowed"] = std::move(allowed);
+        }
         out.push_back(std::move(entry));
     }
     return out;

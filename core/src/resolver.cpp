@@ -24,6 +24,8 @@ Gap strict_gap(DiagnosticKind kind) {
             return Gap::wrong_family;
         case DiagnosticKind::runtime_only:
             return Gap::runtime_only;
+        case DiagnosticKind::disallowed_value:
+            return Gap::bad_option;
     }
     return Gap::none;
 }
@@ -251,7 +253,7 @@ SummaryEntry summary_entry(Slot slot, const Target& target, const std::optional<
 
 DeclarationSummary Resolver::declaration_summary(const std::optional<std::string>& model_type, const Plan& plan,
                                                  bool strict) const {
-    const std::optional<std::string> family = effective_model_type(plan, model_type);
+    const std::optional<std::string> family = plan_family(plan, model_type, *state_->registry).name;
     DeclarationSummary summary;
     for (const PlanEntry& entry : plan.entries) {
         if (entry.replace_module) {

@@ -112,6 +112,13 @@ void StagingRegistrar::check_parameters(std::string_view what, std::span<const P
             fail(std::string(what) + " (" + std::string(where) + ") declares parameter " +
                  single_quoted(parameter.name) + " twice");
         }
+        const Default& fallback = parameter.default_value;
+        if (!parameter.allowed.empty() && fallback.kind() == Default::Kind::literal &&
+            std::find(parameter.allowed.begin(), parameter.allowed.end(), fallback.literal_value()) ==
+                parameter.allowed.end()) {
+            fail(std::string(what) + " (" + std::string(where) + ") declares parameter " +
+                 single_quoted(parameter.name) + " with a default that is not one of its allowed values");
+        }
     }
 }
 

@@ -59,6 +59,11 @@ FAMSPEC_PLUGIN("docs_moe", "1.0.0", "Docs-MoE family")(famspec::Registrar& regis
                       {param("use_flash", true)});
     // [/snippet:cp-wrapper]
 
+    // [snippet:cp-wrapper-values]
+    family.cp_wrapper(adapter + "distributed.context_parallel.docs_moe_mla_cp_wrapper",
+                      {kw_only, param("strategy", "expanded_ulysses"), param("backend", "npu", one_of{"npu", "sdpa"})});
+    // [/snippet:cp-wrapper-values]
+
     // [snippet:register]
     family.register_into(registrar);
 }

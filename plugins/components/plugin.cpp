@@ -49,18 +49,23 @@ FAMSPEC_PLUGIN("components", "1.0.0", "Generic components of hyper_parallel.comp
             },
     });
     modules.component({.name = "GroupedExperts", .submodule = "grouped_experts", .signature = wrapper});
-    modules.component({.name = "MLAAttention", .submodule = "mla_attention", .signature = wrapper});
+    modules.component({
+        .name = "MLAAttention",
+        .submodule = "mla_attention",
+        .signature = {kw_only, param("module"), param("module_fqn", ""), param("context", none),
+                      param("attention_interface", expression("npu_fusion_attention_forward"))},
+    });
     modules.component({.name = "DSAAttention", .submodule = "dsa_attention", .signature = wrapper});
     modules.component({.name = "DeepseekV32DSAAttention", .submodule = "dsa_attention", .signature = wrapper});
     modules.component({.name = "EngramModule", .submodule = "engram", .signature = wrapper});
     modules.component({.name = "PipelinedMhcModule", .submodule = "mhc", .signature = wrapper});
-    // A registered module replacement whose module may also be passed positionally; use_fused_ops
-    // is a static option a plan sets next to the _target_.
+    // A registered module replacement whose module may also be passed positionally. It takes no
+    // static option: use_fused_ops is gone from its constructor, so a plan that still writes it
+    // gets an ignored_option and the option is not rendered.
     modules.component({
         .name = "SharedCompressedDSAAttention",
         .submodule = "shared_compressed_dsa_attention",
-        .signature = {param("module"), param("module_fqn", ""), param("context", none), kw_only,
-                      param("use_fused_ops", false)},
+        .signature = {param("module"), param("module_fqn", ""), param("context", none)},
     });
     // Not a module replacement: it takes no module, so a direct target naming it is not covered.
     modules.component({

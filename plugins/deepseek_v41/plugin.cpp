@@ -1,5 +1,6 @@
-// DeepSeek-V4.1: the shared compressed DSA attention factory and two EP compute functions that are
-// not MoE archetypes. Its engram and mHC modules are named in plans as direct components.
+// DeepSeek-V4.1: the shared compressed DSA attention factory, its shared-attention CP wrapper and
+// two EP compute functions that are not MoE archetypes. Its engram and mHC modules are named in plans as direct
+// components.
 #include "famspec/sdk.hpp"
 
 FAMSPEC_PLUGIN("deepseek_v41", "1.0.0", "DeepSeek-V4.1 family")(famspec::Registrar& registrar) {
@@ -13,6 +14,10 @@ FAMSPEC_PLUGIN("deepseek_v41", "1.0.0", "DeepSeek-V4.1 family")(famspec::Registr
     deepseek.factory(adapter + "replacements.replace_deepseek_v41_shared_attention")
         .wraps_positionally("SharedCompressedDSAAttention",
                             "hyper_parallel.components.modules.shared_compressed_dsa_attention");
+    // The shared-attention CP wrapper, under both module layouts real configs name.
+    for (const char* module : {"distributed.shared_attention_context_parallel.", "context_parallel."}) {
+        deepseek.cp_wrapper(adapter + module + "deepseek_v41_shared_attention_parallel_wrapper");
+    }
     deepseek.compute_function(expert_parallel + "deepseek_v41_ep_compute_fn");
     deepseek.compute_function(expert_parallel + "deepseek_v41_engram_compute_fn");
     deepseek.register_into(registrar);

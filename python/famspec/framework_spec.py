@@ -148,7 +148,7 @@ def _replacement(target, model_type, module_type):
         return None
     state = _loaded()
     return _remember(state.replacements, _key(path, options, model_type, module_type), path,
-                     lambda: state.resolver.replacement(path, model_type, module_type=module_type, options=options))
+                     lambda: state.resolver._replacement(path, model_type, module_type, options))
 
 
 def strategy_spec_for(target: Any, model_type: Optional[str] = None, *,
@@ -171,7 +171,7 @@ def _strategy(target, model_type, inner_wrapper):
     state = _loaded()
     slot = "inner_wrapper" if inner_wrapper else "local_compute_fn"
     return _remember(state.strategies, _key(path, options, model_type, inner_wrapper), path,
-                     lambda: state.resolver.strategy(path, model_type, slot=slot, options=options))
+                     lambda: state.resolver._strategy(path, model_type, slot, options))
 
 
 def interface_component_class(model_type: Optional[str]) -> Optional[str]:

@@ -167,10 +167,25 @@ class Resolver:
             value = self._intern(convert(value))
         return Resolution(status, value, reason, gap, _diagnostics(diagnostics), Explanation(*explanation))
 
+    def _check_family(self, model_type: Optional[str], given_by: str) -> None:
+        """Under ``strict``, a family named explicitly that no loaded plugin registers raises: every
+        answer would be "unknown family", and a summary's digest would look valid."""
+        if not self._strict or model_type is None:
+            return
+        problem = self._registry._native.unknown_family(model_type)
+        if problem is not None:
+            raise ResolutionError(f"{problem} given by {given_by}; the loaded families are "
+                                  f"{', '.join(self._registry.families)}")
+
     def replacement(self, target: str, model_type: Optional[str] = None, *, module_type: Optional[str] = None,
                     options: Optional[Mapping[str, Any]] = None) -> Resolution:
         if not isinstance(target, str):
             raise TypeError(f"target must be str, got {type(target).__name__}")
+        self._check_family(_optional_str("model_type", model_type), "model_type")
+        return self._replacement(target, model_type, module_type, options)
+
+    def _replacement(self, target, model_type, module_type, options) -> Resolution:
+        # Without the family check: the drop-in answers None for an unknown family, as the reference.
         row = self._native.replacement(target, _optional_str("model_type", model_type),
                                        _optional_str("module_type", module_type), _options(options))
         return self._resolution(row, replacement_from_native)
@@ -181,6 +196,10 @@ class Resolver:
             raise TypeError(f"target must be str, got {type(target).__name__}")
         if slot not in SLOTS[1:]:
             raise ValueError(f"slot must be 'local_compute_fn' or 'inner_wrapper', got {slot!r}")
+        self._check_family(_optional_str("model_type", model_type), "model_type")
+        return self._strategy(target, model_type, slot, options)
+
+    def _strategy(self, target, model_type, slot, options) -> Resolution:
         row = self._native.strategy(target, _optional_str("model_type", model_type), slot, _options(options))
         return self._resolution(row, strategy_from_native)
 
@@ -201,9 +220,17 @@ class Resolver:
 
     def summary(self, plan, model_type: Optional[str] = None) -> Summary:
         """The declaration summary of a plan (a ``Plan``, a path or YAML text). Raises ``ResolutionError``
-        when a declaration in it is broken, as ``famspec summary`` fails then."""
+        when a declaration in it is broken, as ``famspec summary`` fails then, and under ``strict`` when
+        the family given (``model_type``, else the plan's ``model_type`` or ``architecture``) is not
+        registered."""
         if not isinstance(plan, Plan):
             plan = parse_plan(plan)
+        if model_type is not None:
+            self._check_family(_optional_str("model_type", model_type), "model_type")
+        elif plan.model_type is not None:
+            self._check_family(plan.model_type, "the plan's model_type")
+        else:
+            self._check_family(plan.architecture, "the plan's architecture")
         summary = Summary(self._native.summary(plan, _optional_str("model_type", model_type)))
         errors = [e for e in summary.entries if e.status == "error"]
         if errors:

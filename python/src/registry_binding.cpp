@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "bindings.hpp"
+#include "famspec/family_suggestions.hpp"
 #include "famspec/names.hpp"
 #include "famspec/plugin_loader.hpp"
 #include "famspec/plugin_manifest.hpp"
@@ -98,6 +99,12 @@ void bind_registry(py::module_& module) {
              [](const RegistryHandle& h) {
                  py::gil_scoped_release release;
                  return describe_registry_json(*h.registry);
+             })
+        // None when a loaded plugin registers the name (any spelling), else why not, with the nearest names.
+        .def("unknown_family",
+             [](const RegistryHandle& h, const std::string& name) -> std::optional<std::string> {
+                 if (h.registry->find_family(name) != nullptr) return std::nullopt;
+                 return unknown_family_message(*h.registry, name);
              })
         .def_property_readonly("families", [](const RegistryHandle& h) {
             py::list out;

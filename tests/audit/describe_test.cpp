@@ -98,10 +98,18 @@ TEST_CASE("positional module, runtime-only factories and compute functions") {
         by_key(v3.at("factories"), "target", "hyper_parallel.models.deepseek_v3.adapter.replacements.replace_linear");
     CHECK(linear.at("runtime_only").as_bool());
     CHECK(linear.at("construction").is_null());
+    // A CP wrapper's options, with the values a Literal[...] allows.
+    const auto& mla = v3.at("cp_wrappers").as_array().at(0).as_object();
+    CHECK(mla.at("target").as_string() ==
+          "hyper_parallel.models.deepseek_v3.adapter.distributed.context_parallel.mla_cp_wrapper");
+    CHECK(famspec::canonical_json(mla.at("options")) ==
+          R"([{"default":"'expanded_ulysses'","kind":"keyword_only","name":"strategy"},)"
+          R"({"allowed":["'npu'","'sdpa'"],"default":"'npu'","kind":"keyword_only","name":"backend"}])");
+    CHECK(famspec::canonical_json(v3.at("provider_modules")) ==
+          R"(["hyper_parallel.models.deepseek_v3.adapter.conversion.module_replacement",)"
+          R"("hyper_parallel.models.deepseek_v3.adapter.replacements"])");
     CHECK(linear.at("runtime_only_reason").as_string() == "builds through LowPrecisionLinear.from_linear at runtime");
     CHECK(famspec::canonical_json(v3.at("directory_aliases")) == R"(["deepseekv2"])");
-    CHECK(famspec::canonical_json(v3.at("provider_modules")) ==
-          R"(["hyper_parallel.models.deepseek_v3.adapter.replacements"])");
 }
 
 TEST_CASE("provider modules: declared, or where the factories live") {
@@ -147,8 +155,11 @@ TEST_CASE("a component's signature: kinds, literal and expression defaults, modu
     CHECK(famspec::canonical_json(shared.at("parameters")) ==
           R"([{"kind":"positional","name":"module"},)"
           R"({"default":"''","kind":"positional","name":"module_fqn"},)"
-          R"({"default":"None","kind":"positional","name":"context"},)"
-          R"({"default":"False","kind":"keyword_only","name":"use_fused_ops"}])");
+          R"({"default":"None","kind":"positional","name":"context"}])");
+    const auto& mla = by_key(described.at("components"), "name", "MLAAttention");
+    CHECK(
+        famspec::canonical_json(mla.at("parameters").as_array().back()) ==
+        R"({"default_expression":"npu_fusion_attention_forward","kind":"keyword_only","name":"attention_interface"})");
     const auto& experts = by_key(described.at("components"), "name", "GroupedExperts");
     CHECK(famspec::canonical_json(experts.at("parameters")) ==
           R"([{"kind":"keyword_only","name":"module"},)"

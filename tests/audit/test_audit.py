@@ -80,14 +80,28 @@ def test_parameter_added(audit, tree):
 
 
 def test_parameter_removed(audit, tree):
-    rel = f"{MODULES}/shared_compressed_dsa_attention.py"
-    tree.replace(rel, ", *, use_fused_ops=False):", "):")
-    tree.replace(rel, "self.use_fused_ops = use_fused_ops", "pass")
+    rel = f"{MODULES}/mla_attention.py"
+    tree.replace(rel, "        attention_interface=npu_fusion_attention_forward,\n", "")
+    tree.replace(rel, "self.attention_interface = attention_interface", "pass")
     code, report, _ = audit(tree.root)
     f = only(report, kind="parameter_removed")
     assert (f["subject"], f["file"], f["line"], f["declared"]) == (
+        "hyper_parallel.components.modules.mla_attention.MLAAttention",
+        rel, 9, "attention_interface=npu_fusion_attention_forward")
+    assert code == 1
+
+
+def test_a_removed_constructor_option_reappearing_is_drift(audit, tree):
+    # SharedCompressedDSAAttention's newest constructor has no use_fused_ops; a runtime that brings
+    # it back is a signature the shipped declaration no longer matches.
+    rel = f"{MODULES}/shared_compressed_dsa_attention.py"
+    tree.replace(rel, 'def __init__(self, module, module_fqn="", context=None):',
+                 'def __init__(self, module, module_fqn="", context=None, *, use_fused_ops=False):')
+    code, report, _ = audit(tree.root)
+    f = only(report, kind="parameter_added")
+    assert (f["subject"], f["file"], f["line"], f["declared"], f["found"].split(" in ")[0]) == (
         "hyper_parallel.components.modules.shared_compressed_dsa_attention.SharedCompressedDSAAttention",
-        rel, 5, "use_fused_ops=False")
+        rel, 16, "(absent)", "use_fused_ops=False")
     assert code == 1
 
 
@@ -116,10 +130,13 @@ def test_parameter_new_default_compared_by_value(audit, tree):
 
 
 def test_default_type_matters(audit, tree):
-    tree.replace(f"{MODULES}/shared_compressed_dsa_attention.py", "use_fused_ops=False)", "use_fused_ops=0)")
+    # 1e-05 and 1 differ by value too; what matters here is that a literal compares with its type:
+    # the CP wrapper option's "npu" is not b"npu".
+    rel = "hyper_parallel/models/deepseek_v3/adapter/distributed/context_parallel.py"
+    tree.replace(rel, 'backend: Literal["npu", "sdpa"] = "npu"', 'backend: Literal["npu", "sdpa"] = b"npu"')
     code, report, _ = audit(tree.root)
-    f = only(report, kind="parameter_default")
-    assert (f["declared"], f["found"].split(" in ")[0], code) == ("use_fused_ops=False", "use_fused_ops=0", 1)
+    f = only(report, kind="cp_wrapper_option_default")
+    assert (f["declared"], f["found"], code) == ("option backend='npu'", "option backend=b'npu'", 1)
 
 
 def test_keyword_only_made_positional(audit, tree):
@@ -334,6 +351,60 @@ def test_cp_wrapper_missing(audit, tree):
         "hyper_parallel.models.qwen3_moe.adapter.distributed.context_parallel.qwen3_moe_flash_attention_cp_mask_wrapper",
         f"{QWEN}/distributed/context_parallel.py", 5)
     assert code == 1
+
+
+V3_CP = "hyper_parallel/models/deepseek_v3/adapter/distributed/context_parallel.py"
+MLA_CP = "hyper_parallel.models.deepseek_v3.adapter.distributed.context_parallel.mla_cp_wrapper"
+
+
+def test_cp_wrapper_options_are_audited_as_keyword_only_parameters(audit, tree, declarations):
+    deepseek = next(f for f in declarations["families"] if f["model_type"] == "deepseek_v3")
+    mla = next(w for w in deepseek["cp_wrappers"] if w["target"] == MLA_CP)
+    assert mla["options"] == [
+        {"default": "'expanded_ulysses'", "kind": "keyword_only", "name": "strategy"},
+        {"allowed": ["'npu'", "'sdpa'"], "default": "'npu'", "kind": "keyword_only", "name": "backend"},
+    ]
+    code, report, _ = audit(tree.root, "--family", "deepseek_v3")
+    f = only(report, status="ok", check="cp_wrapper", subject=MLA_CP)
+    assert (f["file"], code) == (V3_CP, 0)
+
+
+def test_cp_wrapper_option_added_removed_and_values(audit, tree):
+    tree.replace(V3_CP, '    backend: Literal["npu", "sdpa"] = "npu",\n',
+                 '    backend: Literal["npu", "sdpa", "xla"] = "npu",\n    chunks: int = 2,\n')
+    tree.replace(V3_CP, '    strategy: MLACPStrategy = "expanded_ulysses",\n', "")
+    code, report, _ = audit(tree.root, "--family", "deepseek_v3")
+    kinds = sorted((f["kind"], f["declared"], f["found"]) for f in not_ok(report))
+    assert kinds == [
+        ("cp_wrapper_option_added", "(absent)", "option chunks=2"),
+        ("cp_wrapper_option_removed", "option strategy='expanded_ulysses'", "(absent)"),
+        ("cp_wrapper_option_values", "option backend: Literal['npu', 'sdpa']",
+         "option backend: Literal['npu', 'sdpa', 'xla']"),
+    ]
+    assert all(f["subject"] == MLA_CP and f["file"] == V3_CP for f in not_ok(report))
+    assert code == 1
+
+
+def test_v41_shared_attention_wrapper_is_audited_under_both_layouts(audit, tree):
+    code, report, _ = audit(tree.root, "--family", "deepseek_v41")
+    wrappers = sorted(f["file"] for f in report["findings"] if f["check"] == "cp_wrapper")
+    assert (wrappers, code) == ([f"{V41}/context_parallel.py",
+                                 f"{V41}/distributed/shared_attention_context_parallel.py"], 0)
+    tree.path(f"{V41}/context_parallel.py").unlink()
+    code, report, _ = audit(tree.root, "--family", "deepseek_v41")
+    f = only(report, kind="cp_wrapper_missing")
+    assert f["subject"] == ("hyper_parallel.models.deepseek_v41.adapter.context_parallel."
+                            "deepseek_v41_shared_attention_parallel_wrapper")
+    assert code == 1
+
+
+def test_deepseek_v3_factories_are_audited_under_both_providers(audit, tree):
+    code, report, _ = audit(tree.root, "--family", "deepseek_v3")
+    providers = sorted(f["subject"] for f in report["findings"] if f["check"] == "provider_module")
+    assert providers == ["hyper_parallel.models.deepseek_v3.adapter.conversion.module_replacement",
+                         "hyper_parallel.models.deepseek_v3.adapter.replacements"]
+    factories = [f["subject"] for f in report["findings"] if f["check"] == "factory"]
+    assert len(factories) == 8 and code == 0
 
 
 def test_compute_function_missing(audit, tree):

@@ -98,7 +98,10 @@ TEST_CASE("show names the nearest family spellings") {
     CHECK(result.exit_code == kFailed);
     CHECK(result.out.empty());
     CHECK(result.err.starts_with("famspec: unknown family 'qwen3_mo' (tried "));
-    CHECK(result.err.ends_with(") (did you mean `qwen3_moe`?); `famspec list` shows the loaded families\n"));
+    // Every close family, best first: one edit, then two.
+    CHECK(
+        result.err.ends_with(") (did you mean `qwen3_moe`, `qwen2_moe` or `qwen3_5`?); `famspec list` shows the "
+                             "loaded families\n"));
 
     const json::object error = error_of(run_cli({"show", "qwen3_mo", "--json"}));
     CHECK(text(error, "kind") == "unknown_family");
@@ -270,7 +273,7 @@ TEST_CASE("interface-component and external-state answer the two reference quest
           "GQAAttention");
     const ProcessResult unknown = run_cli({"interface-component", "qwen3_mo"});
     CHECK(unknown.exit_code == kFailed);
-    CHECK(unknown.err.find("(did you mean `qwen3_moe`?)") != std::string::npos);
+    CHECK(unknown.err.find("(did you mean `qwen3_moe`, `qwen2_moe` or `qwen3_5`?)") != std::string::npos);
 
     const ProcessResult external = run_cli({"external-state", qwen_plan()});
     CHECK(external.exit_code == kOk);

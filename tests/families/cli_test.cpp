@@ -168,12 +168,18 @@ TEST_CASE("cli: a CP wrapper resolves in inner_wrapper and not in local_compute_
 }
 
 TEST_CASE("cli: an unregistered family fails closed") {
-    const auto result = run_cli(
+    // Given explicitly, it is an error; with --allow-partial, the target is not covered.
+    std::vector<std::string> args =
         resolve_args(kQwen + "replacements.replace_qwen3_moe_flash_attention",
-                     {"--model-type", "unregistered_model", "--module-type", kQwenModeling + "Qwen3MoeAttention"}));
+                     {"--model-type", "unregistered_model", "--module-type", kQwenModeling + "Qwen3MoeAttention"});
+    const auto refused = run_cli(args);
+    CHECK(refused.exit_code == 1);
+    CHECK(json::parse(refused.out).at("error").at("kind") == "unknown_family");
+    args.push_back("--allow-partial");
+    const auto result = run_cli(args);
     CHECK(result.exit_code == 1);
     CHECK(result.out == "null\n");
-    CHECK(result.err.find("unregistered_model") != std::string::npos);
+    CHECK(result.err.find("unknown family 'unregistered_model'") != std::string::npos);
 }
 
 TEST_CASE("cli: direct components and the positional factory") {
@@ -202,16 +208,22 @@ TEST_CASE("cli: direct components and the positional factory") {
     CHECK(gqa.at("imports").as_array()[0].at("module") == "hyper_parallel.components.modules.gqa_attention");
 }
 
-TEST_CASE("cli: use_fused_ops without and with the plan option") {
+TEST_CASE("cli: use_fused_ops is gone from SharedCompressedDSAAttention: ignored, not rendered") {
     const std::vector<std::string> module_type = {
         "--module-type", "hyper_parallel.models.deepseek_v41.modeling_deepseek_v41.DeepseekV41SharedAttention"};
     const auto plain = resolved(resolve_args(kSharedAttention, module_type));
     CHECK(strings(plain.at("keyword_args")) == std::vector<std::string>{"module_fqn=''", "context=None"});
     std::vector<std::string> with_option = module_type;
     with_option.insert(with_option.end(), {"--option", "use_fused_ops=true"});
-    const auto fused = resolved(resolve_args(kSharedAttention, with_option));
-    CHECK(strings(fused.at("keyword_args")) ==
-          std::vector<std::string>{"module_fqn=''", "context=None", "use_fused_ops=True"});
+    const auto result = run_cli(resolve_args(kSharedAttention, with_option));
+    CHECK(result.exit_code == 0);
+    CHECK(json::parse(result.out) == plain);
+    CHECK(result.err.find("famspec: diagnostic: ignored_option: option 'use_fused_ops' is ignored: it is not "
+                          "declared") != std::string::npos);
+    with_option.push_back("--strict");
+    const auto strict = run_cli(resolve_args(kSharedAttention, with_option));
+    CHECK(strict.exit_code == 1);
+    CHECK(strict.out == "null\n");
 }
 
 TEST_CASE("cli: show prints the upstream families and qwen3_moe's two provider modules") {
@@ -252,7 +264,8 @@ TEST_CASE("cli: show prints the upstream families and qwen3_moe's two provider m
     CHECK(strings(v3.at("directory_aliases")) == std::vector<std::string>{"deepseekv2"});
     CHECK(strings(v3.at("spellings")) == std::vector<std::string>{"deepseekv3"});
     CHECK(strings(v3.at("providers")) ==
-          std::vector<std::string>{"hyper_parallel.models.deepseek_v3.adapter.replacements"});
+          std::vector<std::string>{"hyper_parallel.models.deepseek_v3.adapter.conversion.module_replacement",
+                                   "hyper_parallel.models.deepseek_v3.adapter.replacements"});
 }
 
 TEST_CASE("cli: check passes on every example plan; documented runtime-only entries are native") {
@@ -339,8 +352,11 @@ TEST_CASE("cli: summary digests are stable, and every rendered snippet in them p
         run_cli({"summary", plan_path("qwen3_moe.yaml"), "--digest", "--model-type", "Qwen3MoeForCausalLM"});
     CHECK(by_type.out == by_architecture.out);
     // An option that changes the generated call changes the answer.
-    const auto plain = run_cli({"resolve", "--target", kSharedAttention, "--module-type", "x.Attention", "--json"});
-    const auto fused = run_cli({"resolve", "--target", kSharedAttention, "--module-type", "x.Attention", "--option",
-                                "use_fused_ops=true", "--json"});
-    CHECK(plain.out != fused.out);
+    const std::string norm = "hyper_parallel.components.modules.rms_norm.RMSNorm";
+    const auto plain = run_cli({"resolve", "--target", norm, "--module-type", "x.Norm", "--json"});
+    const auto tuned =
+        run_cli({"resolve", "--target", norm, "--module-type", "x.Norm", "--option", "eps=1e-6", "--json"});
+    CHECK(plain.exit_code == 0);
+    CHECK(tuned.exit_code == 0);
+    CHECK(plain.out != tuned.out);
 }

@@ -228,7 +228,7 @@ TEST_CASE("contracts: direct components wrap the source module") {
         {components + "engram.EngramModule", "DeepseekV41Engram", "EngramModule", components + "engram", kRuntimeArgs},
         {components + "mhc.PipelinedMhcModule", "DeepseekV41Mhc", "PipelinedMhcModule", components + "mhc",
          kRuntimeArgs},
-        // (module, module_fqn='', context=None, *, use_fused_ops=False): the runtime arguments render.
+        // (module, module_fqn='', context=None): the runtime arguments render.
         {components + "shared_compressed_dsa_attention.SharedCompressedDSAAttention", "DeepseekV41SharedAttention",
          "SharedCompressedDSAAttention", components + "shared_compressed_dsa_attention", kRuntimeArgs},
         // GQAAttention is defined in gqa_attention, so a direct target names it there.
@@ -354,13 +354,19 @@ TEST_CASE("contracts: deepseek_v32 grouped experts pass only module, module_fqn 
     CHECK(mxfp8.diagnostics()[0].kind == famspec::DiagnosticKind::ignored_option);
 }
 
-TEST_CASE("contracts: SharedCompressedDSAAttention renders use_fused_ops when a plan sets it") {
+TEST_CASE("contracts: SharedCompressedDSAAttention no longer takes use_fused_ops: ignored, not rendered") {
     const std::string target =
         "hyper_parallel.components.modules.shared_compressed_dsa_attention.SharedCompressedDSAAttention";
-    const auto spec = replacement(target, "deepseek_v41", kV41Modeling + "DeepseekV41SharedAttention",
-                                  Options{{"use_fused_ops", false}});
-    CHECK(spec->keyword_args == std::vector<std::string>{"module_fqn=''", "context=None", "use_fused_ops=False"});
-    CHECK(spec->imports ==
+    const auto result = resolver().replacement_spec_for(
+        target, "deepseek_v41", kV41Modeling + "DeepseekV41SharedAttention", Options{{"use_fused_ops", false}});
+    REQUIRE(result.resolved());
+    CHECK(result->spec->keyword_args == std::vector<std::string>{"module_fqn=''", "context=None"});
+    REQUIRE(result.diagnostics().size() == 1);
+    CHECK(result.diagnostics()[0].kind == famspec::DiagnosticKind::ignored_option);
+    CHECK(result.diagnostics()[0].message ==
+          "option 'use_fused_ops' is ignored: it is not declared; component SharedCompressedDSAAttention declares no "
+          "options");
+    CHECK(result->spec->imports ==
           std::vector<ImportPatch>{{"hyper_parallel.components.modules.shared_compressed_dsa_attention",
                                     {"SharedCompressedDSAAttention"},
                                     nullopt}});

@@ -210,13 +210,14 @@ TEST_CASE("plugins: the component catalogue, with exactly the declared signature
          {"gqa_attention",
           "*, module, module_fqn='', context=None, attention_interface=<npu_fusion_attention_forward>"}},
         {"GroupedExperts", {"grouped_experts", "*, module, module_fqn='', context=None"}},
-        {"MLAAttention", {"mla_attention", "*, module, module_fqn='', context=None"}},
+        {"MLAAttention",
+         {"mla_attention",
+          "*, module, module_fqn='', context=None, attention_interface=<npu_fusion_attention_forward>"}},
         {"DSAAttention", {"dsa_attention", "*, module, module_fqn='', context=None"}},
         {"DeepseekV32DSAAttention", {"dsa_attention", "*, module, module_fqn='', context=None"}},
         {"EngramModule", {"engram", "*, module, module_fqn='', context=None"}},
         {"PipelinedMhcModule", {"mhc", "*, module, module_fqn='', context=None"}},
-        {"SharedCompressedDSAAttention",
-         {"shared_compressed_dsa_attention", "module, module_fqn='', context=None, *, use_fused_ops=False"}},
+        {"SharedCompressedDSAAttention", {"shared_compressed_dsa_attention", "module, module_fqn='', context=None"}},
         {"NgramHashMapping", {"engram", "assets, layer_id"}},
     };
     CHECK(registry.components().size() == expected.size());
@@ -294,7 +295,9 @@ TEST_CASE("plugins: each family's provider modules, and qwen3_moe's factories un
         if (!family.provider_modules.empty()) providers.emplace(family->model_type(), family.provider_modules);
     }
     CHECK(providers == std::map<std::string, std::vector<std::string>>{
-                           {"deepseek_v3", {"hyper_parallel.models.deepseek_v3.adapter.replacements"}},
+                           {"deepseek_v3",
+                            {"hyper_parallel.models.deepseek_v3.adapter.conversion.module_replacement",
+                             "hyper_parallel.models.deepseek_v3.adapter.replacements"}},
                            {"deepseek_v32", {kDeepseekV32 + "conversion.module_replacement"}},
                            {"deepseek_v41", {kDeepseekV41 + "replacements"}},
                            {"qwen3_moe", {kQwen + "conversion.module_replacement", kQwen + "replacements"}},
@@ -358,11 +361,25 @@ TEST_CASE("plugins: CP wrappers and the compute functions that are not archetype
     const auto& registry = *shipped_registry();
     CHECK(sorted_keys(registry.cp_wrappers(), [](const auto& w) { return std::string(w->target()); }) ==
           std::vector<std::string>{
+              "hyper_parallel.models.deepseek_v3.adapter.distributed.context_parallel.mla_cp_wrapper",
               kDeepseekV32 + "distributed.context_parallel.deepseek_v32_dsa_attention_cp_wrapper",
+              kDeepseekV41 + "context_parallel.deepseek_v41_shared_attention_parallel_wrapper",
+              kDeepseekV41 +
+                  "distributed.shared_attention_context_parallel.deepseek_v41_shared_attention_parallel_wrapper",
               kQwen + "distributed.context_parallel.qwen3_moe_flash_attention_cp_mask_wrapper",
               kQwen + "distributed.context_parallel.qwen3_moe_flash_attention_cp_wrapper",
           });
-    for (const auto& wrapper : registry.cp_wrappers()) CHECK(wrapper->options().empty());
+    // Only the MLA wrapper declares static options: strategy, and backend with its Literal values.
+    for (const auto& wrapper : registry.cp_wrappers()) {
+        CAPTURE(wrapper->target());
+        if (wrapper->target().ends_with(".mla_cp_wrapper")) {
+            CHECK(signature(wrapper->options()) == "*, strategy='expanded_ulysses', backend='npu'");
+            CHECK(wrapper->options()[1].allowed == std::vector<famspec::PyLiteral>{"npu", "sdpa"});
+            CHECK(wrapper->options()[0].allowed.empty());
+        } else {
+            CHECK(wrapper->options().empty());
+        }
+    }
 
     for (const char* function : {"deepseek_v41_ep_compute_fn", "deepseek_v41_engram_compute_fn"}) {
         const std::string target = kDeepseekV41 + "distributed.expert_parallel." + function;

@@ -272,6 +272,14 @@ TEST_CASE("a factory declared twice in one plugin fails at the register stage wi
           message.substr(second, message.find(')', second) - second));
 }
 
+TEST_CASE("an option whose default is not one of its allowed values fails at the register stage") {
+    const PluginRecord record = load_one("bad_allowed_default");
+    REQUIRE(stage_of(record) == "register");
+    CHECK(record.error->message.find("declares parameter 'backend' with a default that is not one of its allowed "
+                                     "values") != std::string::npos);
+    CHECK(record.error->message.find("bad_allowed_default.adapter.context_parallel.cp_wrapper") != std::string::npos);
+}
+
 TEST_CASE("misdeclared provider modules, family keys and MoE words fail at the register stage, each named") {
     const PluginRecord record = load_one("misdeclared_keys");
     REQUIRE(stage_of(record) == "register");

@@ -161,6 +161,18 @@ TEST_CASE("the plugin-authors walkthrough resolves through every channel") {
     REQUIRE(wrapper.resolved());
     CHECK(wrapper->spec->kind == "cp_attention");
 
+    // A value outside the option's Literal[...] values: a diagnostic that lists them.
+    famspec::ResolveRequest mla;
+    mla.target = kAdapter + "distributed.context_parallel.docs_moe_mla_cp_wrapper";
+    mla.model_type = "docs_moe";
+    mla.slot = famspec::Slot::inner_wrapper;
+    mla.options = {{"backend", famspec::PyLiteral("tpu")}};
+    const auto outside = resolver.strategy_spec_for(mla);
+    REQUIRE(outside.resolved());
+    REQUIRE(outside.diagnostics().size() == 1);
+    CHECK(outside.diagnostics()[0].kind == famspec::DiagnosticKind::disallowed_value);
+    CHECK(outside.diagnostics()[0].suggestion == "'npu', 'sdpa'");
+
     const auto misplaced =
         resolver.strategy_spec_for(kAdapter + "distributed.context_parallel.docs_moe_attention_cp_wrapper", "docs_moe",
                                    famspec::Slot::local_compute_fn);

@@ -192,9 +192,13 @@ def test_static_options_change_the_spec_as_the_cli_option_does(framework_spec):
     target = "hyper_parallel.components.modules.shared_compressed_dsa_attention.SharedCompressedDSAAttention"
     module_type = "hyper_parallel.models.deepseek_v41.modeling_deepseek_v41.DeepseekV41SharedAttention"
     plain = framework_spec.replacement_spec_for(target, module_type=module_type)
+    # use_fused_ops is gone from the component's constructor: ignored, as the reference ignores it.
     fused = framework_spec.replacement_spec_for({"_target_": target, "use_fused_ops": True}, module_type=module_type)
     assert plain.keyword_args == RUNTIME_ARGS
-    assert fused.keyword_args == RUNTIME_ARGS + ("use_fused_ops=True",)
+    assert fused == plain
+    norm = "hyper_parallel.components.modules.rms_norm.RMSNorm"
+    tuned = framework_spec.replacement_spec_for({"_target_": norm, "eps": 1e-6}, module_type=module_type)
+    assert tuned.keyword_args[-1] == "eps=1e-06"
 
 
 def test_qwen_factories_answer_under_both_provider_layouts(framework_spec):

@@ -36,3 +36,15 @@ TEST_CASE("did you mean: one wording for every message") {
     CHECK(did_you_mean({"list"}) == " (did you mean `list`?)");
     CHECK(did_you_mean({"a", "b", "c"}) == " (did you mean `a`, `b` or `c`?)");
 }
+
+TEST_CASE("close names: every close candidate, best first, and every completion of the name") {
+    using famspec::close_names;
+    const Names families = {"qwen3_moe", "qwen3_5", "qwen3_5_text", "qwen2_moe", "deepseek_v3", "qwen3_5", "Qwen3MoeX"};
+    // qwen3_5 is two edits away; the rest start with "qwen3", whatever their distance (then byte order).
+    CHECK(close_names("qwen3", families) == Names{"qwen3_5", "Qwen3MoeX", "qwen3_moe", "qwen3_5_text"});
+    CHECK(close_names("qwen3_mo", families) == Names{"qwen3_moe", "qwen2_moe", "qwen3_5"});
+    // A name of fewer than 3 characters completes nothing; the name itself is never offered.
+    CHECK(close_names("qw", families).empty());
+    CHECK(close_names("qwen3_5", Names{"qwen3_5"}).empty());
+    CHECK(close_names("llama", families).empty());
+}

@@ -6,9 +6,11 @@
 
 #include <algorithm>
 
+#include "famspec/declaration_summary.hpp"
 #include "famspec/names.hpp"
 #include "famspec/plan.hpp"
 #include "famspec/plan_family.hpp"
+#include "famspec/resolver.hpp"
 #include "toy_registry.hpp"
 
 using famspec::FamilySource;
@@ -112,6 +114,51 @@ TEST_CASE("the family comes from the caller, model_type, architecture, model._ta
     // A model section of another shape is the runtime's business.
     f = family_of("model: /models/toy\n" + body);
     CHECK(f.source == FamilySource::per_target);
+}
+
+TEST_CASE("with the plugins loaded, model._target_ gives the family only when it names a registered one") {
+    const auto registry = toy_registry();
+    const auto family_of = [&](const std::string& text, const std::optional<std::string>& caller = std::nullopt) {
+        const auto parsed = parse_plan_text(text, "train.yaml");
+        REQUIRE_MESSAGE(parsed.has_value(), parsed.error().first().to_string());
+        return famspec::plan_family(*parsed, caller, *registry);
+    };
+    const std::string body = "plan_overrides: []\n";
+    auto f = family_of(config_head("hyper_parallel.models.toy.adapter.validation.build_toy") + body);
+    CHECK(f.name == "toy");
+    CHECK(f.source == FamilySource::model_target);
+    CHECK_FALSE(f.model_target_names_no_family);
+    // The runtime's generic builders sit where a family directory would: they name no family.
+    for (const std::string builder :
+         {"hyper_parallel.models.HyperAutoModelForCausalLM.from_pretrained",
+          "hyper_parallel.models._transformers.HyperAutoModelForCausalLM.from_pretrained"}) {
+        CAPTURE(builder);
+        f = family_of(config_head(builder) + body);
+        CHECK_FALSE(f.name.has_value());
+        CHECK(f.source == FamilySource::per_target);
+        CHECK(f.model_target_names_no_family);
+    }
+    // A family given explicitly stays as given, registered or not: the CLI refuses an unknown one.
+    f = family_of(config_head("hyper_parallel.models.HyperAutoModelForCausalLM.from_pretrained") + body,
+                  std::string("toy_typo"));
+    CHECK(f.name == "toy_typo");
+    CHECK(f.source == FamilySource::caller);
+    CHECK(famspec::names_family_explicitly(FamilySource::model_type));
+    CHECK_FALSE(famspec::names_family_explicitly(FamilySource::model_target));
+}
+
+TEST_CASE("a generic builder's config resolves as the per-target plan does") {
+    const famspec::Resolver resolver(toy_registry());
+    const auto summary_of = [&](const std::string& head) {
+        const auto parsed = parse_plan_text(head + overrides(), "train.yaml");
+        REQUIRE_MESSAGE(parsed.has_value(), parsed.error().first().to_string());
+        return resolver.declaration_summary(std::nullopt, *parsed).canonical_json();
+    };
+    const std::string generic =
+        summary_of(config_head("hyper_parallel.models.HyperAutoModelForCausalLM.from_pretrained"));
+    CHECK(generic == summary_of(config_head("")));
+    CHECK(generic == summary_of(config_head("hyper_parallel.models.toy.adapter.validation.build_toy")));
+    CHECK(generic.find("unknown family") == std::string::npos);
 }
 
 TEST_CASE("an empty plan_overrides in a full config is a plan with no entries") {

@@ -128,6 +128,18 @@ TEST_CASE("the factory builder is a typestate") {
         .bind("dim");
 }
 
+TEST_CASE("a Literal[...] option declares its values in order; a Signature keeps them") {
+    using namespace famspec::declare;
+    const famspec::Parameter backend = param("backend", "npu", one_of{"npu", "sdpa"});
+    CHECK(backend.allowed == std::vector<famspec::PyLiteral>{"npu", "sdpa"});
+    CHECK(backend.default_value == famspec::Default::literal("npu"));
+    CHECK(param("strategy", "expanded_ulysses").allowed.empty());
+    const Signature options = {kw_only, param("strategy", "expanded_ulysses"), backend};
+    REQUIRE(options.parameters().size() == 2);
+    CHECK(options.parameters()[1].kind == famspec::ParameterKind::keyword_only);
+    CHECK(options.parameters()[1].allowed == backend.allowed);
+}
+
 TEST_CASE("a family implemented by hand, without builders, loads and answers") {
     famspec::LoadOptions options;
     options.directories = {famspec::test::fixture_dir("hand_written")};

@@ -15,17 +15,29 @@ enum class FamilySource {
     caller,        // the model_type the caller gives (--model-type)
     model_type,    // the plan's top-level model_type
     architecture,  // the plan's top-level architecture
-    model_target,  // model._target_ under hyper_parallel.models.<family>.
+    model_target,  // model._target_ under hyper_parallel.models.<family>. (a registered family, once loaded)
     per_target,    // none of these: each target's family is inferred from its own path
 };
 
 struct PlanFamily {
     std::optional<std::string> name;  // empty exactly when source is per_target
     FamilySource source = FamilySource::per_target;
+    // per_target although model._target_ lies under hyper_parallel.models.<segment>.: the segment
+    // names no registered family (a generic builder such as HyperAutoModelForCausalLM).
+    bool model_target_names_no_family = false;
 };
+
+class Registry;
 
 // The family a plan's targets are resolved for, and where it came from.
 FAMSPEC_API PlanFamily plan_family(const Plan& plan, const std::optional<std::string>& model_type);
+// The same, with the loaded plugins: model._target_ gives the family only when its segment is a
+// spelling or a directory alias of a registered family; otherwise each target's family is
+// inferred from its own path (model_target_names_no_family is set).
+FAMSPEC_API PlanFamily plan_family(const Plan& plan, const std::optional<std::string>& model_type,
+                                   const Registry& registry);
+// --model-type, a plan's model_type or architecture: a family the caller named, which must exist.
+FAMSPEC_API bool names_family_explicitly(FamilySource source);
 // plan_family(plan, model_type).name
 FAMSPEC_API std::optional<std::string> effective_model_type(const Plan& plan,
                                                             const std::optional<std::string>& model_type);

@@ -29,15 +29,15 @@ enum class Gap {
     bad_option,           // a static option that is unknown, mistyped or supplied by the runtime
 };
 
-// Where famspec is stricter than the reference, the reference's answer is given and the check
-// becomes a diagnostic attached to it. Under strict resolution the first diagnostic makes the target
-// not covered, with its message and the gap of its kind: not_registered, bad_option, wrong_family or
-// runtime_only, in this order.
+// Where famspec is stricter than the reference, its answer is given with the check as a diagnostic.
+// Under strict resolution the first diagnostic makes the target not covered, with its message and
+// the gap of its kind: not_registered, bad_option, wrong_family, runtime_only or bad_option.
 enum class DiagnosticKind {
     unregistered_wrapper,  // a CP inner wrapper under the adapter convention that the family did not register
     ignored_option,        // a static option the component, factory, archetype or wrapper does not declare
     family_mismatch,       // an EP archetype asked for under another (or an unknown) family
     runtime_only,          // the family builds the target at runtime: reported native
+    disallowed_value,      // a static option whose value is not one of its declared Literal[...] values
 };
 
 struct Diagnostic {

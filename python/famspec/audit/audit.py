@@ -107,7 +107,7 @@ def audit_family(tree: SourceTree, index: registrations.RegistrationIndex, famil
     ctx = {"family": family["model_type"]}
     for wrapper in family.get("cp_wrappers", []):
         site = {"plugin": wrapper.get("plugin", ""), "where": wrapper.get("where", "")}
-        findings += functions.check_function(tree, "cp_wrapper", wrapper["target"], {**ctx, **site})
+        findings += functions.check_function(tree, "cp_wrapper", wrapper["target"], {**ctx, **site}, wrapper)
     for archetype in family.get("archetypes", []):
         site = {"plugin": archetype.get("plugin", ""), "where": archetype.get("where", "")}
         findings += functions.check_function(tree, "archetype", archetype["compute_factory"], {**ctx, **site})

@@ -5,11 +5,13 @@ from __future__ import annotations
 import ast
 import difflib
 
+from . import wrapper_options
 from .findings import drift, ok, unreadable
 from .source_tree import SourceTree, UnreadableSource
 
 
-def check_function(tree: SourceTree, check: str, dotted: str, ctx: dict) -> list:
+def check_function(tree: SourceTree, check: str, dotted: str, ctx: dict, wrapper: dict | None = None) -> list:
+    """One function by its dotted path; for a CP wrapper (``wrapper``, its description) also its options."""
     declared = f"def {dotted.rsplit('.', 1)[-1]} in {dotted.rsplit('.', 1)[0]}"
     module_name, rest = tree.split_dotted(dotted)
     if module_name is None or len(rest) != 1:
@@ -50,4 +52,8 @@ def check_function(tree: SourceTree, check: str, dotted: str, ctx: dict) -> list
     if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
         what = "a class" if isinstance(node, ast.ClassDef) else f"bound by `{ast.unparse(node).splitlines()[0]}`"
         return [unreadable(check, dotted, binding.module.rel, node.lineno, declared, f"{name} is {what}", **ctx)]
+    if wrapper is not None:
+        drifted = wrapper_options.check_options(node, wrapper, binding.module.rel, ctx)
+        if drifted:
+            return drifted
     return [ok(check, dotted, binding.module.rel, node.lineno, declared, **ctx)]

@@ -20,6 +20,11 @@ FAMSPEC_API std::vector<std::string> nearest_names(std::string_view name, std::s
 FAMSPEC_API std::vector<std::string> nearest_names(std::string_view name, std::span<const std::string> candidates,
                                                    std::size_t most = 3);
 
+// Every candidate close to `name`, best first (by that edit distance, then byte order), each once:
+// those within the bound above, and those that start with `name` (ASCII case ignored; `name` has
+// at least 3 characters), whatever their distance.
+FAMSPEC_API std::vector<std::string> close_names(std::string_view name, std::span<const std::string> candidates);
+
 // " (did you mean `a`?)", " (did you mean `a` or `b`?)", or empty.
 FAMSPEC_API std::string did_you_mean(const std::vector<std::string>& names);
 

@@ -13,8 +13,9 @@ class Registrar;
 
 // Bump the major for any change to the descriptor layout or to an interface class; bump the minor
 // for an addition that older cores can ignore.
-inline constexpr std::uint16_t kAbiMajor = 2;  // 2: header-only SDK, Registrar takes ownership (unique_ptr)
-inline constexpr std::uint16_t kAbiMinor = 1;  // 1: Registrar::add_provider_module
+// 2: header-only SDK, Registrar takes ownership (unique_ptr); 3: Parameter::allowed (Literal[...] values)
+inline constexpr std::uint16_t kAbiMajor = 3;
+inline constexpr std::uint16_t kAbiMinor = 0;
 inline constexpr std::uint64_t kPluginMagic = 0x3143455053'4d4146ULL;  // "FAMSPEC1", little-endian
 
 using RegisterFunction = void (*)(Registrar&);
@@ -32,7 +33,7 @@ struct PluginDescriptor {
     RegisterFunction register_plugin;
 };
 
-// The smallest descriptor a core of ABI major 1 accepts (minor 0 ends with register_plugin).
+// The smallest descriptor this ABI major accepts (minor 0 ends with register_plugin).
 inline constexpr std::uint32_t kMinDescriptorSize = sizeof(PluginDescriptor);
 
 inline constexpr const char* kEntrySymbol = "famspec_plugin_descriptor";

@@ -29,6 +29,15 @@ inline Parameter param(std::string name, PyLiteral fallback) {
 inline Parameter param(std::string name, Default fallback) {
     return {std::move(name), ParameterKind::positional_or_keyword, std::move(fallback)};
 }
+// The values of a Python `Literal[...]` type: param("backend", "npu", one_of{"npu", "sdpa"}).
+struct one_of {
+    std::vector<PyLiteral> values;
+    one_of(std::initializer_list<PyLiteral> listed) : values(listed) {}
+};
+inline Parameter param(std::string name, PyLiteral fallback, one_of allowed) {
+    return {std::move(name), ParameterKind::positional_or_keyword, Default::literal(std::move(fallback)),
+            std::move(allowed.values)};
+}
 // A default that is a Python expression but not a literal, e.g. a function object.
 inline Default expression(std::string source) { return Default::expression(std::move(source)); }
 

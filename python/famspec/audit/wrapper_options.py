@@ -1,0 +1,72 @@
+"""A CP wrapper's declared static options against its ``def``: the keyword-only parameters after
+the positional ones the runtime passes, each with its default and, for a ``Literal[...]`` type, its
+allowed values."""
+
+from __future__ import annotations
+
+import ast
+
+from . import signatures as sig
+from .findings import drift
+
+# Passed by the runtime, never by a plan: not options.
+_RUNTIME_ARGUMENTS = ("module", "module_fqn", "context")
+
+
+def _literal_values(annotation: ast.expr | None) -> tuple | None:
+    """The values of a ``Literal[...]`` (or ``typing.Literal[...]``) annotation, else None."""
+    if not isinstance(annotation, ast.Subscript):
+        return None
+    head = annotation.value
+    name = head.attr if isinstance(head, ast.Attribute) else head.id if isinstance(head, ast.Name) else None
+    if name != "Literal":
+        return None
+    items = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else [annotation.slice]
+    try:
+        return tuple(ast.literal_eval(item) for item in items)
+    except (ValueError, TypeError, SyntaxError):
+        return None
+
+
+def _declared_values(parameter: dict) -> tuple | None:
+    if "allowed" not in parameter:
+        return None
+    return tuple(ast.literal_eval(value) for value in parameter["allowed"])
+
+
+def check_options(function: ast.FunctionDef | ast.AsyncFunctionDef, wrapper: dict, rel: str, ctx: dict) -> list:
+    """Drift for each declared option the ``def`` lacks, each keyword-only parameter not declared,
+    each default that differs and each ``Literal[...]`` whose values differ from the declared ones."""
+    dotted = wrapper["target"]
+    declared_raw = {p["name"]: p for p in wrapper.get("options", [])}
+    declared = {p.name: p for p in sig.declared_parameters(wrapper.get("options", []))}
+    args = function.args
+    source = {a.arg: (a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults)}
+
+    def say(kind, line, declared_text, found_text, remedy):
+        return drift("cp_wrapper", dotted, rel, line, declared_text, found_text, remedy, kind=kind, **ctx)
+
+    findings = []
+    for name, param in declared.items():
+        if name not in source:
+            findings.append(say("cp_wrapper_option_removed", function.lineno, f"option {param.text()}", "(absent)",
+                                "drop the option from the cp_wrapper declaration"))
+            continue
+        arg, default = source[name]
+        found = sig.Param(name, sig.KEYWORD_ONLY, sig.default_from_node(default), arg.lineno)
+        if found.default != param.default:
+            findings.append(say("cp_wrapper_option_default", arg.lineno, f"option {param.text()}",
+                                f"option {found.text()}", "change the option's default in the cp_wrapper declaration"))
+        values = _literal_values(arg.annotation)
+        expected = _declared_values(declared_raw[name])
+        if values is not None and values != expected:
+            shown = "(any)" if expected is None else f"Literal{list(expected)}"
+            findings.append(say("cp_wrapper_option_values", arg.lineno, f"option {name}: {shown}",
+                                f"option {name}: {ast.unparse(arg.annotation)}",
+                                "declare the option's allowed values with one_of{...} as the source lists them"))
+    for name, (arg, default) in source.items():
+        if name not in declared and name not in _RUNTIME_ARGUMENTS:
+            found = sig.Param(name, sig.KEYWORD_ONLY, sig.default_from_node(default), arg.lineno)
+            findings.append(say("cp_wrapper_option_added", arg.lineno, "(absent)", f"option {found.text()}",
+                                "declare the option in the cp_wrapper declaration"))
+    return findings

@@ -1,0 +1,130 @@
+"""Whole configs written as upstream's recipes are, through the Python package: the family of a
+config, an explicit family no plugin registers, and the shipped families as upstream declares them."""
+
+import pytest
+
+import famspec
+from conftest import QWEN, QWEN_CP, QWEN_EP, QWEN_MODELING, RMS_NORM, run_cli
+
+V3 = "hyper_parallel.models.deepseek_v3.adapter."
+MLA_CP = V3 + "distributed.context_parallel.mla_cp_wrapper"
+V41 = "hyper_parallel.models.deepseek_v41.adapter."
+V41_WRAPPER = "deepseek_v41_shared_attention_parallel_wrapper"
+SHARED_ATTENTION = "hyper_parallel.components.modules.shared_compressed_dsa_attention.SharedCompressedDSAAttention"
+
+
+def qwen_recipe(model_target, model_type=None):
+    head = f"model_type: {model_type}\n" if model_type else ""
+    return head + f"""model:
+  _target_: {model_target}
+  model_name_or_path: /ckpt/qwen3-moe
+training: &training
+  global_batch_size: 512
+  max_steps: 10
+model_init_dtype: bfloat16
+loss_fn: {{_target_: hyper_parallel.losses.cross_entropy}}
+plan_overrides:
+  - match: ['*.input_layernorm']
+    module_type: {QWEN_MODELING}Qwen3MoeRMSNorm
+    replace_module:
+      _target_: {RMS_NORM}
+  - match: '*.mlp.experts'
+    module_type: {QWEN_MODELING}Qwen3MoeExperts
+    replace_module:
+      _target_: >-
+        {QWEN}conversion.module_replacement.replace_qwen3_moe_grouped_experts
+  - match: '*.self_attn'
+    when: cp
+    inner_target: self
+    inner_wrapper:
+      _target_: {QWEN_CP}
+  - match: '*.mlp'
+    when: ep
+    local_compute_fn:
+      _target_: {QWEN_EP}
+"""
+
+
+@pytest.mark.parametrize("builder", ["hyper_parallel.models.HyperAutoModelForCausalLM.from_pretrained",
+                                     "hyper_parallel.models._transformers.HyperAutoModelForCausalLM.from_pretrained"])
+def test_a_generic_builder_names_no_family(registry, tmp_path, builder):
+    path = tmp_path / "config.yaml"
+    path.write_text(qwen_recipe(builder))
+    summary = famspec.Resolver(registry, strict=True).summary(str(path))
+    assert [e.status for e in summary.entries] == ["resolved"] * 4
+    assert [e.diagnostics for e in summary.entries] == [()] * 4
+    cli = run_cli("summary", str(path), "--strict")
+    assert cli.returncode == 0, cli.stderr
+    assert cli.stdout == summary.canonical_json() + "\n"
+
+
+def test_an_explicit_unknown_family_raises_under_strict_only(registry, tmp_path):
+    path = tmp_path / "config.yaml"
+    path.write_text(qwen_recipe("hyper_parallel.models.HyperAutoModelForCausalLM.from_pretrained", "qwen3_mo"))
+    strict = famspec.Resolver(registry, strict=True)
+    with pytest.raises(famspec.ResolutionError, match=r"unknown family 'qwen3_mo' .*did you mean `qwen3_moe`"):
+        strict.summary(str(path))
+    with pytest.raises(famspec.ResolutionError, match=r"unknown family 'qwen3' .*`qwen3_5`.*`qwen3_moe`"):
+        strict.replacement(RMS_NORM, "qwen3", module_type=QWEN_MODELING + "Qwen3MoeRMSNorm")
+    with pytest.raises(famspec.ResolutionError, match="given by model_type"):
+        strict.strategy(QWEN_EP, "qwen3_mo")
+    # Not strict: the reference's answer, every target under the unknown family.
+    lenient = famspec.Resolver(registry).summary(str(path))
+    assert {e.gap for e in lenient.entries if e.slot == "replace_module"} == {"unknown_family"}
+    assert run_cli("summary", str(path), "--digest").returncode == 1
+    assert run_cli("summary", str(path), "--digest", "--allow-partial").stdout == lenient.digest() + "\n"
+
+
+def test_the_drop_in_keeps_the_reference_answer_for_an_unknown_family(framework_spec):
+    module_type = QWEN_MODELING + "Qwen3MoeRMSNorm"
+    assert framework_spec.replacement_spec_for(RMS_NORM, "qwen3_mo", module_type=module_type) is None
+    assert framework_spec.replacement_spec_for(RMS_NORM, "qwen3_moe", module_type=module_type) is not None
+    overrides = [{"module_type": module_type, "replace_module": {"_target_": RMS_NORM}}]
+    assert framework_spec.declaration_summary("qwen3_mo", overrides) == {
+        "replacement_specs": {RMS_NORM: None}, "strategy_specs": {}}
+    # Strict or not: the drop-in answers as the reference does.
+    framework_spec.use_registry(framework_spec._loaded().resolver.registry, strict=True)
+    try:
+        assert framework_spec.replacement_spec_for(RMS_NORM, "qwen3_mo", module_type=module_type) is None
+    finally:
+        framework_spec.use_registry(framework_spec._loaded().resolver.registry)
+
+
+def test_shared_compressed_attention_ignores_use_fused_ops(registry, framework_spec):
+    module_type = "hyper_parallel.models.deepseek_v41.modeling_deepseek_v41.DeepseekV41SharedAttention"
+    resolver = famspec.Resolver(registry)
+    fused = resolver.replacement(SHARED_ATTENTION, module_type=module_type, options={"use_fused_ops": False})
+    assert fused.status == "resolved"
+    assert fused.value.keyword_args == ("module_fqn=''", "context=None")
+    assert [d.kind for d in fused.diagnostics] == ["ignored_option"]
+    strict = famspec.Resolver(registry, strict=True)
+    refused = strict.replacement(SHARED_ATTENTION, module_type=module_type, options={"use_fused_ops": False})
+    assert (refused.status, refused.gap) == ("not_covered", "bad_option")
+    assert framework_spec.replacement_spec_for({"_target_": SHARED_ATTENTION, "use_fused_ops": False},
+                                               module_type=module_type) == fused.value
+
+
+def test_cp_wrappers_upstream_ships_are_registered(registry):
+    strict = famspec.Resolver(registry, strict=True)
+    for layout in ("distributed.shared_attention_context_parallel.", "context_parallel."):
+        answer = strict.strategy(V41 + layout + V41_WRAPPER, slot="inner_wrapper")
+        assert (answer.status, answer.diagnostics, answer.value.kind) == ("resolved", (), "cp_attention")
+    good = strict.strategy(MLA_CP, "deepseek_v3", slot="inner_wrapper",
+                           options={"strategy": "expanded_ulysses", "backend": "sdpa"})
+    assert (good.status, good.diagnostics) == ("resolved", ())
+    lenient = famspec.Resolver(registry).strategy(MLA_CP, slot="inner_wrapper", options={"backend": "tpu"})
+    assert lenient.status == "resolved"
+    assert [(d.kind, d.message, d.suggestion) for d in lenient.diagnostics] == [
+        ("disallowed_value", f"option 'backend' is 'tpu', not one of the values CP wrapper {MLA_CP} allows: "
+                             "'npu', 'sdpa'", "'npu', 'sdpa'")]
+    bad = strict.strategy(MLA_CP, slot="inner_wrapper", options={"backend": "tpu"})
+    assert (bad.status, bad.gap) == ("not_covered", "bad_option")
+
+
+def test_deepseek_v3_runtime_only_factories_answer_under_both_layouts(registry):
+    resolver = famspec.Resolver(registry)
+    module_type = "transformers.models.deepseek_v3.modeling_deepseek_v3.DeepseekV3NaiveMoe"
+    for provider in ("replacements.", "conversion.module_replacement."):
+        answer = resolver.replacement(V3 + provider + "replace_mxfp8_grouped_experts", module_type=module_type)
+        assert answer.status == "native"
+        assert [d.kind for d in answer.diagnostics] == ["runtime_only"]

@@ -1,4 +1,5 @@
-"""``python3 -m famspec COMMAND``: the package's own commands (today: ``audit``)."""
+"""``python3 -m famspec COMMAND ...``: the ``famspec`` command of this package, whose ``audit`` runs
+here, in Python."""
 
 import sys
 
@@ -8,8 +9,11 @@ def main(argv=None) -> int:
     if argv and argv[0] == "audit":
         from .audit import main as audit
         return audit(argv[1:])
-    sys.stderr.write("usage: python3 -m famspec audit [--help]\n")
-    return 2
+    if not argv:
+        sys.stderr.write("usage: python3 -m famspec COMMAND [ARGS...] (as the famspec command; --help lists them)\n")
+        return 2
+    from ._command import main as command
+    return command(argv)
 
 
 if __name__ == "__main__":

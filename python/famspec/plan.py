@@ -19,16 +19,17 @@ def parse_plan(path_or_text: str | os.PathLike) -> Plan:
     ``errors``: every error of the plan, in file order.
     """
     if isinstance(path_or_text, os.PathLike):
-        plan, error = _native.parse_plan_file(os.fspath(path_or_text))
+        parsed = _native.parse_plan_file(os.fspath(path_or_text))
     elif isinstance(path_or_text, str):
         looks_like_path = "\n" not in path_or_text and path_or_text.endswith((".yaml", ".yml"))
         if looks_like_path or ("\n" not in path_or_text and os.path.isfile(path_or_text)):
-            plan, error = _native.parse_plan_file(path_or_text)
+            parsed = _native.parse_plan_file(path_or_text)
         else:
-            plan, error = _native.parse_plan_text(path_or_text, "<text>")
+            parsed = _native.parse_plan_text(path_or_text, "<text>")
     else:
         raise TypeError(f"parse_plan expects a path or YAML text, got {type(path_or_text).__name__}")
-    if error is not None:
-        first, *others = error
-        raise PlanError(*first, others=tuple(PlanError(*other) for other in others))
+    plan = parsed["plan"]
+    if plan is None:
+        first, *others = parsed["errors"]
+        raise PlanError(**first, others=tuple(PlanError(**other) for other in others))
     return plan

@@ -31,6 +31,7 @@ import json
 import os
 import re
 import shutil
+import stat
 import subprocess
 import sys
 import sysconfig
@@ -285,14 +286,14 @@ def _zip(stage: Path, wheel: Path) -> None:
             name = path.relative_to(stage).as_posix()
             data = path.read_bytes()
             info = zipfile.ZipInfo(name, _ZIP_TIME)
-            info.external_attr = (0o755 if os.access(path, os.X_OK) else 0o644) << 16
+            info.external_attr = (stat.S_IFREG | (0o755 if os.access(path, os.X_OK) else 0o644)) << 16
             info.compress_type = zipfile.ZIP_DEFLATED
             archive.writestr(info, data)
             record.append(f"{name},{_digest(data)},{len(data)}")
         record_name = f"{_dist_info_name()}/RECORD"
         record.append(f"{record_name},,")
         info = zipfile.ZipInfo(record_name, _ZIP_TIME)
-        info.external_attr = 0o644 << 16
+        info.external_attr = (stat.S_IFREG | 0o644) << 16
         archive.writestr(info, "\n".join(record) + "\n", zipfile.ZIP_DEFLATED)
 
 

@@ -158,6 +158,14 @@ def test_the_console_command_and_python_m_famspec(venv):
     audit = subprocess.run([command, "audit", "--source-root", str(directory / "no-such-root")], env=clean_env(),
                            capture_output=True, text=True, timeout=120)
     assert audit.returncode == 2 and "cannot be imported" not in audit.stderr, audit.stderr
+    # Without the console script, the command inside the package still finds the package: a bare
+    # interpreter that has no famspec of its own audits the shipped families with it.
+    inner = run([python, "-c", "import famspec; print(famspec.command_path())"]).stdout.strip()
+    assert inner == site + "/data/bin/famspec"
+    fixtures = os.path.join(SOURCE_DIR, "tests", "audit", "fixtures", "runtime")
+    audit = subprocess.run([inner, "audit", "--source-root", fixtures], env=clean_env(FAMSPEC_PYTHON=VENV_PYTHON),
+                           capture_output=True, text=True, timeout=300)
+    assert audit.returncode == 0 and "cannot be imported" not in audit.stderr, audit.stdout + audit.stderr
 
 
 def test_a_plugin_builds_against_cmake_dir_and_loads(venv, tmp_path):

@@ -218,3 +218,18 @@ def test_a_source_install_for_another_python_version(tmp_path):
             f"print(famspec.Resolver(famspec.load_plugins()).summary({PLAN!r}).digest())\n")
     assert run([python, "-c", code]).stdout.strip() == cli_digest()
     assert run([tmp_path / "venv" / "bin" / "famspec", "summary", "--digest", PLAN]).stdout.strip() == cli_digest()
+
+
+def test_the_backend_reads_pyproject_without_tomllib_as_tomllib_does():
+    """Python 3.9 and 3.10 have no tomllib: the backend's own reader must give the same table."""
+    import tomllib
+
+    sys.path.insert(0, os.path.join(SOURCE_DIR, "python", "packaging"))
+    try:
+        import famspec_build
+    finally:
+        sys.path.pop(0)
+    with open(os.path.join(SOURCE_DIR, "pyproject.toml"), encoding="utf-8") as handle:
+        text = handle.read()
+    assert famspec_build._parse_toml_subset(text) == tomllib.loads(text)
+    assert famspec_build._metadata().startswith("Metadata-Version: 2.1\nName: famspec\nVersion: 0.1.0\n")

@@ -186,6 +186,27 @@ def test_a_plugin_builds_against_cmake_dir_and_loads(venv, tmp_path):
     assert loaded.startswith("True ("), loaded
 
 
+def test_famspec_distributed_where_torch_is_importable(wheel, tmp_path):
+    """A venv of Debian's python3 that sees its torch, with the wheel installed: every rank of a
+    one-rank gloo job agrees, through the installed package."""
+    directory = tmp_path / "venv"
+    run(["/usr/bin/python3", "-m", "venv", "--system-site-packages", "--without-pip", directory])
+    python = directory / "bin" / "python"
+    run([python, "-m", "pip", "install", "--no-index", "--no-deps", "--no-cache-dir", "--disable-pip-version-check",
+         wheel])
+    code = (
+        "import os, socket, famspec, famspec.distributed as fd, torch.distributed as dist\n"
+        "assert famspec.__file__.startswith(os.environ['VIRTUAL_ENV_DIR']), famspec.__file__\n"
+        "with socket.socket() as s:\n    s.bind(('127.0.0.1', 0)); port = s.getsockname()[1]\n"
+        "dist.init_process_group('gloo', init_method=f'tcp://127.0.0.1:{port}', rank=0, world_size=1)\n"
+        "registry = famspec.load_plugins()\n"
+        f"summary = fd.resolve_once({PLAN!r}, registry)\n"
+        "print(fd.agree(summary, registry)['summary'])\n"
+        "dist.destroy_process_group()\n")
+    result = run([python, "-c", code], env=clean_env(VIRTUAL_ENV_DIR=str(directory)))
+    assert result.stdout.strip() == cli_digest()
+
+
 def test_mypy_strict_passes_on_a_user_script_against_the_installed_package(venv):
     """The stubs and py.typed, as a user's type checker reads them from the venv."""
     _, python = venv

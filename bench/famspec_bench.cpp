@@ -1,5 +1,5 @@
 // famspec-bench [--runs R] [--counts 1,10,100] [--plan-entries 100,1000,10000] [--no-pin]
-//               [--generated DIR] [--plugins DIR] [--plan FILE]
+//               [--generated DIR] [--plugins DIR] [--plan FILE] [--wheel FILE]
 //
 // famspec side by side with floors measured in the same run: loading N generated family plugins
 // against a raw dlopen+dlsym of the same files, a cached resolve against a hash-map lookup, whole
@@ -7,7 +7,9 @@
 // parse, peak RSS per plugin against the floor's; and where a load goes, stage by stage, with the
 // floor's own cost when it maps each file through its descriptor. Every sample is a fresh process;
 // the measures are interleaved (the order rotates each run) and the process is pinned to one CPU
-// when it can be.
+// when it can be. With --wheel (a famspec wheel, `python3 -m build --wheel`), the wheel's size
+// against the libraries it ships for a runtime, and the first answer after `import torch` from the
+// wheel installed by pip in a venv of Debian's python3.
 // Figures and ratios are printed; nothing is asserted.
 #include <algorithm>
 #include <cstdio>
@@ -33,6 +35,7 @@ struct Settings {
     fs::path generated = FAMSPEC_BENCH_GENERATED_DIR;
     fs::path plugins = FAMSPEC_BENCH_PLUGIN_DIR;
     std::string plan = FAMSPEC_BENCH_PLAN;
+    std::string wheel;
 };
 
 // One fresh-process measurement: its samples, one Report per successful run.
@@ -165,12 +168,14 @@ int main(int argc, char** argv) {
             settings.plugins = argv[++i];
         else if (arg == "--plan" && has_value)
             settings.plan = argv[++i];
+        else if (arg == "--wheel" && has_value)
+            settings.wheel = fs::absolute(argv[++i]).string();
         else if (arg == "--no-pin")
             settings.pin = false;
         else {
             std::fprintf(stderr,
                          "usage: famspec-bench [--runs R] [--counts 1,10,100] [--plan-entries 100,1000,10000] "
-                         "[--no-pin] [--generated DIR] [--plugins DIR] [--plan FILE]\n");
+                         "[--no-pin] [--generated DIR] [--plugins DIR] [--plan FILE] [--wheel FILE]\n");
             return 2;
         }
     }
@@ -291,6 +296,30 @@ int main(int argc, char** argv) {
         rows.push_back({"python: the same after import torch, vs import torch", "ms", 1e-6, host, host, key("ns"),
                         key("floor_ns"), "<= 10 ms, <= 1% of torch",
                         [](double ratio, double ours_ns, double) { return ours_ns <= 10e6 && ratio <= 0.01; }});
+        if (!settings.wheel.empty()) {
+            // The wheel as a runtime gets it: pip-installed in a venv that sees torch, with nothing
+            // of the build tree in the environment, so the package finds its own plugins.
+            const std::string venv = (fs::temp_directory_path() / "famspec-bench-wheel-venv").string();
+            if (!famspec::bench::run_probe({"/usr/bin/python3", script, "install-wheel", settings.wheel, venv})) {
+                std::fprintf(stderr, "famspec-bench: cannot install %s into a venv\n", settings.wheel.c_str());
+                return 1;
+            }
+            const std::size_t size = add(probe({"/usr/bin/python3", script, "wheel-size", settings.wheel}));
+            rows.push_back({"wheel size vs the libraries it ships (uncompressed)",
+                            "MB",
+                            1e-6,
+                            size,
+                            size,
+                            key("bytes"),
+                            key("floor_bytes"),
+                            "",
+                            {}});
+            const std::size_t wheel_host = add(probe({"/usr/bin/env", "-u", "PYTHONPATH", "-u", "FAMSPEC_PLUGIN_PATH",
+                                                      venv + "/bin/python", script, "torch"}));
+            rows.push_back({"python, pip-installed wheel: after import torch, vs import torch", "ms", 1e-6, wheel_host,
+                            wheel_host, key("ns"), key("floor_ns"), "<= 10 ms, <= 1% of torch",
+                            [](double ratio, double ours_ns, double) { return ours_ns <= 10e6 && ratio <= 0.01; }});
+        }
         rows.push_back({"python: cached replacement_spec_for vs dict lookup",
                         "ns",
                         1.0,

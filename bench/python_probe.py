@@ -3,6 +3,13 @@
     python3 python_probe.py import    import famspec and answer a first replacement_spec_for (loads the plugins)
     python3 python_probe.py cached    a cached framework_spec.replacement_spec_for, and a dict lookup (the floor)
     python3 python_probe.py torch     the same first answer in the real host, after `import torch` (the floor)
+    python3 python_probe.py wheel-size WHEEL
+                                      the wheel's size, and its floor: the uncompressed bytes of the
+                                      libraries a runtime maps to answer (libfamspec, the extension, the
+                                      shipped plugins); what else it packs, uncompressed
+    python3 python_probe.py install-wheel WHEEL DIR
+                                      a venv of this python3 in DIR that sees its packages (torch), with
+                                      the wheel installed by pip, offline (set up once, not timed)
 """
 
 import sys
@@ -57,5 +64,34 @@ def cached():
     print(f"ns={famspec_ns:.1f}\nfloor_ns={floor_ns:.1f}")
 
 
+def wheel_size():
+    import os
+    import re
+    import zipfile
+
+    wheel = sys.argv[2]
+    loaded = re.compile(r"famspec/(_native\..*\.so|data/lib/libfamspec\.so\.\d+|data/lib/famspec/plugins/[^/]+\.so)")
+    with zipfile.ZipFile(wheel) as archive:
+        infos = archive.infolist()
+    floor = sum(info.file_size for info in infos if loaded.fullmatch(info.filename))
+    rest = sum(info.file_size for info in infos if not loaded.fullmatch(info.filename))
+    print(f"bytes={os.path.getsize(wheel)}\nfloor_bytes={floor}\nother_bytes={rest}")
+
+
+def install_wheel():
+    import os
+    import subprocess
+    import venv
+
+    wheel, directory = sys.argv[2], sys.argv[3]
+    venv.EnvBuilder(system_site_packages=True, clear=True, with_pip=False).create(directory)
+    python = os.path.join(directory, "bin", "python")
+    environment = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "FAMSPEC_PLUGIN_PATH")}
+    subprocess.run([python, "-m", "pip", "install", "--quiet", "--no-index", "--no-deps", "--no-cache-dir",
+                    "--disable-pip-version-check", wheel], check=True, env=environment, stdout=sys.stderr)
+    print("installed=1")
+
+
 if __name__ == "__main__":
-    {"import": first_answer, "cached": cached, "torch": in_torch_host}[sys.argv[1]]()
+    {"import": first_answer, "cached": cached, "torch": in_torch_host, "wheel-size": wheel_size,
+     "install-wheel": install_wheel}[sys.argv[1]]()

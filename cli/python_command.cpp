@@ -19,14 +19,23 @@ namespace {
 #ifndef FAMSPEC_PYTHON_INSTALL_DIR
 #define FAMSPEC_PYTHON_INSTALL_DIR "lib/python3/dist-packages"
 #endif
+#ifndef FAMSPEC_WHEEL_PREFIX
+#define FAMSPEC_WHEEL_PREFIX "data"
+#endif
 
-// The famspec Python package next to this executable: the build tree (<build>/python) or the
+// The famspec Python package next to this executable: the build tree (<build>/python), the
 // installation this famspec belongs to (<prefix>/<FAMSPEC_PYTHON_INSTALL_DIR>, whatever the
-// prefix). Empty when neither holds it; python3's own path may still find it.
+// prefix), or the wheel that holds it (<site-packages>/famspec/data/bin/famspec: the package is the
+// prefix's parent). Empty when none holds it; python3's own path may still find it.
 std::string package_directory() {
     const fs::path bin = fs::path(executable_path()).parent_path();
+    std::error_code ec;
+    const fs::path prefix = fs::weakly_canonical(bin / "..", ec);
+    if (!ec && prefix.filename() == FAMSPEC_WHEEL_PREFIX && prefix.parent_path().filename() == "famspec" &&
+        fs::is_regular_file(prefix.parent_path() / "__init__.py", ec)) {
+        return prefix.parent_path().parent_path().string();
+    }
     for (const fs::path& candidate : {bin / ".." / "python", bin / ".." / FAMSPEC_PYTHON_INSTALL_DIR}) {
-        std::error_code ec;
         if (fs::is_directory(candidate / "famspec", ec)) return fs::weakly_canonical(candidate, ec).string();
     }
     return {};

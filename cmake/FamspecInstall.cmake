@@ -12,7 +12,7 @@
 include(CMakePackageConfigHelpers)
 
 set(FAMSPEC_INSTALL_LIBDIR lib)
-set(FAMSPEC_INSTALL_CMAKEDIR ${FAMSPEC_INSTALL_LIBDIR}/cmake/famspec)
+# FAMSPEC_INSTALL_CMAKEDIR (lib/cmake/famspec) is set at the top level: the Python package needs it too.
 
 set_target_properties(famspec_core PROPERTIES EXPORT_NAME core)
 set_target_properties(famspec_sdk PROPERTIES EXPORT_NAME sdk)

@@ -8,7 +8,9 @@ export DEBIAN_FRONTEND=noninteractive
 # of merge keys with it.
 packages=(g++ clang cmake make pkg-config binutils python3 clang-format
           libboost1.81-dev libboost-json1.81-dev libyaml-cpp-dev doctest-dev libcli11-dev nettle-dev libelf-dev
-          python3-dev pybind11-dev python3-pytest python3-torch python3-yaml)
+          python3-dev pybind11-dev python3-pytest python3-torch python3-yaml
+          # The wheel: the PEP 517 front end (`python3 -m build`) and the type checker of its stubs.
+          python3-build python3-mypy)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'ok installed' || missing+=("$package")

@@ -2,7 +2,9 @@
 
 ``famspec.framework_spec`` is a drop-in for the runtime's own resolver module; the rest is the
 rich API: ``load_plugins`` -> ``Registry``; ``Resolver(registry)`` -> ``Resolution``;
-``parse_plan`` -> ``Plan``; ``Resolver.summary(plan)`` -> ``Summary``.
+``parse_plan`` -> ``Plan``; ``Resolver.summary(plan)`` -> ``Summary``. ``cmake_dir()`` is the
+directory of ``famspecConfig.cmake`` (for ``-Dfamspec_DIR=``, to build a family plugin against this
+famspec) and ``command_path()`` the ``famspec`` executable, both found relative to the package.
 
 Importing famspec runs no plugin, imports no torch and nothing of the runtime. Every name below is
 imported on first use (the core library with the first one that needs it), so that a job's
@@ -31,13 +33,32 @@ _LAZY = {
     "SummaryEntry": "resolver",
     "__version__": "_version",
     "check_provenance": "_provenance",
+    "command_path": "_command",
     "default_plugin_directory": "registry",
     "load_plugins": "registry",
     "parse_plan": "plan",
     "provenance": "_provenance",
 }
 
-__all__ = sorted(name for name in _LAZY if name != "__version__")
+__all__ = sorted([*(name for name in _LAZY if name != "__version__"), "cmake_dir"])
+
+
+def cmake_dir() -> str:
+    """The directory of ``famspecConfig.cmake`` that belongs to this package (as
+    ``pybind11.get_cmake_dir()``): ``cmake -Dfamspec_DIR=$(python -c 'import famspec;
+    print(famspec.cmake_dir())')`` builds a family plugin against this famspec. Raises
+    ``FileNotFoundError`` for a package in a build tree, which has no CMake package."""
+    import os
+
+    from . import _layout
+
+    package = os.path.dirname(os.path.abspath(__file__))
+    relative = _layout.CMAKE_DIRECTORY_FROM_PACKAGE
+    directory = os.path.normpath(os.path.join(package, relative)) if relative else ""
+    if not directory or not os.path.isfile(os.path.join(directory, "famspecConfig.cmake")):
+        raise FileNotFoundError(f"this famspec package ({package}) has no CMake package: install it "
+                                "(pip install, or cmake --install) to build plugins against it")
+    return directory
 
 
 def __getattr__(name):
@@ -50,4 +71,4 @@ def __getattr__(name):
 
 
 def __dir__():
-    return sorted([*_LAZY, "framework_spec"])
+    return sorted([*_LAZY, "cmake_dir", "framework_spec"])

@@ -1,4 +1,5 @@
-"""``python3 -m famspec COMMAND``: the package's own commands (``audit`` and ``sync``)."""
+"""``python3 -m famspec COMMAND ...``: the ``famspec`` command of this package, whose ``audit`` and
+``sync`` run here, in Python."""
 
 import sys
 
@@ -11,8 +12,11 @@ def main(argv=None) -> int:
     if argv and argv[0] == "sync":
         from .sync import main as sync
         return sync(argv[1:])
-    sys.stderr.write("usage: python3 -m famspec {audit,sync} [--help]\n")
-    return 2
+    if not argv:
+        sys.stderr.write("usage: python3 -m famspec COMMAND [ARGS...] (as the famspec command; --help lists them)\n")
+        return 2
+    from ._command import main as command
+    return command(argv)
 
 
 if __name__ == "__main__":

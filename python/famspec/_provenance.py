@@ -42,10 +42,10 @@ def check_provenance(stored: dict, registry: Registry | None, summary: Summary |
     and the live registry (and summary, when given)."""
     if not isinstance(stored, dict) or "snapshot" not in stored:
         raise TypeError("stored must be the dict famspec.provenance() returned")
-    error, differences = _native.compare_snapshots(json.dumps(stored["snapshot"]), _registry(registry).snapshot())
-    if error:
-        raise ValueError(f"stored provenance: {error}")
-    differences = list(differences)
+    comparison = _native.compare_snapshots(json.dumps(stored["snapshot"]), _registry(registry).snapshot())
+    if comparison["error"]:
+        raise ValueError(f"stored provenance: {comparison['error']}")
+    differences = list(comparison["differences"])
     if summary is not None and stored.get("summary_digest") != summary.digest():
         differences.append(f"summary digest changed: {stored.get('summary_digest')} -> {summary.digest()}")
     if differences:

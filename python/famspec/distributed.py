@@ -44,8 +44,8 @@ def _gather(dist, value, group):
 
 
 def _differences(compare, majority: str, minority: str) -> list:
-    error, differences = compare(majority, minority)
-    return [error] if error else differences
+    comparison = compare(majority, minority)
+    return [comparison["error"]] if comparison["error"] else list(comparison["differences"])
 
 
 def _check(dist, group, records, field, my_text, what, reference=None):

@@ -15,9 +15,9 @@ _TEXT_NAME = "<text>"
 _SHOWN = 60
 
 
-def _raise(error):
-    first, *others = error
-    raise PlanError(*first, others=tuple(PlanError(*other) for other in others))
+def _raise(errors):
+    first, *others = errors
+    raise PlanError(**first, others=tuple(PlanError(**other) for other in others))
 
 
 def _shown(text: str) -> str:
@@ -27,18 +27,18 @@ def _shown(text: str) -> str:
     return f"{text[:_SHOWN]!r}... ({len(text)} characters)"
 
 
+def _checked(parsed) -> Plan:
+    if parsed["plan"] is None:
+        _raise(parsed["errors"])
+    return parsed["plan"]
+
+
 def _from_file(path: str) -> Plan:
-    plan, error = _native.parse_plan_file(path)
-    if error is not None:
-        _raise(error)
-    return plan
+    return _checked(_native.parse_plan_file(path))
 
 
 def _from_text(text: str) -> Plan:
-    plan, error = _native.parse_plan_text(text, _TEXT_NAME)
-    if error is not None:
-        _raise(error)
-    return plan
+    return _checked(_native.parse_plan_text(text, _TEXT_NAME))
 
 
 def parse_plan(path_or_text: str | os.PathLike) -> Plan:
@@ -68,9 +68,10 @@ def parse_plan(path_or_text: str | os.PathLike) -> Plan:
         return _from_text(text)
     if os.path.lexists(text) or text.endswith((".yaml", ".yml")):
         return _from_file(text)
-    plan, error = _native.parse_plan_text(text, _TEXT_NAME)
-    if error is None:
-        return plan
-    _, line, column, message = error[0]
+    parsed = _native.parse_plan_text(text, _TEXT_NAME)
+    if parsed["plan"] is not None:
+        return parsed["plan"]
+    first = parsed["errors"][0]
+    line, column, message = first["line"], first["column"], first["message"]
     raise PlanError(_TEXT_NAME, 0, 0, f"{_shown(text)} is neither an existing file nor a plan's YAML text: no such "
                                       f"file, and read as YAML it is not a plan ({line}:{column}: {message})")

@@ -35,7 +35,12 @@ class Diagnostic(Record):
 
 
 def _diagnostics(rows) -> Tuple[Diagnostic, ...]:
-    return tuple(Diagnostic(*row) for row in rows)
+    return tuple(Diagnostic(**row) for row in rows)
+
+
+def _explanation(fields) -> Explanation:
+    declared_by = tuple((by["role"], by["name"], by["plugin"]) for by in fields["declared_by"])
+    return Explanation(**{**fields, "declared_by": declared_by})
 
 
 class Resolution(Record):
@@ -96,17 +101,17 @@ class Summary:
         if self._native is None:
             raise ValueError("this summary was received as canonical JSON: its entries' reasons and positions "
                              "are known only where it was resolved (read canonical_json())")
-        return tuple(SummaryEntry(*_entry_values(row)) for row in self._native.entries)
+        return tuple(SummaryEntry(**_entry_fields(entry)) for entry in self._native.entries)
 
     def __repr__(self):
         return f"<famspec.Summary {self.digest()}>"
 
 
-def _entry_values(row):
-    slot, target, module_type, status, value, reason, gap, line, column, diagnostics = row
+def _entry_fields(entry) -> dict:
+    value = entry["value"]
     if value is not None:
-        value = replacement_from_native(value) if slot == "replace_module" else strategy_from_native(value)
-    return slot, target, module_type, status, value, reason, gap, line, column, _diagnostics(diagnostics)
+        value = replacement_from_native(value) if entry["slot"] == "replace_module" else strategy_from_native(value)
+    return {**entry, "value": value, "diagnostics": _diagnostics(entry["diagnostics"])}
 
 
 def _optional_str(name, value):
@@ -161,11 +166,13 @@ class Resolver:
         with self._lock:
             return self._interned.setdefault(spec, spec)
 
-    def _resolution(self, row, convert) -> Resolution:
-        status, value, reason, gap, diagnostics, explanation = row
+    def _resolution(self, answer, convert) -> Resolution:
+        value = answer["value"]
         if value is not None and convert is not None:
             value = self._intern(convert(value))
-        return Resolution(status, value, reason, gap, _diagnostics(diagnostics), Explanation(*explanation))
+        return Resolution(status=answer["status"], value=value, reason=answer["reason"], gap=answer["gap"],
+                          diagnostics=_diagnostics(answer["diagnostics"]),
+                          explanation=_explanation(answer["explanation"]))
 
     def _check_family(self, model_type: Optional[str], given_by: str) -> None:
         """Under ``strict``, a family named explicitly that no loaded plugin registers raises: every
@@ -215,7 +222,7 @@ class Resolver:
         ``(local_compute_fn target or None, options)`` pairs."""
         rows = []
         for target, options in injections:
-            rows.append((_optional_str("target", target), _options(options)))
+            rows.append({"target": _optional_str("target", target), "options": _options(options)})
         return tuple(sorted(set(self._native.external_state_classes(_optional_str("model_type", model_type), rows))))
 
     def summary(self, plan, model_type: Optional[str] = None) -> Summary:

@@ -9,7 +9,10 @@ Sequences are tuples (a list passed in is stored as a tuple, so every spec is ha
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional, Tuple
+from typing import TYPE_CHECKING, Optional, Tuple
+
+if TYPE_CHECKING:  # the dicts the extension returns, described in _native.pyi
+    from . import _native
 
 __all__ = ["ImportPatch", "ModuleSnippetPatch", "ReplacementSpec", "StrategySpec"]
 
@@ -115,20 +118,19 @@ class StrategySpec(_Spec):
                   strip_boundary_subpatterns=tuple(strip_boundary_subpatterns))
 
 
-def _imports(rows):
-    return tuple(ImportPatch(module, names, raw) for module, names, raw in rows)
+def _imports(patches: Tuple[_native.ImportPatchFields, ...]) -> Tuple[ImportPatch, ...]:
+    return tuple(ImportPatch(**patch) for patch in patches)
 
 
-def _snippets(texts):
-    return tuple(ModuleSnippetPatch(text) for text in texts)
+def _snippets(snippets: Tuple[_native.SnippetFields, ...]) -> Tuple[ModuleSnippetPatch, ...]:
+    return tuple(ModuleSnippetPatch(**snippet) for snippet in snippets)
 
 
-def replacement_from_native(row) -> ReplacementSpec:
-    old_ctor, new_ctor, imports, mode, keyword_args, snippets, remove_class, note = row
-    return ReplacementSpec(old_ctor, new_ctor, _imports(imports), mode, keyword_args, _snippets(snippets),
-                           remove_class, note)
+def replacement_from_native(fields: _native.ReplacementSpecFields) -> ReplacementSpec:
+    return ReplacementSpec(**{**fields, "imports": _imports(fields["imports"]),
+                              "snippets": _snippets(fields["snippets"])})
 
 
-def strategy_from_native(row) -> StrategySpec:
-    kind, imports, target_class, method_name, body_template, snippets, strip = row
-    return StrategySpec(kind, _imports(imports), target_class, method_name, body_template, _snippets(snippets), strip)
+def strategy_from_native(fields: _native.StrategySpecFields) -> StrategySpec:
+    return StrategySpec(**{**fields, "imports": _imports(fields["imports"]),
+                           "snippets": _snippets(fields["snippets"])})

@@ -1,6 +1,8 @@
 // The pybind11 layer over the core, one file per bound concept. It stays thin: the core answers,
-// this layer converts to plain Python values (tuples, str, None), and the pure-Python package
-// builds the public classes from them. Every core call runs with the GIL released.
+// this layer converts to plain Python values (dicts keyed by field name, tuples of values, str,
+// None), and the pure-Python package builds the public classes from them. No result crosses as a
+// positional tuple; python/famspec/_native.pyi describes each dict. Every core call runs with the
+// GIL released.
 #pragma once
 
 #include <pybind11/pybind11.h>
@@ -42,19 +44,20 @@ void bind_snapshot(py::module_& module, py::class_<RegistryHandle>& registry);
 Options options_from(const py::handle& mapping);
 py::object to_python(const PyLiteral& literal);
 
-// Specs as tuples in the field order of famspec.specs (the package builds the dataclasses).
-py::tuple to_python(const ReplacementSpec& spec);
-py::tuple to_python(const StrategySpec& spec);
+// Specs as dicts keyed by the field names of famspec.specs (the package builds the dataclasses);
+// imports and snippets as dicts too.
+py::dict to_python(const ReplacementSpec& spec);
+py::dict to_python(const StrategySpec& spec);
 py::object to_python(const std::shared_ptr<const std::string>& text);
 
 py::object gap_or_none(Gap gap);
-py::tuple to_python(const Explanation& explanation);
-// (kind, message, suggestion) per diagnostic; suggestion is None when empty.
+py::dict to_python(const Explanation& explanation);
+// {kind, message, suggestion} per diagnostic; suggestion is None when empty.
 py::list to_python(const std::vector<Diagnostic>& diagnostics);
 
-// (status, value, reason, gap, diagnostics, explanation), what famspec.Resolution is built from.
+// {status, value, reason, gap, diagnostics, explanation}, what famspec.Resolution is built from.
 template <class T>
-py::tuple to_python(const Resolution<T>& resolution) {
+py::dict to_python(const Resolution<T>& resolution) {
     py::object value = py::none();
     if (resolution.resolved()) {
         if constexpr (std::is_same_v<T, std::string>) {
@@ -63,8 +66,14 @@ py::tuple to_python(const Resolution<T>& resolution) {
             value = to_python(*resolution->spec);
         }
     }
-    return py::make_tuple(name_of(resolution.status()), value, resolution.reason(), gap_or_none(resolution.gap()),
-                          to_python(resolution.diagnostics()), to_python(*resolution.explanation));
+    py::dict out;
+    out["status"] = std::string(name_of(resolution.status()));
+    out["value"] = std::move(value);
+    out["reason"] = resolution.reason();
+    out["gap"] = gap_or_none(resolution.gap());
+    out["diagnostics"] = to_python(resolution.diagnostics());
+    out["explanation"] = to_python(*resolution.explanation);
+    return out;
 }
 
 }  // namespace famspec::python

@@ -22,14 +22,23 @@ py::object optional_string(const std::optional<std::string>& text) {
 
 py::tuple imports_of(const std::vector<ImportPatch>& imports) {
     py::tuple out(imports.size());
-    for (std::size_t i = 0; i < imports.size(); ++i)
-        out[i] = py::make_tuple(imports[i].module, strings(imports[i].names), optional_string(imports[i].raw));
+    for (std::size_t i = 0; i < imports.size(); ++i) {
+        py::dict patch;
+        patch["module"] = imports[i].module;
+        patch["names"] = strings(imports[i].names);
+        patch["raw"] = optional_string(imports[i].raw);
+        out[i] = std::move(patch);
+    }
     return out;
 }
 
 py::tuple snippets_of(const std::vector<ModuleSnippetPatch>& snippets) {
     py::tuple out(snippets.size());
-    for (std::size_t i = 0; i < snippets.size(); ++i) out[i] = py::str(snippets[i].text);
+    for (std::size_t i = 0; i < snippets.size(); ++i) {
+        py::dict snippet;
+        snippet["text"] = snippets[i].text;
+        out[i] = std::move(snippet);
+    }
     return out;
 }
 
@@ -84,16 +93,29 @@ py::object to_python(const PyLiteral& literal) {
         literal.value());
 }
 
-py::tuple to_python(const ReplacementSpec& spec) {
-    return py::make_tuple(spec.old_ctor, spec.new_ctor, imports_of(spec.imports), name_of(spec.mode),
-                          strings(spec.keyword_args), snippets_of(spec.snippets), spec.remove_class,
-                          optional_string(spec.replacement_note));
+py::dict to_python(const ReplacementSpec& spec) {
+    py::dict out;
+    out["old_ctor"] = spec.old_ctor;
+    out["new_ctor"] = spec.new_ctor;
+    out["imports"] = imports_of(spec.imports);
+    out["mode"] = std::string(name_of(spec.mode));
+    out["keyword_args"] = strings(spec.keyword_args);
+    out["snippets"] = snippets_of(spec.snippets);
+    out["remove_class"] = spec.remove_class;
+    out["replacement_note"] = optional_string(spec.replacement_note);
+    return out;
 }
 
-py::tuple to_python(const StrategySpec& spec) {
-    return py::make_tuple(spec.kind, imports_of(spec.imports), optional_string(spec.target_class), spec.method_name,
-                          optional_string(spec.body_template), snippets_of(spec.snippets),
-                          strings(spec.strip_boundary_subpatterns));
+py::dict to_python(const StrategySpec& spec) {
+    py::dict out;
+    out["kind"] = spec.kind;
+    out["imports"] = imports_of(spec.imports);
+    out["target_class"] = optional_string(spec.target_class);
+    out["method_name"] = spec.method_name;
+    out["body_template"] = optional_string(spec.body_template);
+    out["snippets"] = snippets_of(spec.snippets);
+    out["strip_boundary_subpatterns"] = strings(spec.strip_boundary_subpatterns);
+    return out;
 }
 
 py::object to_python(const std::shared_ptr<const std::string>& text) {
@@ -104,18 +126,34 @@ py::object gap_or_none(Gap gap) {
     return gap == Gap::none ? py::object(py::none()) : py::object(py::str(std::string(name_of(gap))));
 }
 
-py::tuple to_python(const Explanation& e) {
+py::dict to_python(const Explanation& e) {
     py::list declared;
-    for (const DeclaredBy& d : e.declared_by) declared.append(py::make_tuple(d.role, d.name, d.plugin));
-    return py::make_tuple(strings(e.spellings_tried), e.family, e.plugin, e.channel, e.cache_hit, e.rule,
-                          py::tuple(declared));
+    for (const DeclaredBy& d : e.declared_by) {
+        py::dict by;
+        by["role"] = d.role;
+        by["name"] = d.name;
+        by["plugin"] = d.plugin;
+        declared.append(std::move(by));
+    }
+    py::dict out;
+    out["spellings_tried"] = strings(e.spellings_tried);
+    out["family"] = e.family;
+    out["plugin"] = e.plugin;
+    out["channel"] = e.channel;
+    out["cache_hit"] = e.cache_hit;
+    out["rule"] = e.rule;
+    out["declared_by"] = py::tuple(declared);
+    return out;
 }
 
 py::list to_python(const std::vector<Diagnostic>& diagnostics) {
     py::list out;
     for (const Diagnostic& d : diagnostics) {
-        out.append(py::make_tuple(std::string(name_of(d.kind)), d.message,
-                                  d.suggestion.empty() ? py::object(py::none()) : py::object(py::str(d.suggestion))));
+        py::dict diagnostic;
+        diagnostic["kind"] = std::string(name_of(d.kind));
+        diagnostic["message"] = d.message;
+        diagnostic["suggestion"] = d.suggestion.empty() ? py::object(py::none()) : py::object(py::str(d.suggestion));
+        out.append(std::move(diagnostic));
     }
     return out;
 }

@@ -1,5 +1,6 @@
-// famspec._native.Plan and the plan readers. A bad plan comes back as a list of (file, line, column,
-// message), every error in file order, which the package raises as famspec.PlanError.
+// famspec._native.Plan and the plan readers. A reader returns {"plan": Plan or None, "errors": [...]};
+// a bad plan's errors are {file, line, column, message} each, every error in file order, which the
+// package raises as famspec.PlanError.
 #include <pybind11/stl.h>
 
 #include "bindings.hpp"
@@ -7,26 +8,40 @@
 namespace famspec::python {
 namespace {
 
-py::tuple parse_result(PlanParse parsed) {
+py::dict parse_result(PlanParse parsed) {
+    py::dict out;
+    py::list errors;
     if (!parsed) {
-        py::list errors;
         for (const PlanError& error : parsed.error().errors) {
-            errors.append(py::make_tuple(error.file, error.location.line, error.location.column, error.message));
+            py::dict item;
+            item["file"] = error.file;
+            item["line"] = error.location.line;
+            item["column"] = error.location.column;
+            item["message"] = error.message;
+            errors.append(std::move(item));
         }
-        return py::make_tuple(py::none(), std::move(errors));
+        out["plan"] = py::none();
+    } else {
+        out["plan"] = py::cast(PlanHandle{std::make_shared<const Plan>(std::move(*parsed))});
     }
-    auto handle = PlanHandle{std::make_shared<const Plan>(std::move(*parsed))};
-    return py::make_tuple(py::cast(std::move(handle)), py::none());
+    out["errors"] = std::move(errors);
+    return out;
 }
 
-py::tuple target_of(std::string_view slot, const Target& target, const std::optional<std::string>& module_type) {
+py::dict target_of(std::string_view slot, const Target& target, const std::optional<std::string>& module_type) {
     py::dict options;
     for (const auto& [name, value] : target.options) options[py::str(name)] = to_python(value);
-    return py::make_tuple(slot, target.path, std::move(options), module_type, target.location.line,
-                          target.location.column);
+    py::dict out;
+    out["slot"] = slot;
+    out["target"] = target.path;
+    out["options"] = std::move(options);
+    out["module_type"] = module_type;
+    out["line"] = target.location.line;
+    out["column"] = target.location.column;
+    return out;
 }
 
-// (slot, target, options, module_type, line, column) per target, in plan order.
+// {slot, target, options, module_type, line, column} per target, in plan order.
 py::list targets_of(const PlanHandle& handle) {
     py::list out;
     for (const PlanEntry& entry : handle.plan->entries) {

@@ -1,5 +1,5 @@
 // famspec._native.Resolver: the four queries, each answered with the GIL released and returned as
-// the (status, value, reason, gap, explanation) tuple famspec.Resolution is built from.
+// the {status, value, reason, gap, diagnostics, explanation} dict famspec.Resolution is built from.
 #include <pybind11/stl.h>
 
 #include <stdexcept>
@@ -30,8 +30,8 @@ auto released(Call&& call) {
     return call();
 }
 
-py::tuple replacement(const ResolverHandle& h, const std::string& target, const std::optional<std::string>& model_type,
-                      const std::optional<std::string>& module_type, const py::handle& options) {
+py::dict replacement(const ResolverHandle& h, const std::string& target, const std::optional<std::string>& model_type,
+                     const std::optional<std::string>& module_type, const py::handle& options) {
     ResolveRequest request{.target = target,
                            .model_type = model_type,
                            .slot = Slot::replace_module,
@@ -41,8 +41,8 @@ py::tuple replacement(const ResolverHandle& h, const std::string& target, const 
     return to_python(released([&] { return h.resolver->replacement_spec_for(request); }));
 }
 
-py::tuple strategy(const ResolverHandle& h, const std::string& target, const std::optional<std::string>& model_type,
-                   const std::string& slot, const py::handle& options) {
+py::dict strategy(const ResolverHandle& h, const std::string& target, const std::optional<std::string>& model_type,
+                  const std::string& slot, const py::handle& options) {
     ResolveRequest request{.target = target,
                            .model_type = model_type,
                            .slot = slot_from(slot),
@@ -52,17 +52,18 @@ py::tuple strategy(const ResolverHandle& h, const std::string& target, const std
     return to_python(released([&] { return h.resolver->strategy_spec_for(request); }));
 }
 
-py::tuple interface_component_class(const ResolverHandle& h, const std::string& model_type) {
+py::dict interface_component_class(const ResolverHandle& h, const std::string& model_type) {
     return to_python(released([&] { return h.resolver->interface_component_class(model_type); }));
 }
 
-// injections: (local_compute_fn target or None, options) pairs.
+// injections: {"target": local_compute_fn target or None, "options": dict or None} each.
 std::vector<std::string> external_state_classes(const ResolverHandle& h, const std::optional<std::string>& model_type,
                                                 const py::list& injections) {
     std::vector<Injection> parsed;
     for (const py::handle item : injections) {
-        const auto pair = item.cast<py::tuple>();
-        parsed.push_back(Injection{pair[0].cast<std::optional<std::string>>(), options_from(pair[1])});
+        const auto injection = item.cast<py::dict>();
+        parsed.push_back(
+            Injection{injection["target"].cast<std::optional<std::string>>(), options_from(injection["options"])});
     }
     return released([&] { return h.resolver->external_state_classes_for(model_type, parsed); });
 }

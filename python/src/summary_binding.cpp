@@ -23,13 +23,22 @@ py::object value_of(const SummaryEntry& entry) {
     return py::none();
 }
 
-// (slot, target, module_type, status, value, reason, gap, line, column, diagnostics) per entry, in plan order.
+// {slot, target, module_type, status, value, reason, gap, line, column, diagnostics} per entry, in plan order.
 py::list entries_of(const SummaryHandle& h) {
     py::list out;
     for (const SummaryEntry& entry : h.summary.entries) {
-        out.append(py::make_tuple(name_of(entry.slot), entry.target, entry.module_type, name_of(entry.status),
-                                  value_of(entry), entry.reason, gap_or_none(entry.gap), entry.location.line,
-                                  entry.location.column, to_python(entry.diagnostics)));
+        py::dict item;
+        item["slot"] = std::string(name_of(entry.slot));
+        item["target"] = entry.target;
+        item["module_type"] = entry.module_type;
+        item["status"] = std::string(name_of(entry.status));
+        item["value"] = value_of(entry);
+        item["reason"] = entry.reason;
+        item["gap"] = gap_or_none(entry.gap);
+        item["line"] = entry.location.line;
+        item["column"] = entry.location.column;
+        item["diagnostics"] = to_python(entry.diagnostics);
+        out.append(std::move(item));
     }
     return out;
 }

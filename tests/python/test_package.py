@@ -160,3 +160,45 @@ def test_the_installed_cli_audits_with_the_installed_package(installed_prefix, t
                             env=clean_env(), cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert "cannot be imported" not in result.stderr
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_installed_package_finds_its_command_and_cmake_package(installed_prefix, tmp_path):
+    version = f"python{sys.version_info.major}.{sys.version_info.minor}"
+    site = installed_prefix / "lib" / version / "dist-packages"
+    assert (site / "famspec" / "py.typed").is_file() and (site / "famspec" / "_native.pyi").is_file()
+    result = run_python("import famspec\nprint(famspec.cmake_dir())\nprint(famspec.command_path())\n",
+                        env=clean_env(PYTHONPATH=str(site)), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [str(installed_prefix / "lib" / "cmake" / "famspec"),
+                                          str(installed_prefix / "bin" / "famspec")]
+    # `python -m famspec COMMAND` is the installed command, and its audit runs this interpreter.
+    result = subprocess.run([sys.executable, "-m", "famspec", "--version"], env=clean_env(PYTHONPATH=str(site)),
+                            cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0 and result.stdout.startswith("famspec "), result.stderr
+
+
+def test_the_build_tree_has_a_command_but_no_cmake_package(tmp_path):
+    result = run_python(
+        "import famspec\nprint(famspec.command_path())\n"
+        "try:\n    famspec.cmake_dir()\nexcept FileNotFoundError as error:\n    print('no cmake package:', error)\n",
+        env=clean_env(PYTHONPATH=BUILD_PYTHON), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    command, error = result.stdout.splitlines()
+    assert os.path.realpath(command) == os.path.realpath(os.path.join(BUILD_DIR, "bin", "famspec"))
+    assert error.startswith("no cmake package: this famspec package (")
+
+
+def test_results_cross_from_the_extension_as_dicts_keyed_by_field_name(registry):
+    from famspec import _native
+
+    resolver = _native.Resolver(registry._native)
+    answer = resolver.replacement("hyper_parallel.models.qwen3_moe.adapter.replacements.replace_qwen3_moe_rms_norm",
+                                  "qwen3_moe", "x.Qwen3MoeRMSNorm", None)
+    assert sorted(answer) == ["diagnostics", "explanation", "gap", "reason", "status", "value"]
+    assert sorted(answer["value"]) == ["imports", "keyword_args", "mode", "new_ctor", "old_ctor", "remove_class",
+                                       "replacement_note", "snippets"]
+    assert sorted(answer["value"]["imports"][0]) == ["module", "names", "raw"]
+    assert sorted(answer["explanation"]["declared_by"][0]) == ["name", "plugin", "role"]
+    parsed = _native.parse_plan_text("plan_overrides: 3\n", "<text>")
+    assert parsed["plan"] is None and sorted(parsed["errors"][0]) == ["column", "file", "line", "message"]
+    assert _native.compare_summaries("{", "{}")["error"]

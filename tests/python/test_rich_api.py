@@ -82,14 +82,16 @@ def test_parse_plan_from_a_path_a_pathlike_and_text(tmp_path):
     path = os.path.join(PLANS, "qwen3_moe.yaml")
     plan = famspec.parse_plan(path)
     assert plan.file == path and plan.model_type == "qwen3_moe"
-    slots = [t[0] for t in plan.targets]
+    slots = [t["slot"] for t in plan.targets]
     assert slots.count("replace_module") == 3 and "inner_wrapper" in slots and "local_compute_fn" in slots
-    ep = [t for t in plan.targets if t[0] == "local_compute_fn"][0]
-    assert ep[1] == QWEN_EP and ep[2] == {"use_grouped_gemm": True}
+    ep = [t for t in plan.targets if t["slot"] == "local_compute_fn"][0]
+    assert ep["target"] == QWEN_EP and ep["options"] == {"use_grouped_gemm": True}
+    assert sorted(ep) == ["column", "line", "module_type", "options", "slot", "target"]
     import pathlib
     assert famspec.parse_plan(pathlib.Path(path)).targets == plan.targets
     text = famspec.parse_plan("plan_overrides:\n- match: x\n  local_compute_fn: " + QWEN_EP + "\n")
-    assert text.file == "<text>" and text.targets[0][:2] == ("local_compute_fn", QWEN_EP)
+    assert text.file == "<text>"
+    assert (text.targets[0]["slot"], text.targets[0]["target"]) == ("local_compute_fn", QWEN_EP)
 
 
 def test_plan_errors_name_file_line_and_column(tmp_path):

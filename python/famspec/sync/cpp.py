@@ -53,7 +53,18 @@ def param(p: Param) -> str:
         return f"param({string(p.name)})"
     if spelled is None:
         return f"param({string(p.name)}, expression({string(repr(p.value.value))}))"
+    allowed = choices(p)
+    if allowed is not None and p.value.kind == "literal":
+        return f"param({string(p.name)}, {spelled}, one_of{allowed})"
     return f"param({string(p.name)}, {spelled})"
+
+
+def choices(p: Param) -> str | None:
+    """one_of's braces for the values of a Literal[...] annotation, when each has a C++ literal."""
+    if not p.choices:
+        return None
+    spelled = [literal(c) for c in p.choices]
+    return None if None in spelled else "{" + ", ".join(spelled) + "}"
 
 
 def signature_items(params: list[Param]) -> list[str]:
@@ -72,12 +83,12 @@ def signature(params: list[Param]) -> str:
 
 
 def choices_comment(params: list[Param]) -> list[str]:
-    """The allowed values of options annotated Literal[...]. The SDK in this tree has no way to
-    declare them, so they are written as comments; this is the one place to change when it does."""
+    """The allowed values of Literal[...] options that one_of cannot declare (no literal default, or a
+    value without a C++ literal): written as comments for the author to review."""
     return [
         f"// option {p.name}: Literal[{', '.join(repr(c) for c in p.choices)}]"
         for p in params
-        if p.choices
+        if p.choices and (p.value.kind != "literal" or choices(p) is None)
     ]
 
 

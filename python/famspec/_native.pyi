@@ -1,0 +1,162 @@
+"""famspec._native: the pybind11 extension over the core (use the famspec package, not this module).
+
+Every result crosses as a dict keyed by field name, described here; the package builds its public
+classes from them."""
+
+from typing import Callable, Dict, List, Optional, Tuple, TypedDict, Union
+
+version: str
+abi: str
+
+OptionValue = Union[None, bool, int, float, str]
+
+class ImportPatchFields(TypedDict):
+    module: str
+    names: Tuple[str, ...]
+    raw: Optional[str]
+
+class SnippetFields(TypedDict):
+    text: str
+
+class ReplacementSpecFields(TypedDict):
+    old_ctor: str
+    new_ctor: str
+    imports: Tuple[ImportPatchFields, ...]
+    mode: str
+    keyword_args: Tuple[str, ...]
+    snippets: Tuple[SnippetFields, ...]
+    remove_class: bool
+    replacement_note: Optional[str]
+
+class StrategySpecFields(TypedDict):
+    kind: str
+    imports: Tuple[ImportPatchFields, ...]
+    target_class: Optional[str]
+    method_name: str
+    body_template: Optional[str]
+    snippets: Tuple[SnippetFields, ...]
+    strip_boundary_subpatterns: Tuple[str, ...]
+
+class DeclaredByFields(TypedDict):
+    role: str
+    name: str
+    plugin: str
+
+class ExplanationFields(TypedDict):
+    spellings_tried: Tuple[str, ...]
+    family: str
+    plugin: str
+    channel: str
+    cache_hit: bool
+    rule: str
+    declared_by: Tuple[DeclaredByFields, ...]
+
+class DiagnosticFields(TypedDict):
+    kind: str
+    message: str
+    suggestion: Optional[str]
+
+class ResolutionFields(TypedDict):
+    status: str
+    value: Union[ReplacementSpecFields, StrategySpecFields, str, None]
+    reason: str
+    gap: Optional[str]
+    diagnostics: List[DiagnosticFields]
+    explanation: ExplanationFields
+
+class PlanTarget(TypedDict):
+    slot: str
+    target: str
+    options: Dict[str, OptionValue]
+    module_type: Optional[str]
+    line: int
+    column: int
+
+class PlanErrorFields(TypedDict):
+    file: str
+    line: int
+    column: int
+    message: str
+
+class PlanParse(TypedDict):
+    plan: Optional[Plan]
+    errors: List[PlanErrorFields]
+
+class SummaryEntryFields(TypedDict):
+    slot: str
+    target: str
+    module_type: Optional[str]
+    status: str
+    value: Union[ReplacementSpecFields, StrategySpecFields, None]
+    reason: str
+    gap: Optional[str]
+    line: int
+    column: int
+    diagnostics: List[DiagnosticFields]
+
+class Comparison(TypedDict):
+    error: Optional[str]
+    differences: List[str]
+
+class PluginRecordFields(TypedDict):
+    name: str
+    version: str
+    abi: str
+    path: str
+    paths: Tuple[str, ...]
+    build_id: str
+    families: Tuple[str, ...]
+    status: str
+    stage: Optional[str]
+    message: str
+
+class Injection(TypedDict):
+    target: Optional[str]
+    options: Optional[Dict[str, OptionValue]]
+
+class Plan:
+    @property
+    def file(self) -> str: ...
+    @property
+    def model_type(self) -> Optional[str]: ...
+    @property
+    def architecture(self) -> Optional[str]: ...
+    @property
+    def targets(self) -> List[PlanTarget]: ...
+
+def parse_plan_file(path: str) -> PlanParse: ...
+def parse_plan_text(text: str, file_name: str) -> PlanParse: ...
+
+class Registry:
+    @property
+    def generation(self) -> int: ...
+    @property
+    def all_ok(self) -> bool: ...
+    @property
+    def plugins(self) -> List[PluginRecordFields]: ...
+    @property
+    def families(self) -> List[str]: ...
+    def describe(self) -> str: ...
+    def snapshot(self) -> str: ...
+
+def load_plugins(explicit_paths: List[str], environment: Optional[str], default_directory: str,
+                 log: Optional[Callable[[str, str], None]]) -> Registry: ...
+def compare_snapshots(stored: str, live: str) -> Comparison: ...
+def compare_summaries(old_summary: str, new_summary: str) -> Comparison: ...
+
+class Summary:
+    def canonical_json(self) -> str: ...
+    def digest(self) -> str: ...
+    @property
+    def entries(self) -> List[SummaryEntryFields]: ...
+
+class Resolver:
+    def __init__(self, registry: Registry, *, strict: bool = False) -> None: ...
+    def replacement(self, target: str, model_type: Optional[str], module_type: Optional[str],
+                    options: Optional[Dict[str, OptionValue]]) -> ResolutionFields: ...
+    def strategy(self, target: str, model_type: Optional[str], slot: str,
+                 options: Optional[Dict[str, OptionValue]]) -> ResolutionFields: ...
+    def interface_component_class(self, model_type: str) -> ResolutionFields: ...
+    def external_state_classes(self, model_type: Optional[str], injections: List[Injection]) -> List[str]: ...
+    def summary(self, plan: Plan, model_type: Optional[str]) -> Summary: ...
+    def clear_cache(self) -> None: ...

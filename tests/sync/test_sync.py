@@ -169,11 +169,10 @@ def test_a_new_family_declares_its_own_component_and_wrapper_options(tree, tmp_p
            '"builds through LowPrecisionLinear.from_linear at runtime");' in plugin
     line = tree.line_of(f"{ACME_ADAPTER}/distributed/context_parallel.py", "def acme_moe_ring_attention")
     assert f"""    // {ACME_ADAPTER}/distributed/context_parallel.py:{line}
-    // option strategy: Literal['zigzag', 'striped']
-    // option backend: Literal['npu', 'sdpa']
     family.cp_wrapper(
         "hyper_parallel.models.acme_moe.adapter.distributed.context_parallel.acme_moe_ring_attention",
-        {{kw_only, param("strategy", "zigzag"), param("backend", "npu")}});
+        {{kw_only, param("strategy", "zigzag", one_of{{"zigzag", "striped"}}),
+         param("backend", "npu", one_of{{"npu", "sdpa"}})}});
 """ in plugin
     assert "_split_sequence" not in plugin  # a private helper of the module is no wrapper
     assert 'family.compute_function(\n        "hyper_parallel.models.acme_moe.adapter.distributed.expert_parallel.' \

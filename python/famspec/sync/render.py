@@ -68,6 +68,16 @@ def _call(function: str, arguments: list[str]) -> list[str]:
     return [f"{function}(", *[f"{INDENT}{a}," for a in arguments[:-1]], f"{INDENT}{arguments[-1]});"]
 
 
+def _wrapper_call(w) -> list[str]:
+    """`family.cp_wrapper(target, {options})`, the options filled under the target when too long."""
+    arguments = [cpp.string(w.target)] + ([cpp.signature(w.options)] if w.options else [])
+    lines = _call("family.cp_wrapper", arguments)
+    if all(len(line) <= _WIDTH for line in lines) or not w.options:
+        return lines
+    options = _filled("{", cpp.signature_items(w.options), "});", INDENT)
+    return ["family.cp_wrapper(", f"{INDENT}{cpp.string(w.target)},", *[INDENT + line for line in options]]
+
+
 def _factory_lines(family: FamilySource, f) -> list[str]:
     first_provider = family.providers[0][0] if family.providers else ""
     target = f.name if f.provider == first_provider else f"{f.provider}.{f.name}"
@@ -168,8 +178,7 @@ def plugin_region(family: FamilySource) -> str:
         body.append("")
         for w in family.cp_wrappers:
             body += [f"// {w.site}", *cpp.choices_comment(w.options)]
-            arguments = [cpp.string(w.target)] + ([cpp.signature(w.options)] if w.options else [])
-            body += _call("family.cp_wrapper", arguments)
+            body += _wrapper_call(w)
     for a in family.archetypes:
         body += [""] + _archetype_lines(a)
     if family.compute_functions:

@@ -228,5 +228,6 @@ TEST_CASE("the CLI reads a top-level merge key as the runtime does: the family c
                          "\n    replace_module: " + kToyNorm + "\n");
     const auto cli = run_cli(toy_cli({"check", path, "--json"}));
     CHECK(cli.exit_code == 0);
-    CHECK(cli.out.find(R"("model_type":"toy","model_type_source":"model_type")") != std::string::npos);
+    CHECK(cli.out.find(R"("model_type":"toy","model_type_note":null,"model_type_source":"model_type")") !=
+          std::string::npos);
 }

@@ -1,20 +1,12 @@
-// The resolver's front cache: the answer to a question asked before, found from the question as it
-// was asked (slot, target, model_type, module_type, options), before any family lookup, key building
-// or explanation. A hit allocates nothing: it copies the answer's shared pointers.
+// The resolver's one cache: the answer to a request asked before, found from the request as it was
+// asked (entry point, slot, strictness, target, model_type, module_type, options), before any family
+// lookup or explanation. A hit allocates nothing: it copies the answer's shared pointers.
 //
-// Two levels. Each thread keeps its own small direct-mapped table of the answers it used, tagged with
-// the cache's generation: a hit there takes no lock and writes no shared memory (the only shared read
-// is the generation). Behind it, one bounded table under a shared mutex holds the answers of every
-// thread; a thread goes there on its first question and on a collision in its own table. Clearing
-// (or starting over when full) gives the cache a new process-unique generation, so every thread's
-// entries go stale at once without any thread touching another's. A thread's table keeps at most
-// kThreadSlots answers alive (of any cache, even one destroyed since) until they are overwritten or
-// the thread exits.
+// One bounded table under a shared mutex, owned by the resolver: hits take the lock shared, a miss
+// stores under the unique lock, and the first answer stored for a request wins, so concurrent callers
+// of one request get the same objects. When the table is full it starts over. Errors are never kept.
 #pragma once
 
-#include <algorithm>
-#include <array>
-#include <atomic>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -28,8 +20,7 @@
 #include <variant>
 
 #include "famspec/explanation.hpp"
-#include "famspec/plan.hpp"
-#include "famspec/resolution.hpp"
+#include "famspec/resolver.hpp"
 
 namespace famspec::detail {
 
@@ -50,162 +41,126 @@ inline bool same_options(const Options& a, const Options& b) {
     return true;
 }
 
-// A question as the caller asked it; it refers to the caller's arguments and is hashed once.
-struct Question {
-    Question(char slot, std::string_view target, const std::optional<std::string>& model_type,
-             const std::optional<std::string>& module_type, const Options& options)
-        : slot(slot), target(target), model_type(model_type), module_type(module_type), options(options) {
-        const auto mix = [this](std::size_t h) { hash = (hash ^ h) * 0x100000001b3ULL; };
-        mix(static_cast<unsigned char>(slot));
-        mix(std::hash<std::string_view>{}(target));
-        // An absent part and any string (even an empty one) hash apart.
-        mix(model_type ? std::hash<std::string_view>{}(*model_type) : 0x9e3779b97f4a7c15ULL);
-        mix(module_type ? std::hash<std::string_view>{}(*module_type) : 0x9e3779b97f4a7c15ULL);
-        for (const auto& [name, value] : options) {
-            mix(std::hash<std::string_view>{}(name));
-            mix(value.value().index());
-        }
-    }
-
-    char slot;
+// A ResolveRequest as the caller holds it, borrowed: the cache's key is a ResolveRequest, and a lookup
+// through this view copies none of its parts. The request is built only when it has to be resolved.
+struct RequestView {
     std::string_view target;
     const std::optional<std::string>& model_type;
+    Slot slot;
     const std::optional<std::string>& module_type;
     const Options& options;
+    bool strict;
+
+    ResolveRequest request() const {
+        return {.target = std::string(target),
+                .model_type = model_type,
+                .slot = slot,
+                .module_type = module_type,
+                .options = options,
+                .strict = strict};
+    }
+};
+
+inline std::size_t request_hash(const RequestView& r) {
     std::size_t hash = 0xcbf29ce484222325ULL;
-};
+    const auto mix = [&hash](std::size_t h) { hash = (hash ^ h) * 0x100000001b3ULL; };
+    mix(static_cast<std::size_t>(r.slot) * 2 + (r.strict ? 1 : 0));
+    mix(std::hash<std::string_view>{}(r.target));
+    // An absent part and any string (even an empty one) hash apart.
+    mix(r.model_type ? std::hash<std::string_view>{}(*r.model_type) : 0x9e3779b97f4a7c15ULL);
+    mix(r.module_type ? std::hash<std::string_view>{}(*r.module_type) : 0x9e3779b97f4a7c15ULL);
+    for (const auto& [name, value] : r.options) {
+        mix(std::hash<std::string_view>{}(name));
+        mix(value.value().index());
+    }
+    return hash;
+}
 
-// The same question, owned by the cache.
-struct StoredQuestion {
-    explicit StoredQuestion(const Question& q)
-        : slot(q.slot),
-          target(q.target),
-          model_type(q.model_type),
-          module_type(q.module_type),
-          options(q.options),
-          hash(q.hash) {}
-
-    char slot;
-    std::string target;
-    std::optional<std::string> model_type;
-    std::optional<std::string> module_type;
-    Options options;
-    std::size_t hash;
-};
-
-template <class A, class B>
-bool same_question(const A& a, const B& b) {
-    return a.hash == b.hash && a.slot == b.slot && a.target == b.target && a.model_type == b.model_type &&
+inline bool same_request(const ResolveRequest& a, const RequestView& b) {
+    return a.slot == b.slot && a.strict == b.strict && a.target == b.target && a.model_type == b.model_type &&
            a.module_type == b.module_type && same_options(a.options, b.options);
 }
 
-// A question and its answer, immutable once made: threads share it by pointer.
-template <class T>
-struct Answered {
-    StoredQuestion question;
-    Resolution<T> answer;
-};
-
-// Every cache and every clear of one gets its own; 0 is no generation.
-inline std::uint64_t next_answer_generation() {
-    static std::atomic<std::uint64_t> next{1};
-    return next.fetch_add(1, std::memory_order_relaxed);
-}
-
-// One thread's answers, of every AnswerCache<T> it asked.
-template <class T>
-struct ThreadAnswers {
-    static constexpr std::size_t kThreadSlots = 256;  // a power of two
-    struct Slot {
-        std::uint64_t generation = 0;
-        std::shared_ptr<const Answered<T>> entry;
-    };
-    std::array<Slot, kThreadSlots> slots;
-
-    // `mask` is one less than the number of slots a cache may use.
-    static Slot& slot_for(std::size_t hash, std::size_t mask) {
-        thread_local ThreadAnswers answers;
-        return answers.slots[hash & mask];
-    }
-};
-
-template <class T>
 class AnswerCache {
 public:
-    // A thread keeps at most `capacity` of its answers too (rounded down to a power of two, at most
-    // kThreadSlots).
-    explicit AnswerCache(std::size_t capacity)
-        : capacity_(capacity), mask_(std::bit_floor(std::min(std::max<std::size_t>(capacity, 1), kThreadSlots)) - 1) {}
+    // The answer for a request: which entry point answered is part of the key (its index here).
+    using Answer = std::variant<Resolution<ReplacementSpec>, Resolution<StrategySpec>>;
 
-    std::optional<Resolution<T>> find(const Question& question) const {
-        // Read before the shared table: an entry found there is tagged with a generation no newer
-        // than the table it came from, so it never outlives a clear.
-        const std::uint64_t generation = generation_.load(std::memory_order_acquire);
-        auto& mine = ThreadAnswers<T>::slot_for(question.hash, mask_);
-        if (mine.generation == generation && same_question(mine.entry->question, question)) return mine.entry->answer;
-        std::shared_ptr<const Answered<T>> shared;
-        {
-            const std::shared_lock lock(mutex_);
-            const auto it = answers_.find(question);
-            if (it == answers_.end()) return std::nullopt;
-            shared = *it;
-        }
-        mine = {generation, shared};
-        return shared->answer;
+    explicit AnswerCache(std::size_t capacity) : capacity_(capacity) {}
+
+    template <class T>
+    std::optional<Resolution<T>> find(const RequestView& request, std::size_t hash) const {
+        const std::shared_lock lock(mutex_);
+        const auto it = entries_.find(Probe{request, hash, index_of<T>()});
+        if (it == entries_.end()) return std::nullopt;
+        return std::get<Resolution<T>>((*it)->answer);
     }
 
-    // Keeps `answer` for its question, with an explanation that says it came from the cache.
-    // Errors are never kept: the host hears of each one.
-    void remember(const Question& question, const Resolution<T>& answer) {
-        if (answer.status() == ResolutionStatus::error || capacity_ == 0) return;
-        auto entry = std::make_shared<Answered<T>>(Answered<T>{StoredQuestion(question), answer});
+    // Keeps `answer` for its request, with an explanation that says it came from the cache, and
+    // returns what is kept: `answer`, or the answer a racing thread stored first.
+    template <class T>
+    Resolution<T> remember(const RequestView& request, std::size_t hash, Resolution<T> answer) {
+        if (answer.status() == ResolutionStatus::error || capacity_ == 0) return answer;
+        Resolution<T> stored = answer;
         auto explanation = std::make_shared<Explanation>(*answer.explanation);
         explanation->cache_hit = true;
-        entry->answer.explanation = std::move(explanation);
-        std::shared_ptr<const Answered<T>> kept = std::move(entry);
-        std::uint64_t generation = 0;
-        {
-            const std::unique_lock lock(mutex_);
-            if (answers_.size() >= capacity_) start_over();
-            kept = *answers_.insert(std::move(kept)).first;  // a racing thread's earlier answer wins
-            generation = generation_.load(std::memory_order_relaxed);
-        }
-        ThreadAnswers<T>::slot_for(question.hash, mask_) = {generation, std::move(kept)};
+        stored.explanation = std::move(explanation);
+        auto entry = std::make_shared<const Entry>(
+            Entry{request.request(), hash, Answer(std::in_place_type<Resolution<T>>, std::move(stored))});
+        const std::unique_lock lock(mutex_);
+        if (entries_.size() >= capacity_) entries_.clear();
+        const Kept& kept = *entries_.insert(std::move(entry)).first;
+        // A racing thread's earlier answer wins; this caller keeps its own explanation (no cache hit).
+        static_cast<Expected<Covered<T>, NotCovered>&>(answer) = std::get<Resolution<T>>(kept->answer);
+        return answer;
     }
 
     void clear() {
         const std::unique_lock lock(mutex_);
-        start_over();
+        entries_.clear();
     }
 
 private:
-    // Under the unique lock. The table is emptied before the generation moves on, so that a thread
-    // that reads the new generation finds only answers kept after it.
-    void start_over() {
-        answers_.clear();
-        generation_.store(next_answer_generation(), std::memory_order_release);
+    struct Entry {
+        ResolveRequest request;
+        std::size_t hash;
+        Answer answer;
+    };
+    struct Probe {
+        const RequestView& request;
+        std::size_t hash;
+        std::size_t index;
+    };
+    using Kept = std::shared_ptr<const Entry>;
+
+    template <class T>
+    static constexpr std::size_t index_of() {
+        return std::is_same_v<T, ReplacementSpec> ? 0 : 1;
+    }
+    static RequestView view_of(const ResolveRequest& r) {
+        return {r.target, r.model_type, r.slot, r.module_type, r.options, r.strict};
     }
 
-    using Entry = std::shared_ptr<const Answered<T>>;
     struct Hash {
         using is_transparent = void;
-        std::size_t operator()(const Entry& e) const { return e->question.hash; }
-        std::size_t operator()(const Question& q) const { return q.hash; }
+        std::size_t operator()(const Kept& e) const { return e->hash; }
+        std::size_t operator()(const Probe& p) const { return p.hash; }
     };
     struct Equal {
         using is_transparent = void;
-        bool operator()(const Entry& a, const Entry& b) const { return same_question(a->question, b->question); }
-        bool operator()(const Entry& a, const Question& b) const { return same_question(a->question, b); }
-        bool operator()(const Question& a, const Entry& b) const { return same_question(a, b->question); }
+        bool operator()(const Kept& a, const Kept& b) const {
+            return a->hash == b->hash && a->answer.index() == b->answer.index() &&
+                   same_request(a->request, view_of(b->request));
+        }
+        bool operator()(const Kept& a, const Probe& b) const {
+            return a->hash == b.hash && a->answer.index() == b.index && same_request(a->request, b.request);
+        }
+        bool operator()(const Probe& a, const Kept& b) const { return (*this)(b, a); }
     };
 
-    static constexpr std::size_t kThreadSlots = ThreadAnswers<T>::kThreadSlots;
-
     std::size_t capacity_;
-    std::size_t mask_;
-    std::atomic<std::uint64_t> generation_{next_answer_generation()};
     mutable std::shared_mutex mutex_;
-    std::unordered_set<Entry, Hash, Equal> answers_;
+    std::unordered_set<Kept, Hash, Equal> entries_;
 };
 
 }  // namespace famspec::detail

@@ -4,11 +4,67 @@
 
 #include "famspec/canonical_json.hpp"
 #include "famspec/names.hpp"
+#include "famspec/plan_family.hpp"
 #include "famspec/resolver.hpp"
+#include "resolver_state.hpp"
 #include "spec_json.hpp"
 
 namespace famspec {
 namespace json = boost::json;
+
+namespace {
+
+// One entry of a summary from its resolution.
+SummaryEntry summary_entry(Slot slot, const Target& target, const std::optional<std::string>& module_type,
+                           const auto& resolution) {
+    SummaryEntry entry{.slot = slot,
+                       .target = target.path,
+                       .module_type = module_type,
+                       .status = resolution.status(),
+                       .replacement = nullptr,
+                       .strategy = nullptr,
+                       .reason = resolution.reason(),
+                       .gap = resolution.gap(),
+                       .location = target.location,
+                       .diagnostics = resolution.diagnostics()};
+    if (!resolution.resolved()) return entry;
+    if constexpr (std::is_same_v<std::decay_t<decltype(resolution)>, Resolution<ReplacementSpec>>) {
+        entry.replacement = resolution->spec;
+    } else {
+        entry.strategy = resolution->spec;
+    }
+    return entry;
+}
+
+}  // namespace
+
+DeclarationSummary Resolver::declaration_summary(const std::optional<std::string>& model_type, const Plan& plan,
+                                                 bool strict) const {
+    const std::optional<std::string> family = effective_model_type(plan, model_type);
+    DeclarationSummary summary;
+    for (const PlanEntry& entry : plan.entries) {
+        if (entry.replace_module) {
+            const Target& target = *entry.replace_module;
+            const auto r = state_->answer_replacement(
+                {target.path, family, Slot::replace_module, entry.module_type, target.options, strict});
+            summary.entries.push_back(summary_entry(Slot::replace_module, target, entry.module_type, r));
+        }
+        for (const auto& [slot, target] : {std::pair{Slot::local_compute_fn, &entry.local_compute_fn},
+                                           std::pair{Slot::inner_wrapper, &entry.inner_wrapper}}) {
+            if (!*target) continue;
+            const auto s = state_->answer_strategy(
+                {(*target)->path, family, slot, detail::kNoModuleType, (*target)->options, strict});
+            summary.entries.push_back(summary_entry(slot, **target, entry.module_type, s));
+        }
+    }
+    return summary;
+}
+
+json::object diagnostic_json(const Diagnostic& d) {
+    return {{"kind", std::string(name_of(d.kind))},
+            {"message", d.message},
+            {"suggestion", d.suggestion.empty() ? json::value(nullptr) : json::value(d.suggestion)}};
+}
 
 std::string DeclarationSummary::canonical_json() const {
     json::object replacement_specs;
@@ -28,10 +84,7 @@ std::string DeclarationSummary::canonical_json() const {
         // Only when there are any, so that a plan without diagnostics keeps its digest.
         if (!entry.diagnostics.empty()) {
             json::array diagnostics;
-            for (const Diagnostic& d : entry.diagnostics) {
-                diagnostics.push_back(json::object{
-                    {"kind", std::string(name_of(d.kind))}, {"message", d.message}, {"suggestion", d.suggestion}});
-            }
+            for (const Diagnostic& d : entry.diagnostics) diagnostics.push_back(diagnostic_json(d));
             listed_entry["diagnostics"] = std::move(diagnostics);
         }
         listed.push_back(std::move(listed_entry));

@@ -1,5 +1,5 @@
 // What a channel's builder answers, before the request's diagnostics and strictness are applied:
-// the form the resolution cache keeps. Private to the resolver.
+// `ResolverState::built` turns it into the Resolution the cache keeps. Private to the resolver.
 #pragma once
 
 #include <memory>

@@ -8,7 +8,7 @@
 #include "famspec/plan.hpp"
 #include "famspec/registry.hpp"
 #include "famspec/specs.hpp"
-#include "resolution_cache.hpp"
+#include "outcome.hpp"
 
 namespace famspec::detail {
 

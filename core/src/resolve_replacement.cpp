@@ -13,9 +13,7 @@ namespace famspec::detail {
 namespace {
 
 std::string class_name_of(const std::optional<std::string>& dotted) {
-    if (!dotted) return {};
-    const std::size_t dot = dotted->rfind('.');
-    return dot == std::string::npos ? *dotted : dotted->substr(dot + 1);
+    return dotted ? std::string(split_last(*dotted).name) : std::string();
 }
 
 // Without the rule's module_type there is no call site to rewrite, and guessing one would rewrite
@@ -53,11 +51,8 @@ Resolution<ReplacementSpec> from_factory(const ResolverState& state, const Resol
     if (options.mismatch) {
         return not_covered<ReplacementSpec>(Gap::bad_option, *options.mismatch, explanation, "factory options");
     }
-    CacheKey key = state.key('F');
-    key.add(family->model_type()).add(request.target).add_optional(request.module_type).add(options.kept);
-    return state.cached(
-        state.replacements, key, std::move(explanation), std::move(options.diagnostics), request.strict,
-        [&]() -> Outcome<ReplacementSpec> {
+    return state.built<ReplacementSpec>(
+        std::move(explanation), std::move(options.diagnostics), request.strict, [&]() -> Outcome<ReplacementSpec> {
             const std::string old_ctor = class_name_of(request.module_type);
             if (old_ctor.empty()) return missing_module_type();
             if ((*factory)->construction() == nullptr) {
@@ -100,19 +95,12 @@ Resolution<ReplacementSpec> from_component(const ResolverState& state, const Res
     if (options.mismatch) {
         return not_covered<ReplacementSpec>(Gap::bad_option, *options.mismatch, explanation, "component options");
     }
-    // The family plays no part in a direct component, so it is not in the key: every spelling, and
-    // both the package and the defining-module path, share one object.
-    CacheKey key = state.key('D');
-    key.add((*component)->defining_module())
-        .add((*component)->name())
-        .add_optional(request.module_type)
-        .add(options.kept);
-    return state.cached(state.replacements, key, std::move(explanation), std::move(options.diagnostics), request.strict,
-                        [&]() -> Outcome<ReplacementSpec> {
-                            const std::string old_ctor = class_name_of(request.module_type);
-                            if (old_ctor.empty()) return missing_module_type();
-                            return build_component_replacement(**component, old_ctor, options.kept);
-                        });
+    return state.built<ReplacementSpec>(std::move(explanation), std::move(options.diagnostics), request.strict,
+                                        [&]() -> Outcome<ReplacementSpec> {
+                                            const std::string old_ctor = class_name_of(request.module_type);
+                                            if (old_ctor.empty()) return missing_module_type();
+                                            return build_component_replacement(**component, old_ctor, options.kept);
+                                        });
 }
 
 }  // namespace

@@ -67,11 +67,8 @@ Resolution<StrategySpec> from_archetype(const ResolverState& state, const Resolv
                                            (choice.family == nullptr ? " (an unknown family)" : ""),
                                        std::string(owner)});
     }
-    // Archetypes are keyed by structure, not by family: the key is the compute factory alone.
-    CacheKey key = state.key('E');
-    key.add(request.target);
-    return state.cached(state.strategies, key, std::move(explanation), std::move(options.diagnostics), request.strict,
-                        [&]() { return ep_spec(*archetype); });
+    return state.built<StrategySpec>(std::move(explanation), std::move(options.diagnostics), request.strict,
+                                     [&]() { return ep_spec(*archetype); });
 }
 
 Resolution<StrategySpec> from_cp_wrapper(const ResolverState& state, const ResolveRequest& request,
@@ -110,15 +107,14 @@ Resolution<StrategySpec> from_cp_wrapper(const ResolverState& state, const Resol
         return not_covered<StrategySpec>(Gap::bad_option, *options.mismatch, explanation, "cp wrapper options");
     }
     diagnostics.insert(diagnostics.end(), options.diagnostics.begin(), options.diagnostics.end());
-    CacheKey key = state.key('C');
-    key.add(request.target);
-    return state.cached(state.strategies, key, std::move(explanation), std::move(diagnostics), request.strict,
-                        [registered = wrapper != nullptr]() -> Outcome<StrategySpec> {
-                            auto spec = std::make_shared<StrategySpec>();
-                            spec->kind = "cp_attention";  // imports-only: marks coverage, patches nothing
-                            return covered<StrategySpec>(
-                                std::move(spec), registered ? "registered CP wrapper" : "adapter-path CP wrapper");
-                        });
+    return state.built<StrategySpec>(std::move(explanation), std::move(diagnostics), request.strict,
+                                     [registered = wrapper != nullptr]() -> Outcome<StrategySpec> {
+                                         auto spec = std::make_shared<StrategySpec>();
+                                         spec->kind = "cp_attention";  // imports-only: marks coverage, patches nothing
+                                         return covered<StrategySpec>(std::move(spec), registered
+                                                                                           ? "registered CP wrapper"
+                                                                                           : "adapter-path CP wrapper");
+                                     });
 }
 
 }  // namespace

@@ -4,10 +4,6 @@
 #include <set>
 
 #include "dotted_path.hpp"
-#include "famspec/canonical_json.hpp"
-#include "famspec/declaration_summary.hpp"
-#include "famspec/plan_family.hpp"
-#include "famspec/python_text.hpp"
 #include "famspec/registry_entries.hpp"
 #include "resolver_state.hpp"
 
@@ -57,84 +53,31 @@ std::string_view family_name(const FamilyChoice& choice) {
     return choice.requested ? std::string_view(*choice.requested) : std::string_view();
 }
 
-CacheKey::CacheKey(std::uint64_t generation, char channel) : text_(std::to_string(generation)) {
-    text_ += '|';
-    text_ += channel;
-}
-
-CacheKey& CacheKey::add(std::string_view field) {
-    text_ += '|';
-    text_ += std::to_string(field.size());
-    text_ += ':';
-    text_ += field;
-    return *this;
-}
-
-CacheKey& CacheKey::add_optional(const std::optional<std::string>& field) {
-    if (!field) {
-        text_ += "|-";  // a present field always starts with its length
-        return *this;
-    }
-    return add(std::string_view(*field));
-}
-
-CacheKey& CacheKey::add(const Options& options) {
-    add(std::to_string(options.size()));
-    for (const auto& [name, value] : options) add(name).add(to_python(value));
-    return *this;
-}
-
 ResolverState::ResolverState(std::shared_ptr<const Registry> r, ResolverOptions o)
     : registry(std::move(r)),
       options(std::move(o)),
       renderer(options.renderer != nullptr ? options.renderer : &block_renderer()),
-      replacements(options.cache_capacity),
-      strategies(options.cache_capacity),
-      replacement_answers(options.cache_capacity),
-      strategy_answers(options.cache_capacity) {}
+      answers(options.cache_capacity) {}
 
 namespace {
 
 template <class T, class Resolve>
-Resolution<T> answered(AnswerCache<T>& answers, const Question& question, Resolve resolve) {
-    if (auto hit = answers.find(question)) return *std::move(hit);
-    Resolution<T> answer = resolve();
-    answers.remember(question, answer);
-    return answer;
-}
-
-// A strategy question has no module_type.
-const std::optional<std::string> kNoModuleType;
-
-// The question's tag: the slot, in lower case when strict (a strict question has its own answer).
-char question_tag(Slot slot, bool strict) {
-    const char tag = slot == Slot::replace_module ? 'R' : slot == Slot::local_compute_fn ? 'L' : 'W';
-    return strict ? static_cast<char>(tag - 'A' + 'a') : tag;
+Resolution<T> answered(AnswerCache& answers, const RequestView& request, Resolve resolve) {
+    const std::size_t hash = request_hash(request);
+    if (auto hit = answers.find<T>(request, hash)) return *std::move(hit);
+    return answers.remember(request, hash, resolve(request.request()));
 }
 
 }  // namespace
 
-ResolveRequest Asked::request() const {
-    return {.target = std::string(target),
-            .model_type = model_type,
-            .slot = slot,
-            .module_type = module_type,
-            .options = options,
-            .strict = strict};
+Resolution<ReplacementSpec> ResolverState::answer_replacement(const RequestView& request) const {
+    return answered<ReplacementSpec>(answers, request, [this](const ResolveRequest& r) { return replacement(r); });
 }
 
-Resolution<ReplacementSpec> ResolverState::answer_replacement(const Asked& asked) const {
-    return answered(replacement_answers,
-                    Question(question_tag(asked.slot, asked.strict), asked.target, asked.model_type, asked.module_type,
-                             asked.options),
-                    [&] { return replacement(asked.request()); });
-}
-
-Resolution<StrategySpec> ResolverState::answer_strategy(const Asked& asked) const {
-    return answered(
-        strategy_answers,
-        Question(question_tag(asked.slot, asked.strict), asked.target, asked.model_type, kNoModuleType, asked.options),
-        [&] { return strategy(asked.request()); });
+Resolution<StrategySpec> ResolverState::answer_strategy(const RequestView& request) const {
+    return answered<StrategySpec>(
+        answers, {request.target, request.model_type, request.slot, kNoModuleType, request.options, request.strict},
+        [this](const ResolveRequest& r) { return strategy(r); });
 }
 
 }  // namespace detail
@@ -146,12 +89,7 @@ Resolver::~Resolver() = default;
 
 const Registry& Resolver::registry() const { return *state_->registry; }
 
-void Resolver::clear_cache() const {
-    state_->replacement_answers.clear();
-    state_->strategy_answers.clear();
-    state_->replacements.clear();
-    state_->strategies.clear();
-}
+void Resolver::clear_cache() const { state_->answers.clear(); }
 
 Resolution<ReplacementSpec> Resolver::replacement_spec_for(const ResolveRequest& request) const {
     return state_->answer_replacement(
@@ -222,53 +160,6 @@ std::vector<std::string> Resolver::external_state_classes_for(const std::optiona
         }
     }
     return {classes.begin(), classes.end()};
-}
-
-namespace {
-
-SummaryEntry summary_entry(Slot slot, const Target& target, const std::optional<std::string>& module_type,
-                           const auto& resolution) {
-    SummaryEntry entry{.slot = slot,
-                       .target = target.path,
-                       .module_type = module_type,
-                       .status = resolution.status(),
-                       .replacement = nullptr,
-                       .strategy = nullptr,
-                       .reason = resolution.reason(),
-                       .gap = resolution.gap(),
-                       .location = target.location,
-                       .diagnostics = resolution.diagnostics()};
-    if (!resolution.resolved()) return entry;
-    if constexpr (std::is_same_v<std::decay_t<decltype(resolution)>, Resolution<ReplacementSpec>>) {
-        entry.replacement = resolution->spec;
-    } else {
-        entry.strategy = resolution->spec;
-    }
-    return entry;
-}
-
-}  // namespace
-
-DeclarationSummary Resolver::declaration_summary(const std::optional<std::string>& model_type, const Plan& plan,
-                                                 bool strict) const {
-    const std::optional<std::string> family = effective_model_type(plan, model_type);
-    DeclarationSummary summary;
-    for (const PlanEntry& entry : plan.entries) {
-        if (entry.replace_module) {
-            const Target& target = *entry.replace_module;
-            const auto r = state_->answer_replacement(
-                {target.path, family, Slot::replace_module, entry.module_type, target.options, strict});
-            summary.entries.push_back(summary_entry(Slot::replace_module, target, entry.module_type, r));
-        }
-        for (const auto& [slot, target] : {std::pair{Slot::local_compute_fn, &entry.local_compute_fn},
-                                           std::pair{Slot::inner_wrapper, &entry.inner_wrapper}}) {
-            if (!*target) continue;
-            const auto s = state_->answer_strategy(
-                {(*target)->path, family, slot, detail::kNoModuleType, (*target)->options, strict});
-            summary.entries.push_back(summary_entry(slot, **target, entry.module_type, s));
-        }
-    }
-    return summary;
 }
 
 }  // namespace famspec

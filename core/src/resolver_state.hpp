@@ -1,5 +1,5 @@
-// What the resolver's channels share: the registry snapshot, the caches and how one answer is put
-// together (cache lookup, diagnostics, strictness). Private to the resolver.
+// What the resolver's channels share: the registry snapshot, the one cache and how one answer is put
+// together (diagnostics, strictness). Private to the resolver.
 #pragma once
 
 #include <memory>
@@ -13,7 +13,7 @@
 #include "famspec/log.hpp"
 #include "famspec/names.hpp"
 #include "famspec/resolver.hpp"
-#include "resolution_cache.hpp"
+#include "outcome.hpp"
 
 namespace famspec::detail {
 
@@ -29,20 +29,6 @@ FamilyChoice choose_family(const Registry& registry, const std::optional<std::st
                            std::string_view target, Explanation& explanation);
 std::string unknown_family(const FamilyChoice& choice);
 std::string_view family_name(const FamilyChoice& choice);  // the registered model_type, or the spelling asked
-
-// A cache key of length-prefixed fields: no value of one field can pass for another, and an absent
-// optional part is spelled differently from every present one.
-class CacheKey {
-public:
-    CacheKey(std::uint64_t generation, char channel);
-    CacheKey& add(std::string_view field);
-    CacheKey& add_optional(const std::optional<std::string>& field);
-    CacheKey& add(const Options& options);
-    const std::string& text() const { return text_; }
-
-private:
-    std::string text_;
-};
 
 // The gap a diagnostic becomes under strict resolution.
 Gap strict_gap(DiagnosticKind kind);
@@ -74,41 +60,24 @@ Resolution<T> finish(const Outcome<T>& outcome, Explanation explanation, bool ca
     return {std::move(result), std::make_shared<const Explanation>(std::move(explanation))};
 }
 
-// A question's parts as the caller holds them: a cached answer is found without copying any of them,
-// and the request is built only when the question has to be resolved.
-struct Asked {
-    std::string_view target;
-    const std::optional<std::string>& model_type;
-    Slot slot;
-    const std::optional<std::string>& module_type;
-    const Options& options;
-    bool strict;
-
-    ResolveRequest request() const;
-};
+// A strategy request has no module_type.
+inline const std::optional<std::string> kNoModuleType;
 
 struct ResolverState {
     ResolverState(std::shared_ptr<const Registry> r, ResolverOptions o);
 
-    CacheKey key(char channel) const { return CacheKey(registry->generation(), channel); }
-
-    // The one cache lookup of a public entry point; `build` runs on a miss.
+    // A channel's answer from its builder: `build` runs on every miss of the cache (an error is a broken
+    // declaration, not a gap in coverage: the host hears of it at once).
     template <class T, class Build>
-    Resolution<T> cached(ResolutionCache<T>& cache, const CacheKey& key, Explanation explanation,
-                         std::vector<Diagnostic> diagnostics, bool strict, Build build) const {
-        if (auto hit = cache.find(key.text())) {
-            return finish(*hit, std::move(explanation), true, std::move(diagnostics), strict);
-        }
-        Outcome<T> outcome = build();
-        // An error is a broken declaration, not a gap in coverage: the host hears of it at once.
+    Resolution<T> built(Explanation explanation, std::vector<Diagnostic> diagnostics, bool strict, Build build) const {
+        const Outcome<T> outcome = build();
         if (outcome.is_error() && options.log) options.log(LogLevel::error, outcome.result.error().reason);
-        return finish(cache.store(key.text(), std::move(outcome)), std::move(explanation), false,
-                      std::move(diagnostics), strict);
+        return finish(outcome, std::move(explanation), false, std::move(diagnostics), strict);
     }
 
-    // The public entry points: the question cache first, then the channels on a miss.
-    Resolution<ReplacementSpec> answer_replacement(const Asked& asked) const;
-    Resolution<StrategySpec> answer_strategy(const Asked& asked) const;
+    // The public entry points: the cache first, then the channels on a miss.
+    Resolution<ReplacementSpec> answer_replacement(const RequestView& request) const;
+    Resolution<StrategySpec> answer_strategy(const RequestView& request) const;
     // The channels.
     Resolution<ReplacementSpec> replacement(const ResolveRequest& request) const;
     Resolution<StrategySpec> strategy(const ResolveRequest& request) const;
@@ -116,11 +85,7 @@ struct ResolverState {
     std::shared_ptr<const Registry> registry;
     ResolverOptions options;
     const ComponentRenderer* renderer;
-    mutable ResolutionCache<ReplacementSpec> replacements;
-    mutable ResolutionCache<StrategySpec> strategies;
-    // In front of both: the same question asked again is answered before anything is looked up.
-    mutable AnswerCache<ReplacementSpec> replacement_answers;
-    mutable AnswerCache<StrategySpec> strategy_answers;
+    mutable AnswerCache answers;  // the request asked again is answered before anything is looked up
 };
 
 }  // namespace famspec::detail

@@ -21,6 +21,19 @@ inline std::vector<std::string> split_dotted(std::string_view path) {
     return parts;
 }
 
+// A dotted path's module and its last name: "a.b.C" is {"a.b", "C"}; a path without a dot is a name
+// in no module.
+struct ModuleAndName {
+    std::string_view module;
+    std::string_view name;
+};
+
+inline ModuleAndName split_last(std::string_view path) {
+    const std::size_t dot = path.rfind('.');
+    if (dot == std::string_view::npos) return {{}, path};
+    return {path.substr(0, dot), path.substr(dot + 1)};
+}
+
 // The <family> directory of hyper_parallel.models.<family>... Resolution asks this on every call,
 // so it is read in place, without splitting the path.
 inline constexpr std::string_view kModelsRoot = "hyper_parallel.models.";

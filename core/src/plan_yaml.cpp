@@ -74,11 +74,6 @@ bool is_plain_string(std::string_view text) {
 }  // namespace
 
 // A node without a mark (an empty document) is reported at the start of the file.
-SourceLocation at(const YAML::Mark& mark) {
-    if (mark.is_null() || mark.line < 0 || mark.column < 0) return {1, 1};
-    return {static_cast<std::size_t>(mark.line) + 1, static_cast<std::size_t>(mark.column) + 1};
-}
-
 SourceLocation at(const YamlNode& node) { return at(node.Mark()); }
 
 // Quotes a scalar for a message, shortened: an error should not repeat a 10,000-digit number.

@@ -2,8 +2,6 @@
 // throws PlanFailure with the node's position and what was expected.
 #pragma once
 
-#include <yaml-cpp/mark.h>
-
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,15 +11,8 @@
 
 namespace famspec::detail {
 
-// Thrown inside the plan reader only; the parse functions turn it into a PlanError.
-struct PlanFailure {
-    SourceLocation location;
-    std::string message;
-};
-
 // A node without a mark (an empty document) is reported at the start of the file.
 SourceLocation at(const YamlNode& node);
-SourceLocation at(const YAML::Mark& mark);
 [[noreturn]] void fail(const YamlNode& node, std::string message);
 
 // Quotes a scalar for a message, shortened: an error should not repeat a 10,000-digit number.

@@ -4,7 +4,6 @@
 
 #include <mutex>
 
-#include "famspec/plugin_inspection.hpp"
 #include "plugin_candidates.hpp"
 #include "plugin_conflicts.hpp"
 #include "plugin_library.hpp"

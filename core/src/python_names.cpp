@@ -4,6 +4,8 @@
 #include <array>
 #include <cctype>
 
+#include "dotted_path.hpp"
+
 namespace famspec::detail {
 namespace {
 
@@ -15,17 +17,12 @@ bool is_identifier(std::string_view text) {
 }
 
 bool is_dotted(std::string_view text) {
-    std::size_t start = 0;
-    while (true) {
-        const std::size_t dot = text.find('.', start);
-        if (!is_identifier(text.substr(start, dot - start))) return false;
-        if (dot == std::string_view::npos) return true;
-        start = dot + 1;
-    }
+    const std::vector<std::string> parts = split_dotted(text);
+    return std::all_of(parts.begin(), parts.end(), [](const std::string& part) { return is_identifier(part); });
 }
 
 // Words (dotted names included) and the punctuation , ( ) *; anything else is an error token.
-std::vector<std::string> tokenize(std::string_view line, std::string& error) {
+Expected<std::vector<std::string>, std::string> tokenize(std::string_view line) {
     std::vector<std::string> tokens;
     std::size_t i = 0;
     while (i < line.size()) {
@@ -42,37 +39,28 @@ std::vector<std::string> tokenize(std::string_view line, std::string& error) {
             tokens.emplace_back(line.substr(i, end - i));
             i = end;
         } else {
-            error = "unexpected character '" + std::string(1, c) + "'";
-            return {};
+            return unexpected("unexpected character '" + std::string(1, c) + "'");
         }
     }
     return tokens;
 }
 
-// name [as alias] (, name [as alias])*; returns the index after the list, or 0 on error.
+// name [as alias] (, name [as alias])*; the index after the list.
 template <class Bind>
-std::size_t parse_list(const std::vector<std::string>& tokens, std::size_t i, bool dotted, Bind bind,
-                       std::string& error) {
+Expected<std::size_t, std::string> parse_list(const std::vector<std::string>& tokens, std::size_t i, bool dotted,
+                                              Bind bind) {
     while (true) {
-        if (i >= tokens.size()) {
-            error = "expected a name";
-            return 0;
-        }
+        if (i >= tokens.size()) return unexpected(std::string("expected a name"));
         const std::string& name = tokens[i];
-        if (name == "*") {
-            error = "a star import binds names that cannot be known";
-            return 0;
-        }
+        if (name == "*") return unexpected(std::string("a star import binds names that cannot be known"));
         if (dotted ? !is_dotted(name) : !is_identifier(name)) {
-            error = "'" + name + "' is not a " + (dotted ? "module name" : "name");
-            return 0;
+            return unexpected("'" + name + "' is not a " + (dotted ? "module name" : "name"));
         }
         ++i;
         std::string alias;
         if (i < tokens.size() && tokens[i] == "as") {
             if (i + 1 >= tokens.size() || !is_identifier(tokens[i + 1])) {
-                error = "expected a name after 'as'";
-                return 0;
+                return unexpected(std::string("expected a name after 'as'"));
             }
             alias = tokens[i + 1];
             i += 2;
@@ -90,9 +78,9 @@ std::size_t parse_list(const std::vector<std::string>& tokens, std::size_t i, bo
 }  // namespace
 
 ImportParse parse_import_line(std::string_view line) {
-    std::string error;
-    const std::vector<std::string> tokens = tokenize(line, error);
-    if (!error.empty()) return unexpected(std::move(error));
+    auto tokenized = tokenize(line);
+    if (!tokenized) return unexpected(std::move(tokenized.error()));
+    const std::vector<std::string>& tokens = *tokenized;
     std::vector<ImportBinding> bindings;
     auto fail = [](std::string message) -> ImportParse { return unexpected(std::move(message)); };
     if (tokens.empty()) return fail("the line is empty");
@@ -101,13 +89,13 @@ ImportParse parse_import_line(std::string_view line) {
         auto bind = [&](const std::string& module, const std::string& alias) {
             // `import a.b` binds the top-level package a; `import a.b as c` binds c to a.b.
             if (alias.empty())
-                bindings.push_back({module.substr(0, module.find('.')), module.substr(0, module.find('.'))});
+                bindings.push_back({split_dotted(module).front(), split_dotted(module).front()});
             else
                 bindings.push_back({alias, module});
         };
-        const std::size_t end = parse_list(tokens, 1, true, bind, error);
-        if (end == 0) return fail(error);
-        if (end != tokens.size()) return fail("unexpected '" + tokens[end] + "'");
+        const auto end = parse_list(tokens, 1, true, bind);
+        if (!end) return fail(end.error());
+        if (*end != tokens.size()) return fail("unexpected '" + tokens[*end] + "'");
         return bindings;
     }
     if (tokens[0] == "from") {
@@ -121,8 +109,9 @@ ImportParse parse_import_line(std::string_view line) {
             bindings.push_back({alias.empty() ? name : alias, module + ":" + name});
         };
         const bool parenthesised = tokens.size() > 3 && tokens[3] == "(";
-        std::size_t end = parse_list(tokens, parenthesised ? 4 : 3, false, bind, error);
-        if (end == 0) return fail(error);
+        const auto listed = parse_list(tokens, parenthesised ? 4 : 3, false, bind);
+        if (!listed) return fail(listed.error());
+        std::size_t end = *listed;
         if (parenthesised) {
             if (end >= tokens.size() || tokens[end] != ")") return fail("expected ')'");
             ++end;

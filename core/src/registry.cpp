@@ -6,6 +6,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "dotted_path.hpp"
 #include "famspec/family_keys.hpp"
 #include "famspec/registry_entries.hpp"
 
@@ -211,12 +212,11 @@ void Registry::Index::index_factories(Contents& contents) {
         const auto owner = family_by_model_type.find(contents.factories[i]->family());
         if (owner == family_by_model_type.end()) continue;
         auto& providers = contents.families[owner->second].provider_modules;
-        const std::string_view home = target.substr(0, target.rfind('.'));
+        const auto [home, name] = detail::split_last(target);
         if (!declared[owner->second]) {
             if (std::find(providers.begin(), providers.end(), home) == providers.end()) providers.emplace_back(home);
             continue;
         }
-        const std::string_view name = target.substr(target.rfind('.') + 1);
         for (const auto& provider : providers) factory_by_target.emplace(provider + "." + std::string(name), i);
     }
     for (auto& family : contents.families) std::sort(family.provider_modules.begin(), family.provider_modules.end());

@@ -99,28 +99,24 @@ std::string snapshot(const Registry& registry) {
 namespace {
 
 // A parsed snapshot whose digest matches its contents, or the reason it is not one.
-std::optional<json::object> parse(std::string_view text, std::string& error) {
+Expected<json::object, std::string> parse(std::string_view text) {
     boost::system::error_code ec;
     json::value value = json::parse(text, ec);
     if (ec) {
-        error = "not JSON: " + ec.message();
-        return std::nullopt;
+        return unexpected(std::string("not JSON: " + ec.message()));
     }
     if (!value.is_object() || !value.get_object().contains("plugins") || !value.get_object().at("plugins").is_array() ||
         string_at(value.get_object(), "digest").empty()) {
-        error = "not a famspec snapshot: expected an object with \"plugins\" and \"digest\"";
-        return std::nullopt;
+        return unexpected(std::string("not a famspec snapshot: expected an object with \"plugins\" and \"digest\""));
     }
     json::object& document = value.get_object();
     for (const json::value& plugin : document.at("plugins").get_array()) {
         if (!plugin.is_object()) {
-            error = "not a famspec snapshot: every plugin must be an object";
-            return std::nullopt;
+            return unexpected(std::string("not a famspec snapshot: every plugin must be an object"));
         }
     }
     if (digest_of(document) != string_at(document, "digest")) {
-        error = "its digest does not match its contents (edited by hand?)";
-        return std::nullopt;
+        return unexpected(std::string("its digest does not match its contents (edited by hand?)"));
     }
     return std::move(document);
 }
@@ -187,16 +183,15 @@ void compare_families(const PluginsByName& was, const PluginsByName& is, std::ve
 }  // namespace
 
 std::string snapshot_digest(std::string_view snapshot) {
-    std::string error;
-    const auto document = parse(snapshot, error);
+    const auto document = parse(snapshot);
     return document ? string_at(*document, "digest") : std::string();
 }
 
 SnapshotComparison compare_snapshots(std::string_view expected, std::string_view actual) {
-    std::string error;
-    const auto was = parse(expected, error);
-    const auto is = was ? parse(actual, error) : std::nullopt;
-    if (!was || !is) return unexpected(std::string(was ? "live" : "stored") + " snapshot: " + error);
+    const auto was = parse(expected);
+    if (!was) return unexpected("stored snapshot: " + was.error());
+    const auto is = parse(actual);
+    if (!is) return unexpected("live snapshot: " + is.error());
     std::vector<std::string> out;
     if (string_at(*was, "digest") == string_at(*is, "digest")) return out;
     if (was->if_contains("famspec") && is->if_contains("famspec") && was->at("famspec") != is->at("famspec"))

@@ -57,7 +57,7 @@ std::optional<ArchetypeWords> words_of(const MoeArchetype& archetype, std::vecto
 
 std::string family_and_name(const ReplacementFactory& factory) {
     const std::string_view target = factory.target();
-    return std::string(factory.family()) + '\0' + std::string(target.substr(target.rfind('.') + 1));
+    return std::string(factory.family()) + '\0' + std::string(split_last(target).name);
 }
 
 std::string component_key(const Component& component) {
@@ -172,8 +172,7 @@ bool StagingRegistrar::check_provider(std::string_view what, const ReplacementFa
                                       std::string_view where) {
     const RegisteredFamily* family = family_named(factory.family());
     const std::string_view target = factory.target();
-    const std::string_view home = target.substr(0, target.rfind('.'));
-    const std::string_view name = target.substr(target.rfind('.') + 1);
+    const auto [home, name] = split_last(target);
     const auto& providers = family->provider_modules;
     if (!providers.empty() && std::find(providers.begin(), providers.end(), home) == providers.end()) {
         std::string declared;

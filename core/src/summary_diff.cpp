@@ -11,22 +11,19 @@ namespace {
 
 constexpr std::size_t kLongValue = 80;
 
-std::optional<json::object> parse_summary(std::string_view text, std::string& error) {
+Expected<json::object, std::string> parse_summary(std::string_view text) {
     boost::system::error_code ec;
     json::value value = json::parse(text, ec);
     if (ec) {
-        error = "not JSON: " + ec.message();
-        return std::nullopt;
+        return unexpected(std::string("not JSON: " + ec.message()));
     }
     if (!value.is_object()) {
-        error = "not a famspec summary: expected an object";
-        return std::nullopt;
+        return unexpected(std::string("not a famspec summary: expected an object"));
     }
     for (const char* section : {"replacement_specs", "strategy_specs"}) {
         const json::value* specs = value.get_object().if_contains(section);
         if (!specs || !specs->is_object()) {
-            error = std::string("not a famspec summary: expected \"") + section + "\" to be an object";
-            return std::nullopt;
+            return unexpected(std::string("not a famspec summary: expected \"") + section + "\" to be an object");
         }
     }
     return std::move(value.get_object());
@@ -77,10 +74,10 @@ void compare_section(const json::object& before, const json::object& after, cons
 }  // namespace
 
 SummaryComparison compare_summaries(std::string_view old_summary, std::string_view new_summary) {
-    std::string error;
-    const auto before = parse_summary(old_summary, error);
-    const auto after = before ? parse_summary(new_summary, error) : std::nullopt;
-    if (!before || !after) return unexpected(std::string(before ? "new" : "old") + " summary: " + error);
+    const auto before = parse_summary(old_summary);
+    if (!before) return unexpected("old summary: " + before.error());
+    const auto after = parse_summary(new_summary);
+    if (!after) return unexpected("new summary: " + after.error());
     std::vector<std::string> differences;
     for (const char* section : {"replacement_specs", "strategy_specs"})
         compare_section(*before, *after, section, differences);

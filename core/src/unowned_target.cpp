@@ -3,6 +3,7 @@
 #include <optional>
 #include <vector>
 
+#include "dotted_path.hpp"
 #include "famspec/names.hpp"
 #include "famspec/nearest_names.hpp"
 #include "famspec/registry_entries.hpp"
@@ -51,10 +52,7 @@ Slot slot_of(TargetKind kind) {
     return Slot::replace_module;
 }
 
-std::string_view last_segment(std::string_view dotted) {
-    const std::size_t dot = dotted.rfind('.');
-    return dot == std::string_view::npos ? dotted : dotted.substr(dot + 1);
-}
+std::string_view last_segment(std::string_view dotted) { return split_last(dotted).name; }
 
 // Every target the family (or, without one, every family) registers, in any slot: a near miss
 // may also be in the wrong slot, and the suggestion then leads to the wrong-slot message.

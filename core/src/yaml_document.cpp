@@ -6,9 +6,13 @@
 #include <optional>
 #include <sstream>
 
-#include "plan_yaml.hpp"
-
 namespace famspec::detail {
+
+SourceLocation at(const YAML::Mark& mark) {
+    if (mark.is_null() || mark.line < 0 || mark.column < 0) return {1, 1};
+    return {static_cast<std::size_t>(mark.line) + 1, static_cast<std::size_t>(mark.column) + 1};
+}
+
 namespace {
 
 const std::string kNoText;

@@ -12,7 +12,18 @@
 #include <string>
 #include <vector>
 
+#include "famspec/plan.hpp"
+
 namespace famspec::detail {
+
+// Thrown inside the plan reader only; the parse functions turn it into a PlanError.
+struct PlanFailure {
+    SourceLocation location;
+    std::string message;
+};
+
+// A mark's line and column, both from 1; a missing mark is the start of the file.
+SourceLocation at(const YAML::Mark& mark);
 
 struct YamlData;
 struct YamlItem;

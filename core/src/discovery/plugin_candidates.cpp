@@ -139,10 +139,10 @@ std::optional<Candidate> open_candidate(const Found& found, std::vector<PluginRe
                                    "refused: named like a plugin but is " + kind + "; only regular files are loaded")));
         return std::nullopt;
     }
-    std::string why;
-    std::optional<PluginFile> opened = through_link ? PluginFile::open(AT_FDCWD, file.c_str(), true, why)
-                                                    : PluginFile::open(at, name.c_str(), false, why);
+    Expected<PluginFile, std::string> opened =
+        through_link ? PluginFile::open(AT_FDCWD, file.c_str(), true) : PluginFile::open(at, name.c_str(), false);
     if (!opened) {
+        const std::string& why = opened.error();
         refused.push_back(refused_record(
             refusal(shown, PluginStage::find, "a readable regular file", why, "cannot open plugin file: " + why)));
         return std::nullopt;

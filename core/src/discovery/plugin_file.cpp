@@ -34,21 +34,20 @@ bool operator==(const FileIdentity& a, const FileIdentity& b) {
     return a.same_file(b) && a.size == b.size && same_time(a.mtime, b.mtime);
 }
 
-std::optional<PluginFile> PluginFile::open(int directory, const char* name, bool follow_link, std::string& why) {
+Expected<PluginFile, std::string> PluginFile::open(int directory, const char* name, bool follow_link) {
     // O_NONBLOCK: a FIFO that appeared since the listing is refused below, not waited on.
     const int flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (follow_link ? 0 : O_NOFOLLOW);
     const int fd = ::openat(directory, name, flags);
     if (fd < 0) {
-        why = errno == ELOOP && !follow_link ? std::string("it became a symbolic link after it was found")
-                                             : std::string("cannot open: ") + std::strerror(errno);
-        return std::nullopt;
+        return unexpected(errno == ELOOP && !follow_link ? std::string("it became a symbolic link after it was found")
+                                                         : std::string("cannot open: ") + std::strerror(errno));
     }
     struct stat status {};
     if (::fstat(fd, &status) != 0 || !S_ISREG(status.st_mode)) {
-        why = S_ISREG(status.st_mode) ? std::string("cannot read its status: ") + std::strerror(errno)
-                                      : std::string("not a regular file");
+        std::string why = S_ISREG(status.st_mode) ? std::string("cannot read its status: ") + std::strerror(errno)
+                                                  : std::string("not a regular file");
         ::close(fd);
-        return std::nullopt;
+        return unexpected(std::move(why));
     }
     return PluginFile(fd, status);
 }

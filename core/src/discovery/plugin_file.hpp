@@ -10,6 +10,8 @@
 #include <optional>
 #include <string>
 
+#include "famspec/expected.hpp"
+
 namespace famspec::detail {
 
 // What must stay the same between reading a file and mapping it. Not ctime: renaming a new file over
@@ -29,8 +31,8 @@ class PluginFile {
 public:
     // Opens a regular file read-only: `name` in the directory open as `directory` (AT_FDCWD: `name`
     // is a path). A symbolic link is followed only when `follow_link`: a file that was no link when
-    // it was found is refused if it has become one. The reason, when it cannot be.
-    static std::optional<PluginFile> open(int directory, const char* name, bool follow_link, std::string& why);
+    // it was found is refused if it has become one. The file, or why it cannot be opened.
+    static Expected<PluginFile, std::string> open(int directory, const char* name, bool follow_link);
 
     PluginFile(PluginFile&& other) noexcept;
     PluginFile& operator=(PluginFile&& other) noexcept;

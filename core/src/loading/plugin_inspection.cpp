@@ -37,7 +37,9 @@ std::vector<PluginRecord> inspect_candidates(const LoadOptions& options) {
     std::vector<PluginRecord> records = detail::search_records(options);
     for (const Candidate& candidate : detail::find_candidates(options, records)) {
         PluginRecord record = detail::record_of(candidate);
-        record.error = detail::check_before_open(candidate, options, record.manifest);
+        detail::Preflight checked = detail::check_before_open(candidate, options);
+        record.manifest = std::move(checked.manifest);
+        record.error = std::move(checked.error);
         records.push_back(std::move(record));
     }
     return records;
@@ -52,12 +54,13 @@ ManifestGeneration generate_manifest(const fs::path& plugin) {
     std::vector<Candidate> candidates = detail::find_candidates(options, records);
     if (candidates.empty()) return {std::nullopt, records.empty() ? std::nullopt : records.front().error, false};
     Candidate& candidate = candidates.front();
-    std::shared_ptr<const PluginManifest> ignored;
-    if (!candidate.elf.is_elf) return {std::nullopt, detail::read_manifest(candidate, false, ignored), false};
+    if (!candidate.elf.is_elf) return {std::nullopt, detail::read_manifest(candidate, false).error(), false};
     auto opened = detail::open_library(candidate);
     if (!opened) return {std::nullopt, opened.error(), false};
     detail::Opened& loaded = *opened;
-    if (auto error = detail::find_entry(candidate, loaded)) return {std::nullopt, std::move(error), false};
+    auto entry = detail::find_entry(candidate, loaded);
+    if (!entry) return {std::nullopt, std::move(entry.error()), false};
+    loaded.descriptor = *entry;
     if (auto refused = detail::check_handshake(candidate, *loaded.descriptor)) {
         // Still describe it, so that every famspec refuses it before loading, with this reason.
         return {normalized(detail::descriptor_manifest(candidate, *loaded.descriptor)), std::move(refused), true};

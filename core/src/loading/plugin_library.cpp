@@ -74,21 +74,22 @@ Expected<Opened, PluginError> open_library(Candidate& candidate) {
     return opened;
 }
 
-std::optional<PluginError> find_entry(const Candidate& candidate, Opened& opened) {
+Expected<const PluginDescriptor*, PluginError> find_entry(const Candidate& candidate, const Opened& opened) {
     const std::string path = candidate.path.string();
     if (!opened.library->has(kEntrySymbol)) {
-        return refusal(path, PluginStage::entry, std::string("exported symbol ") + kEntrySymbol, "no such symbol",
-                       std::string("exports no ") + kEntrySymbol + "; define the entry point with FAMSPEC_PLUGIN()");
+        return unexpected(
+            refusal(path, PluginStage::entry, std::string("exported symbol ") + kEntrySymbol, "no such symbol",
+                    std::string("exports no ") + kEntrySymbol + "; define the entry point with FAMSPEC_PLUGIN()"));
     }
-    opened.descriptor = &opened.library->get<const PluginDescriptor>(kEntrySymbol);
-    if (opened.descriptor->magic != kPluginMagic) {
-        return refusal(path, PluginStage::handshake, "the famspec descriptor magic", "another value",
-                       "entry symbol is not a famspec plugin descriptor (bad magic)");
+    const PluginDescriptor* descriptor = &opened.library->get<const PluginDescriptor>(kEntrySymbol);
+    if (descriptor->magic != kPluginMagic) {
+        return unexpected(refusal(path, PluginStage::handshake, "the famspec descriptor magic", "another value",
+                                  "entry symbol is not a famspec plugin descriptor (bad magic)"));
     }
     // dlsym may find a same-named symbol in a dependency; only this file's own entry is trusted.
     Dl_info info{};
     struct stat status {};
-    const bool located = dladdr(opened.descriptor, &info) != 0 && info.dli_fname != nullptr;
+    const bool located = dladdr(descriptor, &info) != 0 && info.dli_fname != nullptr;
     // The loader knows this file by its descriptor path, which names no other file while the process lives.
     const bool here =
         located &&
@@ -96,10 +97,10 @@ std::optional<PluginError> find_entry(const Candidate& candidate, Opened& opened
          (::stat(info.dli_fname, &status) == 0 && FileIdentity::of(status).same_file(candidate.file.identity())));
     if (!here) {
         const std::string from = info.dli_fname != nullptr ? info.dli_fname : "an unknown object";
-        return refusal(path, PluginStage::entry, "the entry symbol defined in this file", from,
-                       std::string("its ") + kEntrySymbol + " resolves to " + from + ", not to this file");
+        return unexpected(refusal(path, PluginStage::entry, "the entry symbol defined in this file", from,
+                                  std::string("its ") + kEntrySymbol + " resolves to " + from + ", not to this file"));
     }
-    return std::nullopt;
+    return descriptor;
 }
 
 std::optional<PluginError> check_handshake(const Candidate& candidate, const PluginDescriptor& d) {

@@ -30,7 +30,7 @@ struct Opened {
 Expected<Opened, PluginError> open_library(Candidate& candidate);
 
 // Stage entry: the descriptor this file itself defines.
-std::optional<PluginError> find_entry(const Candidate& candidate, Opened& opened);
+Expected<const PluginDescriptor*, PluginError> find_entry(const Candidate& candidate, const Opened& opened);
 
 // Stage handshake: the descriptor's own claims, checked before its register function is trusted.
 std::optional<PluginError> check_handshake(const Candidate& candidate, const PluginDescriptor& d);

@@ -30,7 +30,9 @@ Expected<Opened, PluginError> open_plugin(Candidate& candidate, const StageCallb
     detail::announce(on_stage, candidate, PluginStage::open);
     auto opened = detail::open_library(candidate);
     if (opened) {
-        if (auto error = detail::find_entry(candidate, *opened)) return unexpected(*std::move(error));
+        auto entry = detail::find_entry(candidate, *opened);
+        if (!entry) return unexpected(std::move(entry.error()));
+        opened->descriptor = *entry;
         if (auto error = detail::check_handshake(candidate, *opened->descriptor)) return unexpected(*std::move(error));
     }
     return opened;
@@ -92,8 +94,10 @@ std::vector<Staged> stage_candidates(std::vector<Candidate>& candidates, const L
     for (Candidate& candidate : candidates) {
         records.push_back(detail::record_of(candidate));
         PluginRecord& record = records.back();
-        if (auto error = detail::check_before_open(candidate, options, record.manifest, on_stage)) {
-            record.error = std::move(error);
+        detail::Preflight checked_before = detail::check_before_open(candidate, options, on_stage);
+        record.manifest = std::move(checked_before.manifest);
+        if (checked_before.error) {
+            record.error = std::move(checked_before.error);
         } else {
             checked.push_back({&candidate, records.size() - 1});
         }

@@ -16,37 +16,34 @@ std::optional<PluginError> check_manifest_compatibility(const Candidate& candida
 
 }  // namespace
 
-std::optional<PluginError> read_manifest(const Candidate& candidate, bool require_manifest,
-                                         std::shared_ptr<const PluginManifest>& manifest) {
+Expected<std::shared_ptr<const PluginManifest>, PluginError> read_manifest(const Candidate& candidate,
+                                                                           bool require_manifest) {
     const std::string path = candidate.path.string();
     if (!candidate.elf.is_elf) {
-        return refusal(path, PluginStage::manifest, "an ELF shared object", candidate.elf.error,
-                       "not a loadable plugin: " + candidate.elf.error);
+        return unexpected(refusal(path, PluginStage::manifest, "an ELF shared object", candidate.elf.error,
+                                  "not a loadable plugin: " + candidate.elf.error));
     }
     if (!candidate.elf.manifest) {
-        if (!require_manifest) return std::nullopt;
-        return refusal(path, PluginStage::manifest, std::string("a ") + kManifestSection + " section",
-                       "no such section",
-                       std::string("carries no ") + kManifestSection +
-                           " section; build it with famspec_add_plugin(), which embeds the manifest");
+        if (!require_manifest) return std::shared_ptr<const PluginManifest>();
+        return unexpected(refusal(path, PluginStage::manifest, std::string("a ") + kManifestSection + " section",
+                                  "no such section",
+                                  std::string("carries no ") + kManifestSection +
+                                      " section; build it with famspec_add_plugin(), which embeds the manifest"));
     }
     ManifestParse parsed = parse_manifest(*candidate.elf.manifest);
     if (!parsed) {
-        return refusal(path, PluginStage::manifest, "a valid famspec manifest", parsed.error(),
-                       "corrupt manifest: " + parsed.error());
+        return unexpected(refusal(path, PluginStage::manifest, "a valid famspec manifest", parsed.error(),
+                                  "corrupt manifest: " + parsed.error()));
     }
-    manifest = std::make_shared<const PluginManifest>(std::move(parsed).value());
-    return std::nullopt;
+    return std::make_shared<const PluginManifest>(std::move(parsed).value());
 }
 
-std::optional<PluginError> check_before_open(const Candidate& candidate, const LoadOptions& options,
-                                             std::shared_ptr<const PluginManifest>& manifest,
-                                             const StageCallback& on_stage) {
-    if (auto error = check_trust(candidate, options)) return error;
+Preflight check_before_open(const Candidate& candidate, const LoadOptions& options, const StageCallback& on_stage) {
+    if (auto error = check_trust(candidate, options)) return {nullptr, std::move(error)};
     announce(on_stage, candidate, PluginStage::manifest);
-    if (auto error = read_manifest(candidate, true, manifest)) return error;
-    if (manifest) return check_manifest_compatibility(candidate, *manifest);
-    return std::nullopt;
+    auto manifest = read_manifest(candidate, true);
+    if (!manifest) return {nullptr, std::move(manifest.error())};
+    return {*manifest, check_manifest_compatibility(candidate, **manifest)};
 }
 
 }  // namespace famspec::detail

@@ -15,13 +15,18 @@ inline void announce(const StageCallback& on_stage, const Candidate& candidate, 
     if (on_stage) on_stage(candidate.path.string(), stage);
 }
 
-// Stage manifest: the embedded manifest, parsed; nullopt when there is none and none is required.
-std::optional<PluginError> read_manifest(const Candidate& candidate, bool require_manifest,
-                                         std::shared_ptr<const PluginManifest>& manifest);
+// Stage manifest: the embedded manifest, parsed; null when there is none and none is required.
+Expected<std::shared_ptr<const PluginManifest>, PluginError> read_manifest(const Candidate& candidate,
+                                                                           bool require_manifest);
 
-// Stages trust, manifest and compatibility, in order; `manifest` is set once it is read.
-std::optional<PluginError> check_before_open(const Candidate& candidate, const LoadOptions& options,
-                                             std::shared_ptr<const PluginManifest>& manifest,
-                                             const StageCallback& on_stage = {});
+// What stages trust, manifest and compatibility leave in a plugin's record: its manifest once it is
+// read (a file refused for its compatibility keeps it), and the refusal, if there is one.
+struct Preflight {
+    std::shared_ptr<const PluginManifest> manifest;
+    std::optional<PluginError> error;
+};
+
+// Stages trust, manifest and compatibility, in order.
+Preflight check_before_open(const Candidate& candidate, const LoadOptions& options, const StageCallback& on_stage = {});
 
 }  // namespace famspec::detail

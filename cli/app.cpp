@@ -33,39 +33,10 @@ CLI::App* with_common_flags(CLI::App* sub, Invocation& invocation) {
     return sub;
 }
 
-// Declares the commands: all of them, or only the one a run names (make_command_parser), whose
-// parser then costs a fraction of the full one. The others' names are kept, not declared.
-class Declaring {
-public:
-    Declaring(CLI::App& app, Invocation& invocation, const std::string* only)
-        : app(app), invocation(invocation), only_(only) {}
-
-    bool wants(const std::string& name) {
-        if (only_ == nullptr || *only_ == name) return found_ = true;
-        others_.push_back(name);
-        return false;
-    }
-    // The command with the flags every command takes, or null when it is not the one declared.
-    CLI::App* command(const std::string& name, const std::string& description) {
-        return wants(name) ? with_common_flags(app.add_subcommand(name, description), invocation) : nullptr;
-    }
-    // A command declared only among all the others: the generators read every command.
-    bool wants_among_all(const std::string& name) {
-        if (only_ == nullptr) return true;
-        others_.push_back(name);
-        return false;
-    }
-    bool found() const { return found_; }
-    std::vector<std::string> others() && { return std::move(others_); }
-
-    CLI::App& app;
-    Invocation& invocation;
-
-private:
-    const std::string* only_;
-    bool found_ = false;
-    std::vector<std::string> others_;
-};
+// Declares a command with the flags every command takes.
+CLI::App* command(CLI::App& app, Invocation& invocation, const std::string& name, const std::string& description) {
+    return with_common_flags(app.add_subcommand(name, description), invocation);
+}
 
 void add_plan(CLI::App* sub, Invocation& invocation) {
     sub->add_option("PLAN", invocation.plan, "Training config or plan YAML with plan_overrides; - reads stdin")
@@ -77,42 +48,33 @@ void add_plan(CLI::App* sub, Invocation& invocation) {
     sub->add_flag("--strict", invocation.strict, "Unread plan keys and every diagnostic are failures");
 }
 
-void add_plugin_commands(Declaring& declaring) {
-    Invocation& invocation = declaring.invocation;
-    if (CLI::App* list =
-            declaring.command("list", "List candidate plugins from their manifests (no plugin code runs)")) {
-        list->add_flag("-l,--long", invocation.long_list, "Full paths instead of the 100-column table");
-    }
-    if (CLI::App* show = declaring.command("show", "Show what a family declares")) {
-        show->add_option("FAMILY", invocation.family, "model_type, architecture or any normalised spelling")
-            ->required()
-            ->check(kNonEmpty);
-    }
-    if (CLI::App* info =
-            declaring.command("info", "A plugin file's manifest, ABI and fingerprint, without loading it")) {
-        info->add_option("FILE", invocation.file, "Plugin file (famspec_NAME.so)")->required()->check(kNonEmpty);
-    }
-    declaring.command("components", "The component catalogue: every registered component and its signature");
-    if (CLI::App* interface = declaring.command(
-            "interface-component", "The component class a family renders into the generated file (or None)")) {
-        interface->add_option("FAMILY", invocation.family, "model_type, architecture or any normalised spelling")
-            ->required()
-            ->check(kNonEmpty);
-    }
-    if (CLI::App* verify = declaring.command("verify", "Load each plugin in a child process and report how it fares")) {
-        verify
-            ->add_option("--timeout", invocation.timeout,
-                         "Seconds each plugin may take to load: (0, 86400], default 10")
-            ->type_name("SECONDS");
-        verify->add_flag("-l,--long", invocation.long_list, "Full paths instead of the 100-column table");
-    }
+void add_plugin_commands(CLI::App& app, Invocation& invocation) {
+    CLI::App* list =
+        command(app, invocation, "list", "List candidate plugins from their manifests (no plugin code runs)");
+    list->add_flag("-l,--long", invocation.long_list, "Full paths instead of the 100-column table");
+    CLI::App* show = command(app, invocation, "show", "Show what a family declares");
+    show->add_option("FAMILY", invocation.family, "model_type, architecture or any normalised spelling")
+        ->required()
+        ->check(kNonEmpty);
+    CLI::App* info =
+        command(app, invocation, "info", "A plugin file's manifest, ABI and fingerprint, without loading it");
+    info->add_option("FILE", invocation.file, "Plugin file (famspec_NAME.so)")->required()->check(kNonEmpty);
+    command(app, invocation, "components", "The component catalogue: every registered component and its signature");
+    CLI::App* interface = command(app, invocation, "interface-component",
+                                  "The component class a family renders into the generated file (or None)");
+    interface->add_option("FAMILY", invocation.family, "model_type, architecture or any normalised spelling")
+        ->required()
+        ->check(kNonEmpty);
+    CLI::App* verify =
+        command(app, invocation, "verify", "Load each plugin in a child process and report how it fares");
+    verify->add_option("--timeout", invocation.timeout, "Seconds each plugin may take to load: (0, 86400], default 10")
+        ->type_name("SECONDS");
+    verify->add_flag("-l,--long", invocation.long_list, "Full paths instead of the 100-column table");
 }
 
-void add_resolve(Declaring& declaring) {
-    Invocation& invocation = declaring.invocation;
-    ResolveRequest& request = invocation.request;
-    CLI::App* resolve = declaring.command("resolve", "Resolve one target to its spec (JSON, or null)");
-    if (resolve == nullptr) return;
+void add_resolve(CLI::App& app, Invocation& invocation) {
+    ResolveFlags& request = invocation.request;
+    CLI::App* resolve = command(app, invocation, "resolve", "Resolve one target to its spec (JSON, or null)");
     resolve->add_option("--target", request.target, "Dotted _target_ path")->type_name("TARGET")->check(kNonEmpty);
     resolve->add_option("--model-type", request.model_type, "Family: model_type, architecture or any spelling")
         ->type_name("FAMILY")
@@ -133,26 +95,21 @@ void add_resolve(Declaring& declaring) {
                       "Read one JSON query per line on stdin, write one JSON answer per line on stdout");
 }
 
-void add_plan_commands(Declaring& declaring) {
-    Invocation& invocation = declaring.invocation;
-    if (CLI::App* check = declaring.command("check", "List every plan target that is not covered, with the reason")) {
-        add_plan(check, invocation);
-        check->add_flag("--allow-runtime-only", invocation.allow_runtime_only,
-                        "Under --strict, runtime-only targets are reported, not failures");
-    }
-    if (CLI::App* external = declaring.command(
-            "external-state", "The classes a plan's local_compute_fn bodies replace, which own their collectives")) {
-        add_plan(external, invocation);
-    }
-    if (CLI::App* summary = declaring.command("summary", "Print the canonical declaration summary of a plan")) {
-        add_plan(summary, invocation);
-        summary->add_flag("--digest", invocation.digest_only, "Print only the sha256 digest of the summary");
-        summary->add_flag("--with-snapshot", invocation.with_snapshot,
-                          "Record the plugin-set snapshot digest in the summary (key snapshot_digest)");
-    }
+void add_plan_commands(CLI::App& app, Invocation& invocation) {
+    CLI::App* check = command(app, invocation, "check", "List every plan target that is not covered, with the reason");
+    add_plan(check, invocation);
+    check->add_flag("--allow-runtime-only", invocation.allow_runtime_only,
+                    "Under --strict, runtime-only targets are reported, not failures");
+    add_plan(command(app, invocation, "external-state",
+                     "The classes a plan's local_compute_fn bodies replace, which own their collectives"),
+             invocation);
+    CLI::App* summary = command(app, invocation, "summary", "Print the canonical declaration summary of a plan");
+    add_plan(summary, invocation);
+    summary->add_flag("--digest", invocation.digest_only, "Print only the sha256 digest of the summary");
+    summary->add_flag("--with-snapshot", invocation.with_snapshot,
+                      "Record the plugin-set snapshot digest in the summary (key snapshot_digest)");
     NewFamilyOptions& options = invocation.new_family;
-    CLI::App* new_family = declaring.command("new-family", "Write a ready-to-build out-of-tree family project");
-    if (new_family == nullptr) return;
+    CLI::App* new_family = command(app, invocation, "new-family", "Write a ready-to-build out-of-tree family project");
     new_family->add_option("NAME", options.name, "Family model_type and plugin name, e.g. acme_moe")
         ->required()
         ->check(kNonEmpty);
@@ -165,8 +122,9 @@ void add_plan_commands(Declaring& declaring) {
         ->check(kNonEmpty);
 }
 
-std::unique_ptr<CLI::App> declare_app(Invocation& invocation, const std::string* only,
-                                      std::vector<std::string>* others) {
+}  // namespace
+
+std::unique_ptr<CLI::App> make_app(Invocation& invocation) {
     auto app = std::make_unique<CLI::App>(
         "famspec: resolve training-plan targets to source-level declarations, using family plugins", "famspec");
     app->require_subcommand(1);
@@ -189,41 +147,24 @@ std::unique_ptr<CLI::App> declare_app(Invocation& invocation, const std::string*
                 " (colon-separated), else in famspec/plugins next to libfamspec.so.\n"
                 "Exit status: 0 ok; 1 a plugin failed, a family is unknown or a target is not covered; "
                 "2 a usage error or bad input.");
-    Declaring declaring(*app, invocation, only);
-    add_plugin_commands(declaring);
-    add_resolve(declaring);
-    add_plan_commands(declaring);
+    add_plugin_commands(*app, invocation);
+    add_resolve(*app, invocation);
+    add_plan_commands(*app, invocation);
+    with_common_flags(add_audit_command(*app, invocation.audit), invocation);
+    with_common_flags(add_sync_command(*app, invocation.sync), invocation);
+    with_common_flags(add_snapshot_command(*app, invocation.snapshot), invocation);
+    add_diff_command(*app, invocation.diff)->fallthrough();
 
-    if (declaring.wants("audit")) with_common_flags(add_audit_command(*app, invocation.audit), invocation);
-    if (declaring.wants("sync")) with_common_flags(add_sync_command(*app, invocation.sync), invocation);
-    if (declaring.wants("snapshot")) with_common_flags(add_snapshot_command(*app, invocation.snapshot), invocation);
-    if (declaring.wants("diff")) add_diff_command(*app, invocation.diff)->fallthrough();
-
-    if (declaring.wants("__probe")) {  // verify's child; hidden
-        CLI::App* probe = app->add_subcommand("__probe", "");
-        probe->group("");
-        probe->add_option("FILE", invocation.file)->required()->check(kNonEmpty);
-    }
+    CLI::App* probe = app->add_subcommand("__probe", "");  // verify's child; hidden
+    probe->group("");
+    probe->add_option("FILE", invocation.file)->required()->check(kNonEmpty);
     // Used by the build to write the bash completion and the man page; hidden.
     for (const char* generator : {"__bash-completion", "__man"}) {
-        if (!declaring.wants_among_all(generator)) continue;
         CLI::App* sub = app->add_subcommand(generator, "");
         sub->group("");
         sub->add_option("OUTPUT", invocation.file)->required()->check(kNonEmpty);
     }
-    if (only != nullptr && !declaring.found()) return nullptr;
-    if (others != nullptr) *others = std::move(declaring).others();
     return app;
-}
-
-}  // namespace
-
-std::unique_ptr<CLI::App> make_app(Invocation& invocation) { return declare_app(invocation, nullptr, nullptr); }
-
-CommandParser make_command_parser(Invocation& invocation, const std::string& name) {
-    CommandParser parser;
-    parser.app = declare_app(invocation, &name, &parser.others);
-    return parser;
 }
 
 }  // namespace famspec::cli

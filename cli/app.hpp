@@ -24,7 +24,7 @@ struct Invocation {
     std::string family;
     std::string timeout = "10";  // checked after parsing, so the message can quote what was given
     bool long_list = false;
-    ResolveRequest request;
+    ResolveFlags request;
     bool batch = false;
     std::string plan;
     std::optional<std::string> plan_model_type;
@@ -41,15 +41,6 @@ struct Invocation {
 };
 
 std::unique_ptr<CLI::App> make_app(Invocation& invocation);
-
-// The parser of one command alone, for a run that names it: the global options and that command's,
-// at a fraction of make_app's cost. `app` is null when no command is called `name` (or it is one
-// that only the full parser declares); `others` are the names of the commands it leaves out.
-struct CommandParser {
-    std::unique_ptr<CLI::App> app;
-    std::vector<std::string> others;
-};
-CommandParser make_command_parser(Invocation& invocation, const std::string& name);
 
 // Runs the subcommand the parsed app selected.
 int dispatch(const CLI::App& app, Invocation& invocation);

@@ -73,29 +73,7 @@ int run_parsed(const CLI::App& app, Invocation& invocation) {
     }
 }
 
-// A run that names its command is parsed first by that command's parser alone (make_command_parser),
-// which costs a fraction of the full one. Only a clean parse is taken from it: help, the version,
-// any error, and any word the full parser could read as another command are parsed again in full,
-// so what famspec prints and its exit status never depend on this.
-std::optional<int> run_named_command(int argc, char** argv) {
-    const std::string word = command_word(argc, argv);
-    if (word.empty()) return std::nullopt;
-    Invocation invocation;
-    const CommandParser parser = make_command_parser(invocation, word);
-    if (!parser.app) return std::nullopt;
-    for (int i = 1; i < argc; ++i) {
-        if (std::find(parser.others.begin(), parser.others.end(), argv[i]) != parser.others.end()) return std::nullopt;
-    }
-    try {
-        parser.app->parse(argc, argv);
-    } catch (const CLI::Error&) {
-        return std::nullopt;
-    }
-    return run_parsed(*parser.app, invocation);
-}
-
 int run(int argc, char** argv) {
-    if (const std::optional<int> code = run_named_command(argc, argv)) return *code;
     Invocation invocation;
     const std::unique_ptr<CLI::App> app = make_app(invocation);
     try {

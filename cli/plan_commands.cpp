@@ -134,12 +134,7 @@ std::string diagnostic_line(const Diagnostic& d) { return std::string(name_of(d.
 
 json::array diagnostics_json(const std::vector<Diagnostic>& diagnostics) {
     json::array out;
-    for (const Diagnostic& d : diagnostics) {
-        out.push_back(
-            json::object{{"kind", std::string(name_of(d.kind))},
-                         {"message", d.message},
-                         {"suggestion", d.suggestion.empty() ? json::value(nullptr) : json::value(d.suggestion)}});
-    }
+    for (const Diagnostic& d : diagnostics) out.push_back(diagnostic_json(d));
     return out;
 }
 
@@ -149,7 +144,7 @@ std::string location_of(const Plan& plan, const SourceLocation& location) {
 
 }  // namespace
 
-int resolve_target(const Context& context, const ResolveRequest& request, std::ostream& out, std::ostream& err) {
+int resolve_target(const Context& context, const ResolveFlags& request, std::ostream& out, std::ostream& err) {
     const std::optional<Slot> slot = slot_from(request.slot);
     if (!slot) {
         return context.fail(
@@ -164,7 +159,7 @@ int resolve_target(const Context& context, const ResolveRequest& request, std::o
     std::string problem;
     const std::optional<Options> options = parse_options(request.options, problem);
     if (!options) return context.fail(kExitUsage, {"usage", problem, {}, {}, {}}, out, err);
-    ResolveRequest asked = request;
+    ResolveFlags asked = request;
     PlanFamily family{request.model_type, request.model_type ? FamilySource::caller : FamilySource::per_target};
     std::optional<Plan> plan;
     if (request.plan) {
@@ -199,7 +194,7 @@ int resolve_target(const Context& context, const ResolveRequest& request, std::o
     return kExitFailed;
 }
 
-ResolveAnswer resolve_request(const Resolver& resolver, const ResolveRequest& request, Slot slot,
+ResolveAnswer resolve_request(const Resolver& resolver, const ResolveFlags& request, Slot slot,
                               const Options& options) {
     ResolveAnswer answer;
     auto take = [&answer](const auto& r) {

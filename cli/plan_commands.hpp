@@ -12,7 +12,8 @@
 
 namespace famspec::cli {
 
-struct ResolveRequest {
+// The resolve command's flags as written; resolve_request turns them into a famspec::ResolveRequest.
+struct ResolveFlags {
     std::string target;
     std::optional<std::string> model_type;
     std::optional<std::string> module_type;
@@ -46,10 +47,9 @@ struct ResolveAnswer {
 std::optional<Slot> slot_from(const std::string& name);
 // --option k=v: the value is read as a YAML scalar, exactly as it would be in a plan.
 std::optional<Options> parse_options(const std::vector<std::string>& items, std::string& problem);
-ResolveAnswer resolve_request(const Resolver& resolver, const ResolveRequest& request, Slot slot,
-                              const Options& options);
+ResolveAnswer resolve_request(const Resolver& resolver, const ResolveFlags& request, Slot slot, const Options& options);
 
-int resolve_target(const Context& context, const ResolveRequest& request, std::ostream& out, std::ostream& err);
+int resolve_target(const Context& context, const ResolveFlags& request, std::ostream& out, std::ostream& err);
 int check_plan(const Context& context, const PlanRequest& request, std::ostream& out, std::ostream& err);
 int summarize_plan(const Context& context, const PlanRequest& request, std::ostream& out, std::ostream& err);
 

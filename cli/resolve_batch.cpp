@@ -26,7 +26,7 @@ std::optional<std::string> optional_string(const json::object& query, std::strin
 }
 
 // The request a query line asks for, or a problem naming what is wrong with it.
-std::optional<ResolveRequest> read_query(std::string_view line, std::string& problem) {
+std::optional<ResolveFlags> read_query(std::string_view line, std::string& problem) {
     boost::system::error_code ec;
     const json::value value = json::parse(line, ec);
     if (ec || !value.is_object()) {
@@ -40,7 +40,7 @@ std::optional<ResolveRequest> read_query(std::string_view line, std::string& pro
             return std::nullopt;
         }
     }
-    ResolveRequest request;
+    ResolveFlags request;
     request.target = optional_string(query, "target", problem).value_or("");
     request.model_type = optional_string(query, "model_type", problem);
     request.module_type = optional_string(query, "module_type", problem);
@@ -66,7 +66,7 @@ int resolve_batch(const Context& context, std::istream& in, std::ostream& out, s
     for (std::string line; std::getline(in, line);) {
         ++number;
         std::string problem = line.size() > kMaxQueryLine ? "a query line is longer than 1 MiB" : "";
-        std::optional<ResolveRequest> request = problem.empty() ? read_query(line, problem) : std::nullopt;
+        std::optional<ResolveFlags> request = problem.empty() ? read_query(line, problem) : std::nullopt;
         const std::optional<Slot> slot = request ? slot_from(request->slot) : std::nullopt;
         if (request && !slot) problem = "'slot' must be replace_module, local_compute_fn or inner_wrapper";
         const std::optional<Options> options = slot ? parse_options(request->options, problem) : std::nullopt;

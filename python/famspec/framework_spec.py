@@ -44,16 +44,20 @@ _OPTION_TYPES = (type(None), bool, int, float, str)
 
 
 class _State:
-    """One resolver and the answers it gave. Replaced as a whole, so a lookup racing with
-    ``use_registry`` stores into the state it read from, never into the new one."""
+    """One resolver and the one memo of the answers it gave, keyed by the call as made and ending with
+    the kind of question (``_REPLACEMENT``, ``_STRATEGY``, ``_INTERFACE``). Replaced as a whole, so a
+    lookup racing with ``use_registry`` stores into the state it read from, never into the new one."""
 
-    __slots__ = ("resolver", "replacements", "strategies", "interfaces")
+    __slots__ = ("resolver", "answers")
 
     def __init__(self, resolver: Optional[Resolver]):
         self.resolver = resolver
-        self.replacements = {}
-        self.strategies = {}
-        self.interfaces = {}
+        self.answers = {}
+
+
+_REPLACEMENT = "replace_module"
+_STRATEGY = "strategy"
+_INTERFACE = "interface"
 
 
 _state = _State(None)
@@ -122,12 +126,13 @@ def _answer(resolution, target: str):
     return None
 
 
-def _remember(cache: dict, key: tuple, target: str, resolve):
-    """The cached answer for key, else resolve() once; not covered (None) is cached, errors are not."""
-    if key in cache:
-        return cache[key]
+def _remember(state: _State, key: tuple, target: str, resolve):
+    """The memo's answer for key, else resolve() once; not covered (None) is kept, errors are not."""
+    answers = state.answers
+    if key in answers:
+        return answers[key]
     answer = _answer(resolve(), target)
-    cache[key] = answer
+    answers[key] = answer
     return answer
 
 
@@ -135,7 +140,7 @@ def replacement_spec_for(target: Any, model_type: Optional[str] = None, *,
                          module_type: Optional[str] = None) -> Optional[ReplacementSpec]:
     """The ``ReplacementSpec`` a ``replace_module`` target stands for, or ``None``."""
     try:
-        return _state.replacements[(target, model_type, module_type)]
+        return _state.answers[(target, model_type, module_type, _REPLACEMENT)]
     except (KeyError, TypeError):  # not cached yet, or a target mapping (unhashable)
         return _replacement(target, model_type, module_type)
 
@@ -147,7 +152,7 @@ def _replacement(target, model_type, module_type):
     if path is None:
         return None
     state = _loaded()
-    return _remember(state.replacements, _key(path, options, model_type, module_type), path,
+    return _remember(state, _key(path, options, model_type, module_type, _REPLACEMENT), path,
                      lambda: state.resolver._replacement(path, model_type, module_type, options))
 
 
@@ -156,7 +161,7 @@ def strategy_spec_for(target: Any, model_type: Optional[str] = None, *,
     """The ``StrategySpec`` a ``local_compute_fn`` (or, with ``inner_wrapper=True``, an ``inner_wrapper``)
     target stands for, or ``None``."""
     try:
-        return _state.strategies[(target, model_type, inner_wrapper)]
+        return _state.answers[(target, model_type, inner_wrapper, _STRATEGY)]
     except (KeyError, TypeError):
         return _strategy(target, model_type, inner_wrapper)
 
@@ -170,7 +175,7 @@ def _strategy(target, model_type, inner_wrapper):
         return None
     state = _loaded()
     slot = "inner_wrapper" if inner_wrapper else "local_compute_fn"
-    return _remember(state.strategies, _key(path, options, model_type, inner_wrapper), path,
+    return _remember(state, _key(path, options, model_type, inner_wrapper, _STRATEGY), path,
                      lambda: state.resolver._strategy(path, model_type, slot, options))
 
 
@@ -180,7 +185,7 @@ def interface_component_class(model_type: Optional[str]) -> Optional[str]:
     if not model_type:
         return None
     state = _loaded()
-    return _remember(state.interfaces, (model_type,), model_type,
+    return _remember(state, (model_type, _INTERFACE), model_type,
                      lambda: state.resolver.interface_component_class(model_type))
 
 

@@ -1,5 +1,6 @@
-// famspec._native.Resolver: the four queries, each answered with the GIL released and returned as
-// the {status, value, reason, gap, diagnostics, explanation} dict famspec.Resolution is built from.
+// famspec._native.Resolver: the five queries (replacement, strategy, interface_component_class,
+// external_state_classes, summary), each answered with the GIL released; the first two return the
+// {status, value, reason, gap, diagnostics, explanation} dict famspec.Resolution is built from.
 #include <pybind11/stl.h>
 
 #include <stdexcept>

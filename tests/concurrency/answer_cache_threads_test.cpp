@@ -1,5 +1,5 @@
-// The resolver's front cache seen from several threads: each thread keeps the answers it used, and a
-// clear_cache from any thread reaches every thread's answers.
+// The resolver's cache seen from several threads: an answer one thread kept serves the others, and a
+// clear_cache from any thread reaches every thread.
 #include <doctest/doctest.h>
 
 #include <atomic>
@@ -29,8 +29,8 @@ TEST_CASE("clear_cache on one thread reaches the answers another thread keeps") 
     std::atomic<int> step{0};
     bool before_clear = false, after_clear = true, again = false;
     std::thread other([&] {
-        (void)cached(resolver);           // answered and kept by this thread
-        before_clear = cached(resolver);  // from this thread's own answers
+        (void)cached(resolver);           // answered and kept
+        before_clear = cached(resolver);  // from the cache
         step.store(1);
         while (step.load() != 2) std::this_thread::yield();
         after_clear = cached(resolver);  // cleared meanwhile: answered afresh

@@ -13,7 +13,7 @@
 #include "famspec/plugin_loader.hpp"
 #include "famspec/python_text.hpp"
 #include "famspec/sdk/abi.hpp"
-#include "plugin_compatibility.hpp"
+#include "loading/plugin_compatibility.hpp"
 #include "probe_report.hpp"
 
 namespace famspec::fuzz {

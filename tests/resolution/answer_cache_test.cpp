@@ -1,4 +1,4 @@
-// The front cache of questions: a question asked again gets the first answer, and two questions that
+// The resolver's cache of requests: a request asked again gets the first answer, and two requests that
 // differ in any part, however slightly, never share one.
 #include <doctest/doctest.h>
 

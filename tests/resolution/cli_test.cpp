@@ -268,3 +268,25 @@ TEST_CASE("resolve: diagnostics on stderr by default, not covered under --strict
     CHECK(bad.exit_code == 2);
     CHECK(bad.err.find("famspec: bad --option 'x=[1]': option 'x': expected a scalar") != std::string::npos);
 }
+
+TEST_CASE("a diagnostic has one JSON encoding: summary and check --json write it alike, null for no suggestion") {
+    const std::string plan = write_plan("plan.yaml", kGappyPlan);
+    const auto summary = run_cli(toy_cli({"summary", plan}));
+    const auto check = run_cli(toy_cli({"check", plan, "--json"}));
+    REQUIRE(summary.exit_code == 0);
+    // The diagnostics of the first entry that has any.
+    const auto first_diagnostics = [](const std::string& out) {
+        const boost::json::value parsed = boost::json::parse(out);
+        for (const auto& entry : parsed.at("entries").as_array()) {
+            const auto* diagnostics = entry.as_object().if_contains("diagnostics");
+            if (diagnostics != nullptr && !diagnostics->as_array().empty()) return *diagnostics;
+        }
+        return boost::json::value(nullptr);
+    };
+    const boost::json::value in_summary = first_diagnostics(summary.out);
+    REQUIRE(in_summary.is_array());
+    CHECK(in_summary == first_diagnostics(check.out));
+    const auto& diagnostic = in_summary.as_array().front().as_object();
+    CHECK(diagnostic.at("kind") == "ignored_option");
+    CHECK(diagnostic.at("suggestion").is_null());
+}

@@ -130,7 +130,7 @@ TEST_CASE("an EP archetype resolves by its target whatever family is named, with
         const ResolveRequest request = famspec::test::request(kToyEp, family, Slot::local_compute_fn);
         const auto r = resolver.strategy_spec_for(request);
         REQUIRE(r.resolved());
-        CHECK(r->spec == own->spec);  // the same object: archetypes are keyed by structure
+        CHECK(*r->spec == *own->spec);  // the same spec: an archetype resolves by structure
         check_strict(strategy, request, DiagnosticKind::family_mismatch,
                      "the MoE archetype " + std::string(kToyEp) + " is registered by family 'toy', not by '" + family +
                          "'" + (family == "unregistered_model" ? " (an unknown family)" : ""),

@@ -65,7 +65,7 @@ TEST_CASE("a name-swap factory removes the class and says so") {
     CHECK(r->spec->replacement_note == "ToyNorm replaces ToyRMSNorm.");
 }
 
-TEST_CASE("every spelling of the family and the inferred family give the same object") {
+TEST_CASE("every spelling of the family and the inferred family give the same answer") {
     const Resolver resolver(toy_registry());
     const auto inferred = resolver.replacement_spec_for(kToyNorm, std::nullopt, kToyModuleType);
     REQUIRE(inferred.resolved());
@@ -74,8 +74,11 @@ TEST_CASE("every spelling of the family and the inferred family give the same ob
         INFO(spelling);
         const auto r = resolver.replacement_spec_for(kToyNorm, std::string(spelling), kToyModuleType);
         REQUIRE(r.resolved());
-        CHECK(r->spec.get() == inferred->spec.get());
-        CHECK(r.explanation->cache_hit);
+        CHECK(*r->spec == *inferred->spec);
+        CHECK(r.explanation->family == "toy");
+        CHECK_FALSE(r.explanation->cache_hit);  // the cache keys the request as asked
+        CHECK(resolver.replacement_spec_for(kToyNorm, std::string(spelling), kToyModuleType)->spec.get() ==
+              r->spec.get());
     }
     // A directory alias in the path infers the same family.
     const auto by_dir = resolver.replacement_spec_for(
@@ -189,10 +192,12 @@ TEST_CASE("a factory that hands over an interface renders its component, without
     }
     CHECK(*r->spec->imports[0].raw == "import torch");
     CHECK(*r->spec->imports[1].raw == "import torch.nn as nn");
-    // Cached: the renderer is not asked again.
-    CHECK(resolver.replacement_spec_for(target, "toy", "toy.modeling_toy.ToyAttentionLayer")->spec.get() ==
+    // Cached: the same request does not ask the renderer again; another spelling of it does.
+    CHECK(resolver.replacement_spec_for(target, std::nullopt, "toy.modeling_toy.ToyAttentionLayer")->spec.get() ==
           r->spec.get());
     CHECK(renderer.calls.size() == 1);
+    CHECK(*resolver.replacement_spec_for(target, "toy", "toy.modeling_toy.ToyAttentionLayer")->spec == *r->spec);
+    CHECK(renderer.calls.size() == 2);
 
     RecordingRenderer failing;
     failing.fail = true;
@@ -228,20 +233,20 @@ TEST_CASE("a component named directly wraps with its own defaults, whatever the 
     CHECK(spec.imports[0].module == "hyper_parallel.components.toy.norms");
     CHECK(spec.imports[0].names == std::vector<std::string>{"ToyNorm"});
     CHECK(r.explanation->channel == "direct-component");
-    // The reference keys this channel on the raw model_type; here every spelling is one object,
-    // and so is the package path of the same class.
+    // The family plays no part: every spelling gives the same spec, and so does the package path of
+    // the same class.
     for (const auto& model_type : {std::optional<std::string>("toy"), std::optional<std::string>("ToyForCausalLM"),
                                    std::optional<std::string>("other_toy")}) {
-        CHECK(resolver.replacement_spec_for(kDirect, model_type, kToyModuleType)->spec.get() == r->spec.get());
+        CHECK(*resolver.replacement_spec_for(kDirect, model_type, kToyModuleType)->spec == spec);
     }
-    CHECK(resolver.replacement_spec_for("hyper_parallel.components.toy.ToyNorm", std::nullopt, kToyModuleType)
-              ->spec.get() == r->spec.get());
+    CHECK(*resolver.replacement_spec_for("hyper_parallel.components.toy.ToyNorm", std::nullopt, kToyModuleType)->spec ==
+          spec);
     // Options are constructor parameters here.
     const auto eps = resolver.replacement_spec_for(kDirect, std::nullopt, kToyModuleType, {{"eps", 0.001}});
     REQUIRE(eps.resolved());
     CHECK(eps->spec->keyword_args == std::vector<std::string>{"module_fqn=''", "context=None", "eps=0.001"});
     const auto fast = resolver.replacement_spec_for(kDirect, std::nullopt, kToyModuleType, {{"use_fast", true}});
-    CHECK(fast->spec.get() == r->spec.get());  // ignored, with a diagnostic
+    CHECK(*fast->spec == spec);  // ignored, with a diagnostic
     REQUIRE(fast.diagnostics().size() == 1);
     CHECK(fast.diagnostics()[0].message ==
           "option 'use_fast' is ignored: it is not declared; component ToyNorm declares: eps");

@@ -30,13 +30,13 @@ TEST_CASE("an archetype's compute factory gives the inline EP spec") {
     CHECK(*spec.body_template ==
           famspec::moe_ep_forward_body(famspec::MoeRouter::softmax_topk, famspec::SharedExperts::gated));
     CHECK(r.explanation->channel == "archetype");
-    // One object, whatever family spelling is given; a known option does not change it.
+    // The same spec, whatever family spelling is given; a known option does not change it.
     for (const char* spelling : {"toy", "ToyForCausalLM", "other_toy"}) {
-        CHECK(resolver.strategy_spec_for(kToyEp, std::string(spelling), Slot::local_compute_fn)->spec.get() ==
-              r->spec.get());
+        CHECK(*resolver.strategy_spec_for(kToyEp, std::string(spelling), Slot::local_compute_fn)->spec == spec);
     }
-    CHECK(resolver.strategy_spec_for(kToyEp, std::nullopt, Slot::local_compute_fn, {{"use_grouped_gemm", true}})
-              ->spec.get() == r->spec.get());
+    CHECK(
+        *resolver.strategy_spec_for(kToyEp, std::nullopt, Slot::local_compute_fn, {{"use_grouped_gemm", true}})->spec ==
+        spec);
 }
 
 TEST_CASE("the EP body is the fixed shell with the router and shared keys as Python literals") {
@@ -63,9 +63,8 @@ TEST_CASE("a registered CP wrapper in its slot gives the imports-only CP spec") 
     CHECK_FALSE(r->spec->target_class.has_value());
     CHECK_FALSE(r->spec->body_template.has_value());
     CHECK(r->spec->method_name == "forward");
-    CHECK(resolver.strategy_spec_for(kToyCp, "ToyForCausalLM", Slot::inner_wrapper)->spec.get() == r->spec.get());
-    CHECK(resolver.strategy_spec_for(kToyCp, "toy", Slot::inner_wrapper, {{"use_mask", true}})->spec.get() ==
-          r->spec.get());
+    CHECK(*resolver.strategy_spec_for(kToyCp, "ToyForCausalLM", Slot::inner_wrapper)->spec == *r->spec);
+    CHECK(*resolver.strategy_spec_for(kToyCp, "toy", Slot::inner_wrapper, {{"use_mask", true}})->spec == *r->spec);
 }
 
 TEST_CASE("strategies fail closed like replacements, each with its reason") {

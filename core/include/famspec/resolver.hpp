@@ -1,6 +1,6 @@
 // Answers, for each target of a plan, what source-level declaration it stands for, by asking the frozen
-// registry. Thread-safe; results are cached (bounded) and shared, so every spelling of one identity gets
-// the same object while it is cached; a question asked before is answered without allocating.
+// registry. Thread-safe; answers are cached (bounded) by the request as asked: a request asked again
+// while it is cached is answered with the same objects, without allocating.
 #pragma once
 
 #include <cstddef>

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <boost/json/array.hpp>
+#include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
 #include <string>
 #include <string_view>
@@ -20,6 +21,11 @@ boost::json::array string_array(const Range& items) {
 }
 
 FAMSPEC_API std::string canonical_json(const boost::json::value& value);
+
+struct Diagnostic;
+// A diagnostic as every JSON output writes it (summary, check, resolve --batch): kind, message and
+// suggestion, null when there is none.
+FAMSPEC_API boost::json::object diagnostic_json(const Diagnostic& diagnostic);
 
 // "sha256:<64 lower-case hex>" over the bytes.
 FAMSPEC_API std::string sha256_digest(std::string_view bytes);

@@ -1,8 +1,9 @@
 // Plugin tooling for the CLI, the build-time manifest generator and the tests: loading that reports
 // each stage, what plugin files declare, read without running them, and the manifest a plugin's
 // registration produces. Not part of
-// the embedder's API (famspec/famspec.hpp), and not installed; the functions live in libfamspec
-// because they run the loader's own stages.
+// the embedder's API (famspec/famspec.hpp), and not installed: the functions are compiled with the
+// loader, whose stages they run, and the installed libfamspec.so does not export them
+// (core/installed.map). The famspec command and famspec-manifest link them from the core's archive.
 #pragma once
 
 #include <filesystem>

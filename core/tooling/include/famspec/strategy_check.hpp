@@ -1,4 +1,4 @@
-// What the core checks in every StrategySpec a plugin hands it.
+// What the core checks in every StrategySpec it builds from a plugin's declarations, before handing it out.
 #pragma once
 
 #include <optional>

@@ -33,7 +33,7 @@ struct PluginDescriptor {
     RegisterFunction register_plugin;
 };
 
-// The smallest descriptor this ABI major accepts (minor 0 ends with register_plugin).
+// The smallest descriptor a core of this ABI major accepts (minor 0 ends with register_plugin).
 inline constexpr std::uint32_t kMinDescriptorSize = sizeof(PluginDescriptor);
 
 inline constexpr const char* kEntrySymbol = "famspec_plugin_descriptor";

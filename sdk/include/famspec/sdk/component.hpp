@@ -1,14 +1,10 @@
 // A generic component class (hyper_parallel.components.*) that replacements construct.
 //
-// What the core asks, and when:
-//   - Registration (under the loader lock, on the loading thread): every member once, to check
-//     that the names are complete, the parameters unique and that a source block defines the class.
-//   - After the registry is frozen: any thread, concurrently and without a lock, when a replacement
-//     constructs this class (keyword checks against the signature, defaults, artifact rendering).
-//
-// An implementation must answer the same way every time, must not throw, block, print or call back
-// into famspec, and must keep every returned view valid for as long as it lives. The ordinary
-// implementation is declare::Components::component().
+// Checked at registration: the names are complete, the parameters unique and a source block defines
+// the class. Asked afterwards when a replacement constructs this class (keyword checks against the
+// signature, defaults, artifact rendering). The contract every interface keeps (threads, no throwing,
+// lifetimes) is in famspec/sdk/interfaces.hpp. The ordinary implementation is
+// declare::Components::component().
 #pragma once
 
 #include <span>

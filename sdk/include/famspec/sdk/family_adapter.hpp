@@ -1,17 +1,10 @@
 // A model family: its identity and every spelling that names it.
 //
-// What the core asks, and when:
-//   - Registration (the plugin's register function, on the thread that called load_plugins, under
-//     the process-wide loader lock): the core reads every member once, to check the declaration,
-//     to build the family's lookup keys and to compare it with the plugin's manifest.
-//   - After the registry is frozen: any thread, concurrently and without a lock, may call any
-//     member while it resolves a target or renders a component.
-//
-// An implementation must answer the same way every time (the core caches what it derives), must not
-// throw, block, print or call back into famspec, and must keep every view it returns valid for as
-// long as the object lives. Members are const: an adapter holds no mutable state.
-// The ordinary implementation is declare::Family; implement this by hand only when an answer must be
-// computed.
+// Read at registration to check the declaration and to build the family's lookup keys; asked
+// afterwards while a target is resolved or a component rendered. The contract every interface keeps
+// (threads, no throwing, lifetimes) is in famspec/sdk/interfaces.hpp. Members are const: an adapter
+// holds no mutable state. The ordinary implementation is declare::Family; implement this by hand only
+// when an answer must be computed.
 #pragma once
 
 #include <span>

@@ -1,15 +1,10 @@
 // A routed-MoE structure whose forward is replaced by the inline expert-parallel body.
 //
-// What the core asks, and when:
-//   - Registration (under the loader lock, on the loading thread): every member once, to check
-//     that the fingerprint and the keys are complete and unique and that its family is registered
-//     by the same plugin.
-//   - After the registry is frozen: any thread, concurrently and without a lock, when a plan's
-//     local_compute_fn target names compute_factory() (StrategySpec building, option checks).
-//
-// An implementation must answer the same way every time, must not throw, block, print or call back
-// into famspec, and must keep every returned view valid for as long as it lives. The ordinary
-// implementation is declare::Family::archetype().
+// Checked at registration: the fingerprint and the keys are complete and unique, and its family is
+// registered by the same plugin. Asked afterwards when a plan's local_compute_fn target names
+// compute_factory() (StrategySpec building, option checks). The contract every interface keeps
+// (threads, no throwing, lifetimes) is in famspec/sdk/interfaces.hpp. The ordinary implementation is
+// declare::Family::archetype().
 #pragma once
 
 #include <span>

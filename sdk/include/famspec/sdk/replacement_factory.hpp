@@ -1,16 +1,11 @@
 // A family's @module_replacement factory: the replace_module target and what it constructs.
 //
-// What the core asks, and when:
-//   - Registration (under the loader lock, on the loading thread): every member once, to check
-//     that the factory takes module, module_fqn and context, that each bound keyword names one of
-//     its parameters and that a handed-over function is one its family declares.
-//   - After the registry is frozen: any thread, concurrently and without a lock, when a plan's
-//     replace_module target names this factory (ReplacementSpec building, option checks, rendering).
-//
-// An implementation must answer the same way every time, must not throw, block, print or call back
-// into famspec, and must keep every returned view and pointer valid for as long as it lives.
-// The ordinary implementation is declare::Family::factory(); see tests/plugins/hand_written.cpp
-// for one written by hand.
+// Checked at registration: the factory takes module, module_fqn and context, each bound keyword names
+// one of its parameters, and a handed-over function is one its family declares. Asked afterwards when
+// a plan's replace_module target names this factory (ReplacementSpec building, option checks,
+// rendering). The contract every interface keeps (threads, no throwing, lifetimes) is in
+// famspec/sdk/interfaces.hpp. The ordinary implementation is declare::Family::factory(); see
+// tests/plugins/hand_written.cpp for one written by hand.
 #pragma once
 
 #include <span>

@@ -1,0 +1,45 @@
+// Stages open, entry, handshake and register: the plugin's code, mapped and trusted step by step.
+// Every dlopen and dlsym happens under loader_mutex(); a mapped library is never unloaded.
+#pragma once
+
+#include <boost/dll/shared_library.hpp>
+#include <memory>
+#include <mutex>
+#include <optional>
+
+#include "discovery/plugin_candidates.hpp"
+#include "famspec/expected.hpp"
+#include "famspec/plugin_manifest.hpp"
+#include "famspec/plugin_record.hpp"
+#include "famspec/sdk/abi.hpp"
+#include "registry/staging_registrar.hpp"
+
+namespace famspec::detail {
+
+using Library = boost::dll::shared_library;
+
+std::mutex& loader_mutex();
+
+struct Opened {
+    std::shared_ptr<Library> library;
+    const PluginDescriptor* descriptor = nullptr;
+};
+
+// Stage open: map the very file that was checked, through its descriptor, and refuse it if it
+// changed since it was opened. No plugin function runs (static constructors aside).
+Expected<Opened, PluginError> open_library(Candidate& candidate);
+
+// Stage entry: the descriptor this file itself defines.
+Expected<const PluginDescriptor*, PluginError> find_entry(const Candidate& candidate, const Opened& opened);
+
+// Stage handshake: the descriptor's own claims, checked before its register function is trusted.
+std::optional<PluginError> check_handshake(const Candidate& candidate, const PluginDescriptor& d);
+
+// What a descriptor says about itself, for a plugin refused at the handshake.
+PluginManifest descriptor_manifest(const Candidate& candidate, const PluginDescriptor& d);
+
+// Stage register: the only place plugin code runs. Exceptions stop at this boundary.
+std::optional<PluginError> register_plugin(const Candidate& candidate, const PluginDescriptor& descriptor,
+                                           StagingRegistrar& registrar);
+
+}  // namespace famspec::detail

@@ -184,7 +184,10 @@ def _extension_for_this_python(build: Path) -> dict:
     if described["extension"].endswith(_extension_suffix()):
         return described
     extension_build = build / f"python-{_tag().split('-')[0]}"
-    if not (extension_build / "CMakeCache.txt").is_file():
+    configured = extension_build / "CMakeCache.txt"
+    # Configured again when another interpreter of the same version built it last (another venv):
+    # the cached one may be gone.
+    if not configured.is_file() or _cache(extension_build).get("Python3_EXECUTABLE") != sys.executable:
         cache = _cache(build)
         settings = [f"-D{name}={cache[name]}" for name in
                     ("CMAKE_CXX_COMPILER", "CMAKE_CXX_COMPILER_LAUNCHER", "CMAKE_BUILD_TYPE") if cache.get(name)]

@@ -170,7 +170,7 @@ def test_acme_moe_gets_the_references_answers(built):
     assert (experts["new_ctor"], experts["keyword_args"]) == ("GroupedExperts", ["module_fqn=''", "context=None"])
     linear = entries["replace_acme_moe_linear", "replace_module"]
     assert linear["spec"] is None
-    assert linear["diagnostics"] == [{"kind": "runtime_only", "suggestion": "",
+    assert linear["diagnostics"] == [{"kind": "runtime_only", "suggestion": None,
                                       "message": "runtime-only factory: builds through LowPrecisionLinear.from_linear "
                                                  "at runtime"}]
     # CP wrappers are imports-only strategy specs; the ring wrapper takes its declared options.

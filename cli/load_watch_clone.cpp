@@ -16,6 +16,11 @@
 #include <cerrno>
 #include <cstdio>
 #include <iostream>
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#else
+#define RUNNING_ON_VALGRIND 0
+#endif
 
 #include "famspec/plugin_record.hpp"
 #include "load_watch_state.hpp"
@@ -280,6 +285,8 @@ __attribute__((noinline)) long clone_sharing_memory() {
 }  // namespace
 
 WatchShared* start_sharing_memory(bool json) {
+    // Valgrind runs no clone() but a thread's or a fork's: under it (callgrind, memcheck) famspec forks.
+    if (RUNNING_ON_VALGRIND) return nullptr;
     json_errors = json;
     std::cout.flush();
     std::cerr.flush();

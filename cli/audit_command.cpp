@@ -8,16 +8,13 @@
 namespace famspec::cli {
 
 CLI::App* add_audit_command(CLI::App& app, AuditRequest& request) {
-    CLI::App* audit = app.add_subcommand("audit", "Check every family declaration against the runtime's Python source");
-    audit->add_option("--source-root", request.source_root, "The folder that holds hyper_parallel/")
-        ->type_name("DIR")
-        ->required();
+    CLI::App* audit =
+        add_python_subcommand(app, "audit", "Check every family declaration against the runtime's Python source",
+                              request.source_root, "Exit codes: 0 nothing drifts, 1 drift, 2 bad root or arguments.");
     audit->add_option("--family", request.families, "Audit only this family (repeatable; any spelling)")
         ->type_name("F");
     audit->add_flag("--strict", request.strict, "Source the audit cannot read fails it too");
     audit->add_flag("--verbose", request.verbose, "Print every ok finding, not only their count");
-    audit->footer(std::string("Runs `python3 -m famspec audit` under ") + kAuditPython + " (or $" +
-                  kAuditPythonVariable + "). Exit codes: 0 nothing drifts, 1 drift, 2 bad root or arguments.");
     return audit;
 }
 

@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -78,6 +79,17 @@ std::vector<char*> pointers(std::vector<std::string>& items) {
 }
 
 }  // namespace
+
+CLI::App* add_python_subcommand(CLI::App& app, const std::string& name, const std::string& description,
+                                std::string& source_root, const std::string& exit_codes) {
+    CLI::App* command = app.add_subcommand(name, description);
+    command->add_option("--source-root", source_root, "The folder that holds hyper_parallel/")
+        ->type_name("DIR")
+        ->required();
+    command->footer("Runs `python3 -m famspec " + name + "` under " + kAuditPython + " (or $" + kAuditPythonVariable +
+                    "). " + exit_codes);
+    return command;
+}
 
 int run_python_command(const Context& context, const std::string& command, std::vector<std::string> arguments,
                        std::ostream& err) {

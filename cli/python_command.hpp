@@ -9,11 +9,20 @@
 
 #include "context.hpp"
 
+namespace CLI {
+class App;
+}
+
 namespace famspec::cli {
 
 // The interpreter these commands run under, unless FAMSPEC_PYTHON names another one.
 inline constexpr const char* kAuditPython = "/usr/bin/python3";
 inline constexpr const char* kAuditPythonVariable = "FAMSPEC_PYTHON";
+
+// The subcommand `name` with its required --source-root and a footer naming the interpreter it runs
+// under, then `exit_codes`.
+CLI::App* add_python_subcommand(CLI::App& app, const std::string& name, const std::string& description,
+                                std::string& source_root, const std::string& exit_codes);
 
 // `python3 -m famspec <command> <arguments...> --plugin-path D...` (the directories this command would
 // search), with the package next to the executable on PYTHONPATH. Returns its exit code when it is

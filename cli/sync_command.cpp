@@ -9,18 +9,15 @@
 namespace famspec::cli {
 
 CLI::App* add_sync_command(CLI::App& app, SyncRequest& request) {
-    CLI::App* sync = app.add_subcommand("sync", "Generate a family's plugin project from the runtime's Python source");
-    sync->add_option("--source-root", request.source_root, "The folder that holds hyper_parallel/")
-        ->type_name("DIR")
-        ->required();
+    CLI::App* sync = add_python_subcommand(
+        app, "sync", "Generate a family's plugin project from the runtime's Python source", request.source_root,
+        "Exit codes: 0 written or up to date, 1 TODOs left or --check differs, 2 bad input.");
     sync->add_option("--family", request.family, "The family (any spelling)")->type_name("F")->required();
     sync->add_option("--out", request.out, "The plugin project to write (CMakeLists.txt, plugin.cpp, python/)")
         ->type_name("OUT")
         ->required();
     sync->add_flag("--check", request.check, "Write nothing; exit 1 with a unified diff when OUT is out of date");
     sync->add_flag("--allow-incomplete", request.allow_incomplete, "TODOs the source leaves do not fail the command");
-    sync->footer(std::string("Runs `python3 -m famspec sync` under ") + kAuditPython + " (or $" + kAuditPythonVariable +
-                 "). Exit codes: 0 written or up to date, 1 TODOs left or --check differs, 2 bad input.");
     return sync;
 }
 

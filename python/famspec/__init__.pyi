@@ -2,6 +2,7 @@ from ._command import command_path as command_path
 from ._provenance import ProvenanceMismatch as ProvenanceMismatch
 from ._provenance import check_provenance as check_provenance
 from ._provenance import provenance as provenance
+from .errors import PartialRegistryError as PartialRegistryError
 from .errors import PlanError as PlanError
 from .errors import ResolutionError as ResolutionError
 from .plan import Plan as Plan

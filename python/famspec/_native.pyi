@@ -114,6 +114,18 @@ class Injection(TypedDict):
     target: Optional[str]
     options: Optional[Dict[str, OptionValue]]
 
+class PlanEntry(TypedDict):
+    match: List[str]
+    when: Optional[str]
+    module_type: Optional[str]
+    exact_type: Optional[bool]
+    inner_target: Optional[str]
+    replace_module: Optional[Dict[str, OptionValue]]
+    local_compute_fn: Optional[Dict[str, OptionValue]]
+    inner_wrapper: Optional[Dict[str, OptionValue]]
+    line: int
+    column: int
+
 class Plan:
     @property
     def file(self) -> str: ...
@@ -122,7 +134,11 @@ class Plan:
     @property
     def architecture(self) -> Optional[str]: ...
     @property
+    def model_target(self) -> Optional[str]: ...
+    @property
     def targets(self) -> List[PlanTarget]: ...
+    @property
+    def entries(self) -> List[PlanEntry]: ...
 
 def parse_plan_file(path: str) -> PlanParse: ...
 def parse_plan_text(text: str, file_name: str) -> PlanParse: ...
@@ -137,6 +153,7 @@ class Registry:
     @property
     def families(self) -> List[str]: ...
     def describe(self) -> str: ...
+    def unknown_family(self, name: str) -> Optional[str]: ...
     def snapshot(self) -> str: ...
 
 def load_plugins(explicit_paths: List[str], environment: Optional[str], default_directory: str,

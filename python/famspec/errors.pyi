@@ -1,4 +1,6 @@
-from typing import Optional, Tuple
+from typing import Iterable, Optional, Tuple
+
+from .registry import PluginRecord
 
 class PlanError(ValueError):
     file: str
@@ -12,3 +14,7 @@ class ResolutionError(RuntimeError):
     target: Optional[str]
     message: str
     def __init__(self, message: str, target: Optional[str] = None) -> None: ...
+
+class PartialRegistryError(RuntimeError):
+    failures: Tuple[PluginRecord, ...]
+    def __init__(self, failures: Iterable[PluginRecord]) -> None: ...

@@ -4,24 +4,11 @@ fresh process that loads the shipped plugins itself."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import sys
 
-import pytest
-
 from conftest import CLEAN_ROOT
-
-
-def _required(variable: str) -> str:
-    value = os.environ.get(variable)
-    if not value:
-        pytest.fail(f"{variable} is not set; run these tests through ctest")
-    return value
-
-
-def run(argv, **kwargs):
-    return subprocess.run(argv, capture_output=True, text=True, timeout=120, **kwargs)
+from runtime_tree import required as _required
+from runtime_tree import run, run_importing_nothing_of
 
 
 def test_cli_audits_every_shipped_family_on_the_clean_tree(declarations):
@@ -58,17 +45,5 @@ def test_python_m_famspec_audit_and_its_exit_codes(tmp_path):
 
 def test_the_audit_imports_nothing_of_the_runtime(tree):
     # Every package of the tree now fails on import: the audit must still pass, and import no torch.
-    for init in tree.root.rglob("__init__.py"):
-        init.write_text("raise ImportError('the audit imported the runtime')\n" + init.read_text())
-    plugins = _required("FAMSPEC_PLUGIN_DIR")
-    probe = (
-        "import sys\n"
-        "from famspec.audit import main\n"
-        f"code = main(['--source-root', {str(tree.root)!r}, '--plugin-path', {plugins!r}])\n"
-        "leaked = sorted(m for m in sys.modules if m.split('.')[0] in ('torch', 'hyper_parallel'))\n"
-        "print('leaked', leaked)\n"
-        "sys.exit(code)\n"
-    )
-    result = run([sys.executable, "-c", probe])
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert "leaked []" in result.stdout
+    run_importing_nothing_of(tree.root, "audit", ["--source-root", str(tree.root),
+                                                  "--plugin-path", _required("FAMSPEC_PLUGIN_DIR")])

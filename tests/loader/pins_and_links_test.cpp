@@ -30,6 +30,21 @@ std::string stage_of(const famspec::PluginRecord& record) {
     return record.error ? std::string(famspec::name_of(record.error->stage)) : "ok";
 }
 
+// The one plugin `options` names, refused at the trust stage: why.
+std::string trust_refusal(const famspec::LoadOptions& options) {
+    const auto refused = famspec::load_plugins(options);
+    REQUIRE(refused->plugins().size() == 1);
+    REQUIRE(stage_of(refused->plugins()[0]) == "trust");
+    return refused->plugins()[0].error->message;
+}
+
+// Why a plugin reached through `link` is refused while `holder`, the directory that holds the link, is
+// writable by `who` ("its group", "others") with `mode`.
+std::string link_refusal(const TempDir& holder, const std::string& who, const std::string& mode, const fs::path& link) {
+    return "directory " + holder.path().string() + " is writable by " + who + " (mode " + mode + "); fix: chmod go-w " +
+           holder.path().string() + " (it holds the symbolic link " + link.string() + " on the way to the plugin)";
+}
+
 std::vector<std::string> summary_with_pins(const std::string& pins) {
     return {"summary", "--digest", kPlan, "--plugin-path", famspec::test::plugin_dir(), "--require-digests", pins};
 }
@@ -156,13 +171,7 @@ TEST_CASE("a link to a link: every directory that holds a link on the way is che
 
     famspec::LoadOptions options;
     options.directories = {safe.path()};
-    const auto refused = famspec::load_plugins(options);
-    REQUIRE(refused->plugins().size() == 1);
-    REQUIRE(stage_of(refused->plugins()[0]) == "trust");
-    CHECK(contains(refused->plugins()[0].error->message,
-                   "directory " + shared.path().string() + " is writable by others (mode 0757); fix: chmod go-w " +
-                       shared.path().string() + " (it holds the symbolic link " + (shared / "hop.so").string() +
-                       " on the way to the plugin)"));
+    CHECK(contains(trust_refusal(options), link_refusal(shared, "others", "0757", shared / "hop.so")));
 
     const auto cli = run_cli({"summary", "--digest", kPlan, "--plugin-path", famspec::test::plugin_dir(),
                               "--plugin-path", safe.path().string()});
@@ -186,13 +195,7 @@ TEST_CASE("a link among the directories of a link's target: the directory that h
 
     famspec::LoadOptions options;
     options.files = {safe / "famspec_zoo_good.so"};
-    const auto refused = famspec::load_plugins(options);
-    REQUIRE(refused->plugins().size() == 1);
-    REQUIRE(stage_of(refused->plugins()[0]) == "trust");
-    CHECK(contains(refused->plugins()[0].error->message,
-                   "directory " + shared.path().string() + " is writable by its group (mode 0775); fix: chmod go-w " +
-                       shared.path().string() + " (it holds the symbolic link " + (shared / "current").string() +
-                       " on the way to the plugin)"));
+    CHECK(contains(trust_refusal(options), link_refusal(shared, "its group", "0775", shared / "current")));
 
     fs::permissions(shared.path(), static_cast<fs::perms>(0755));
     CHECK(famspec::load_plugins(options)->all_ok());
@@ -207,13 +210,7 @@ TEST_CASE("a searched directory reached through a link: the directory that holds
 
     famspec::LoadOptions options;
     options.directories = {shared / "current"};
-    const auto refused = famspec::load_plugins(options);
-    REQUIRE(refused->plugins().size() == 1);
-    REQUIRE(stage_of(refused->plugins()[0]) == "trust");
-    CHECK(contains(refused->plugins()[0].error->message,
-                   "directory " + shared.path().string() + " is writable by its group (mode 0775); fix: chmod go-w " +
-                       shared.path().string() + " (it holds the symbolic link " + (shared / "current").string() +
-                       " on the way to the plugin)"));
+    CHECK(contains(trust_refusal(options), link_refusal(shared, "its group", "0775", shared / "current")));
 
     fs::permissions(shared.path(), static_cast<fs::perms>(0755));
     CHECK(famspec::load_plugins(options)->all_ok());

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from conftest import HERE, SHIPPED, SOURCE, make_tree
+from runtime_tree import required as _required
 
 PLANS = {
     "qwen3_moe": ["qwen3_moe.yaml", "qwen3_moe_training.yaml"],
@@ -21,13 +22,6 @@ PLANS = {
     "deepseek_v32": ["deepseek_v32.yaml"],
     "deepseek_v41": ["deepseek_v41.yaml"],
 }
-
-
-def _required(variable: str) -> str:
-    value = os.environ.get(variable)
-    if not value:
-        pytest.fail(f"{variable} is not set; run these tests through ctest")
-    return value
 
 
 def run(argv, **kwargs) -> subprocess.CompletedProcess:

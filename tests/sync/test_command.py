@@ -4,23 +4,11 @@
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 
-import pytest
-
-from conftest import RUNTIME, snapshot
-
-
-def _required(variable: str) -> str:
-    value = os.environ.get(variable)
-    if not value:
-        pytest.fail(f"{variable} is not set; run these tests through ctest")
-    return value
-
-
-def run(argv, **kwargs):
-    return subprocess.run([str(a) for a in argv], capture_output=True, text=True, timeout=120, **kwargs)
+from conftest import RUNTIME, make_tree, snapshot
+from runtime_tree import required as _required
+from runtime_tree import run, run_importing_nothing_of
 
 
 def test_the_cli_and_python_m_write_the_same_project(tmp_path):
@@ -57,22 +45,8 @@ def test_the_cli_passes_exit_codes_and_says_what_it_needs(tmp_path):
 
 def test_sync_imports_nothing_of_the_runtime(tmp_path):
     # Every package of the tree fails on import: sync must still write the project, and import no torch.
-    from conftest import make_tree
-
     tree = make_tree(tmp_path / "runtime")
-    for init in tree.root.rglob("__init__.py"):
-        init.write_text("raise ImportError('sync imported the runtime')\n" + init.read_text())
-    plugins = _required("FAMSPEC_PLUGIN_DIR")
-    probe = (
-        "import sys\n"
-        "from famspec.sync import main\n"
-        f"code = main(['--source-root', {str(tree.root)!r}, '--family', 'acme_moe', '--out', {str(tmp_path / 'out')!r},"
-        f" '--plugin-path', {plugins!r}])\n"
-        "leaked = sorted(m for m in sys.modules if m.split('.')[0] in ('torch', 'torch_npu', 'hyper_parallel'))\n"
-        "print('leaked', leaked)\n"
-        "sys.exit(code)\n"
-    )
-    result = run([sys.executable, "-c", probe])
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert "leaked []" in result.stdout
+    run_importing_nothing_of(tree.root, "sync", ["--source-root", str(tree.root), "--family", "acme_moe",
+                                                 "--out", str(tmp_path / "out"),
+                                                 "--plugin-path", _required("FAMSPEC_PLUGIN_DIR")])
     assert (tmp_path / "out" / "python" / "acme_attention.py").is_file()

@@ -29,12 +29,30 @@ def digest_and_kinds() -> Tuple[str, Tuple[str, ...]]:
     return summary.digest(), kinds
 
 
+def partial_answers() -> Tuple[bool, Tuple[str, ...], Optional[str]]:
+    """The partial-registry API: a registry that accepts failures, and the error a strict one raises."""
+    registry = famspec.load_plugins(allow_partial=True)
+    failed: Tuple[famspec.PluginRecord, ...] = registry.failures
+    resolver = famspec.Resolver(registry, allow_partial=True)
+    plan = famspec.parse_plan(PLAN)
+    model_target: Optional[str] = plan.model_target
+    assert [entry["match"] for entry in plan.entries] == [["x"]]
+    try:
+        raise famspec.PartialRegistryError(failed)
+    except famspec.PartialRegistryError as error:
+        paths = tuple(record.path for record in error.failures)
+    assert resolver.registry.allow_partial
+    return registry.all_ok, paths, model_target
+
+
 if __name__ == "__main__":
     assert constructor(NORM) == "RMSNorm"
     strategy = strategy_spec_for(EP, "qwen3_moe")
     assert strategy is not None and strategy.target_class == "Qwen3MoeSparseMoeBlock"
     digest, kinds = digest_and_kinds()
     assert digest.startswith("sha256:") and kinds == ()
+    all_ok, failed_paths, model_target = partial_answers()
+    assert all_ok and failed_paths == () and model_target is None
     try:
         famspec.parse_plan("plan_overrides: 3\n")
     except famspec.PlanError as error:

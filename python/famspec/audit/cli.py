@@ -6,30 +6,24 @@ import argparse
 import json
 import sys
 
-from . import declarations
+from . import front_end
 from .audit import AuditError, Report, run_audit
 from .findings import OK
-
-EXIT_USAGE = 2
+from .front_end import EXIT_USAGE
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="famspec audit",
-        description="Check every family declaration of the loaded plugins against the runtime's Python "
-        "source. The source is read with ast; nothing under it is imported.",
-        epilog="Exit codes: 0 nothing drifts, 1 a declaration drifts (or a plugin failed to load), "
-        "2 a bad source root or bad arguments.",
+    parser = front_end.parser(
+        "famspec audit",
+        "Check every family declaration of the loaded plugins against the runtime's Python source. The source "
+        "is read with ast; nothing under it is imported.",
+        "Exit codes: 0 nothing drifts, 1 a declaration drifts (or a plugin failed to load), 2 a bad source root "
+        "or bad arguments.",
     )
-    parser.add_argument("--source-root", required=True, metavar="DIR", help="the folder that holds hyper_parallel/")
     parser.add_argument("--family", action="append", metavar="F", help="audit only this family (repeatable)")
     parser.add_argument("--json", action="store_true", help="a machine-readable report on stdout")
-    parser.add_argument(
-        "--plugin-path", action="append", metavar="DIR", help="plugin directory (repeatable; else FAMSPEC_PLUGIN_PATH)"
-    )
-    parser.add_argument(
-        "--declarations", metavar="FILE", help="read a saved Registry.describe() instead of loading plugins"
-    )
+    front_end.add_plugin_arguments(parser, "plugin directory (repeatable; else FAMSPEC_PLUGIN_PATH)",
+                                   "read a saved Registry.describe() instead of loading plugins")
     parser.add_argument("--strict", action="store_true", help="unreadable source fails the audit too")
     parser.add_argument("--verbose", action="store_true", help="print every ok finding, not only their count")
     return parser
@@ -55,17 +49,11 @@ def render_text(report: Report, verbose: bool, out) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = _parser()
+    args, code = front_end.parse(_parser(), argv)
+    if args is None:
+        return code
     try:
-        args = parser.parse_args(argv)
-    except SystemExit as exit_:
-        return EXIT_USAGE if exit_.code else 0
-    try:
-        if args.declarations:
-            described = declarations.from_file(args.declarations)
-        else:
-            described = declarations.from_plugins(args.plugin_path)
-        report = run_audit(described, args.source_root, args.family)
+        report = run_audit(front_end.described(args), args.source_root, args.family)
     except AuditError as error:
         print(f"famspec audit: {error}", file=sys.stderr)
         return EXIT_USAGE

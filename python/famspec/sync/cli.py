@@ -7,34 +7,30 @@ import json
 import sys
 from pathlib import Path
 
-from ..audit import declarations
+from ..audit import front_end
 from ..audit.audit import AuditError
+from ..audit.front_end import EXIT_USAGE
 from . import project
 from .errors import SyncError
 from .reader import read_family
 
 EXIT_INCOMPLETE = 1
-EXIT_USAGE = 2
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="famspec sync",
-        description="Generate a family's plugin project (CMakeLists.txt, plugin.cpp, Python assets) from the "
-        "runtime's Python source, read with ast; nothing under it is imported.",
-        epilog="Exit codes: 0 written (or, with --check, up to date); 1 the source leaves TODOs (without "
+    parser = front_end.parser(
+        "famspec sync",
+        "Generate a family's plugin project (CMakeLists.txt, plugin.cpp, Python assets) from the runtime's "
+        "Python source, read with ast; nothing under it is imported.",
+        "Exit codes: 0 written (or, with --check, up to date); 1 the source leaves TODOs (without "
         "--allow-incomplete), or --check found a difference; 2 bad input, nothing written.",
     )
-    parser.add_argument("--source-root", required=True, metavar="DIR", help="the folder that holds hyper_parallel/")
     parser.add_argument("--family", required=True, metavar="F", help="the family, by any spelling")
     parser.add_argument("--out", required=True, metavar="OUT", help="the plugin project to write")
     parser.add_argument("--check", action="store_true", help="write nothing; exit 1 with a diff when OUT differs")
     parser.add_argument("--allow-incomplete", action="store_true", help="TODOs do not fail the command")
-    parser.add_argument(
-        "--plugin-path", action="append", metavar="DIR",
-        help="plugin directory whose components the project need not declare (repeatable)",
-    )
-    parser.add_argument("--declarations", metavar="FILE", help="a saved Registry.describe() instead of loading plugins")
+    front_end.add_plugin_arguments(parser, "plugin directory whose components the project need not declare "
+                                   "(repeatable)", "a saved Registry.describe() instead of loading plugins")
     parser.add_argument("--json", action="store_true", help="the outcome as one JSON object on stdout")
     parser.add_argument("--quiet", action="store_true", help="no notes on stderr (errors and --check's diff still)")
     return parser
@@ -51,9 +47,7 @@ def _emit_json(stream, **fields) -> None:
 
 def _described(args) -> dict:
     try:
-        if args.declarations:
-            return declarations.from_file(args.declarations)
-        return declarations.from_plugins(args.plugin_path)
+        return front_end.described(args)
     except AuditError as error:
         raise SyncError(str(error)) from None
 
@@ -98,11 +92,9 @@ def run(args, out=None, err=None) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = _parser()
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as exit_:
-        return EXIT_USAGE if exit_.code else 0
+    args, code = front_end.parse(_parser(), argv)
+    if args is None:
+        return code
     try:
         return run(args)
     except SyncError as error:

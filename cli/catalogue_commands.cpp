@@ -33,6 +33,9 @@ void print_manifest(std::ostream& out, const PluginRecord& record) {
     out << "  ABI:          " << m.abi_major << "." << m.abi_minor << " (this famspec: " << kAbiMajor << "."
         << kAbiMinor << "), descriptor " << m.descriptor_size << " bytes\n";
     out << "  fingerprint:  " << m.fingerprint << "\n";
+    const std::string compiler = fingerprint_field(m.fingerprint, "compiler");
+    out << "  compiler:     " << (compiler.empty() ? "(not recorded)" : compiler)
+        << " (this famspec: " << fingerprint_field(core_fingerprint(), "compiler") << ")\n";
     out << "  build id:     " << (record.build_id.empty() ? "(none)" : record.build_id) << "\n";
     std::vector<std::string> families;
     for (const auto& f : m.families) families.push_back(f.model_type + " (" + f.architecture + ")");
@@ -56,6 +59,7 @@ int plugin_info(const Context& context, const std::string& file, std::ostream& o
     if (records.empty())
         return context.fail(kExitFailed, {"plugin", file + ": not a plugin candidate", file, {}, {}}, out, err);
     const PluginRecord& record = records.front();
+    context.note_plugins(err, records);
     if (context.json) {
         json::object report = record_json(record, record.ok() ? "ok" : "error");
         report["manifest"] = record.manifest ? json::parse(to_json(*record.manifest)) : json::value(nullptr);

@@ -83,6 +83,7 @@ std::shared_ptr<const Registry> Context::load(std::ostream& err) const {
         std::cout.rdbuf(answer);
         watch_loaded();
     }
+    note_plugins(err, registry->plugins());
     for (const PluginRecord& record : registry->plugins()) {
         if (record.ok()) continue;
         const std::string text =
@@ -127,6 +128,12 @@ int Context::fail(int code, const CliError& error, std::ostream& out, std::ostre
 
 void Context::note(std::ostream& err, const std::string& text) const {
     if (!quiet) err << text << "\n";
+}
+
+void Context::note_plugins(std::ostream& err, std::span<const PluginRecord> records) const {
+    for (const PluginRecord& record : records) {
+        for (const std::string& text : record.notes) note(err, "famspec: note: " + record.path + ": " + text);
+    }
 }
 
 void print_json(std::ostream& out, const boost::json::value& value) { out << canonical_json(value) << "\n"; }

@@ -5,6 +5,7 @@
 #include <iosfwd>
 #include <memory>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -65,6 +66,8 @@ struct Context {
     int fail(int code, const CliError& error, std::ostream& out, std::ostream& err) const;
     // A note or warning for people: stderr, unless --quiet.
     void note(std::ostream& err, const std::string& text) const;
+    // Each plugin's notes (built differently without changing the ABI), as notes.
+    void note_plugins(std::ostream& err, std::span<const PluginRecord> records) const;
 };
 
 std::string executable_path();

@@ -70,7 +70,8 @@ int generate(const std::string& input, const std::string& output, bool allow_inc
     if (generated.descriptor_only && !allow_incompatible) {
         std::cerr << "famspec-manifest: error: " << generated.error->message
                   << "\nfamspec-manifest: error: famspec would refuse this plugin at load; build it with the "
-                     "compiler and flags famspec was built with (`famspec --version` prints them), or configure "
+                     "standard library and ABI flags famspec was built with (`famspec --version` prints them; any "
+                     "compiler for them will do), or configure "
                      "with -DFAMSPEC_ALLOW_INCOMPATIBLE_PLUGINS=ON to build it anyway\n";
         return 1;
     }
@@ -78,6 +79,13 @@ int generate(const std::string& input, const std::string& output, bool allow_inc
         std::cerr << "famspec-manifest: warning: " << generated.error->message
                   << "\nfamspec-manifest: warning: the manifest records the descriptor only; famspec will "
                      "refuse this plugin until it is rebuilt\n";
+    }
+    if (generated.manifest && !generated.descriptor_only) {
+        for (const std::string& note :
+             famspec::fingerprint_notes(generated.manifest->fingerprint, famspec::core_fingerprint())) {
+            std::cerr << "famspec-manifest: note: plugin '" << generated.manifest->name << "' (" << input
+                      << ") is built differently from famspec, which does not change the ABI: " << note << "\n";
+        }
     }
     if (generated.manifest && !generated.descriptor_only && generated.manifest->registers_nothing()) {
         std::cerr << "famspec-manifest: warning: plugin '" << generated.manifest->name << "' (" << input

@@ -20,6 +20,7 @@ int list_plugins(const Context& context, bool long_list, std::ostream& out, std:
     const SearchPath search = context.search_path();
     const std::vector<PluginRecord> records = inspect_plugins(context.load_options(err));
     const bool ok = std::all_of(records.begin(), records.end(), [](const auto& r) { return r.ok(); });
+    context.note_plugins(err, records);
     if (context.json) {
         json::array plugins;
         for (const auto& record : records) plugins.push_back(record_json(record, record.ok() ? "ok" : "error"));

@@ -62,6 +62,7 @@ json::object record_json(const PluginRecord& record, std::string_view status) {
     out["build_id"] = record.build_id;
     out["families"] = string_array(family_names(record));
     out["status"] = std::string(status);
+    out["notes"] = string_array(record.notes);
     if (record.error) {
         out["stage"] = std::string(name_of(record.error->stage));
         out["message"] = record.error->message;

@@ -109,6 +109,7 @@ class PluginRecordFields(TypedDict):
     status: str
     stage: Optional[str]
     message: str
+    notes: Tuple[str, ...]
 
 class Injection(TypedDict):
     target: Optional[str]

@@ -19,9 +19,11 @@ def default_plugin_directory() -> str:
 class PluginRecord(Record):
     """One candidate plugin file, as ``famspec list --json`` describes it: ``name``, ``version``,
     ``path``, ``status`` ("ok" or "error"), ``stage`` (the loader stage that failed, None when ok),
-    ``message``, ``families``, ``abi``, ``build_id`` and ``paths``. Read-only."""
+    ``message``, ``families``, ``abi``, ``build_id``, ``paths`` and ``notes`` (what differs from this
+    famspec without changing the ABI, such as another compiler). Read-only."""
 
-    __slots__ = ("name", "version", "path", "status", "stage", "message", "families", "abi", "build_id", "paths")
+    __slots__ = ("name", "version", "path", "status", "stage", "message", "families", "abi", "build_id", "paths",
+                 "notes")
 
     def __repr__(self):
         return f"PluginRecord(name={self.name!r}, version={self.version!r}, status={self.status!r}, path={self.path!r})"

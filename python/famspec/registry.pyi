@@ -16,8 +16,10 @@ class PluginRecord:
     abi: str
     build_id: str
     paths: Tuple[str, ...]
+    notes: Tuple[str, ...]
     def __init__(self, name: str, version: str, path: str, status: str, stage: Optional[str], message: str,
-                 families: Tuple[str, ...], abi: str, build_id: str, paths: Tuple[str, ...]) -> None: ...
+                 families: Tuple[str, ...], abi: str, build_id: str, paths: Tuple[str, ...],
+                 notes: Tuple[str, ...]) -> None: ...
     def __hash__(self) -> int: ...
 
 class Registry:

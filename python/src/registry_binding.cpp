@@ -79,6 +79,7 @@ py::dict record_dict(const PluginRecord& record) {
     out["status"] = record.ok() ? "ok" : "error";
     out["stage"] = record.error ? py::object(py::str(std::string(name_of(record.error->stage)))) : py::none();
     out["message"] = record.error ? record.error->message : "";
+    out["notes"] = py::tuple(py::cast(record.notes));
     return out;
 }
 

@@ -10,9 +10,10 @@
 #     by famspec-manifest, so the metadata cannot drift from what the plugin registers.
 # ASSETS embeds text files (e.g. Python sources) as `famspec_assets::<stem>` string_views in the
 # generated header "<name>_assets.hpp".
-# A plugin the famspec it is built against would refuse (another compiler, C++ ABI or sanitizer:
-# its build fingerprint differs) fails its build. ALLOW_INCOMPATIBLE, or the cache option
-# FAMSPEC_ALLOW_INCOMPATIBLE_PLUGINS, builds it anyway, with a warning; famspec refuses it at load.
+# A plugin the famspec it is built against would refuse (another standard library, C++ ABI switch or
+# sanitizer: its build fingerprint differs) fails its build; another compiler is only noted.
+# ALLOW_INCOMPATIBLE, or the cache option FAMSPEC_ALLOW_INCOMPATIBLE_PLUGINS, builds it anyway, with
+# a warning; famspec refuses it at load.
 # MANIFEST_TEMPLATE and NO_MANIFEST exist for the test fixtures that must carry a wrong manifest.
 #
 # Works in the famspec tree and from an installed package (find_package(famspec CONFIG)). In the tree,

@@ -152,6 +152,9 @@ TEST_CASE("list reports the stage each fixture fails at without running plugin c
         {"abi_minor_newer", "error/compatibility", kFailed},
         {"descriptor_too_small", "error/compatibility", kFailed},
         {"fingerprint_mismatch", "error/compatibility", kFailed},
+        {"debug_containers", "error/compatibility", kFailed},
+        {"newer_stdlib", "error/compatibility", kFailed},
+        {"built_elsewhere", "ok/null", kOk},
         // Their manifests are sound: only loading them shows the failure.
         {"no_entry_symbol", "ok/null", kOk},
         {"unresolved_symbol", "ok/null", kOk},
@@ -257,6 +260,8 @@ TEST_CASE("verify reports the stage each fixture fails at when loaded") {
         {"manifest_missing", "error/manifest", kFailed},
         {"abi_major_mismatch", "error/compatibility", kFailed},
         {"fingerprint_mismatch", "error/compatibility", kFailed},
+        {"debug_containers", "error/compatibility", kFailed},
+        {"built_elsewhere", "ok/null", kOk},
         {"unresolved_symbol", "error/open", kFailed},
         {"no_entry_symbol", "error/entry", kFailed},
         {"entry_from_dependency", "error/entry", kFailed},
@@ -396,4 +401,41 @@ TEST_CASE("show still answers when another plugin in the path fails") {
     CHECK(result.exit_code == kOk);
     CHECK(result.err.find("famspec_throws_in_register.so") != std::string::npos);
     CHECK(result.out.find("family throws_neighbor") == 0);
+}
+
+// ---- a plugin built by another compiler --------------------------------------------------------------
+
+TEST_CASE("a plugin built by another compiler loads; each command notes it on stderr, and --quiet hides it") {
+    const std::string dir = fixture_dir("built_elsewhere");
+    const std::string file = fixture_file("built_elsewhere").string();
+    const std::string note = "famspec: note: " + file +
+                             ": plugin 'built_elsewhere' was built differently from this famspec, which does not "
+                             "change the ABI (compiler [CMAKE_CXX_COMPILER]: plugin clang-99.0.0, core " +
+                             famspec::fingerprint_field(famspec::core_fingerprint(), "compiler") + ")\n";
+    for (const std::vector<std::string>& command :
+         {std::vector<std::string>{"list"}, {"show", "built_elsewhere"}, {"info", file}}) {
+        std::vector<std::string> arguments = command;
+        // The shipped plugins too, for the component its factory wraps.
+        if (command[0] != "info")
+            arguments.insert(arguments.end(), {"--plugin-path", dir, "--plugin-path", plugin_dir()});
+        const ProcessResult noted = run_cli(arguments);
+        INFO(describe(noted));
+        CHECK(noted.exit_code == kOk);
+        CHECK(noted.err.find(note) != std::string::npos);
+        CHECK(noted.out.find("famspec: note") == std::string::npos);
+        arguments.emplace_back("--quiet");
+        const ProcessResult quiet = run_cli(arguments);
+        INFO(describe(quiet));
+        CHECK(quiet.exit_code == kOk);
+        CHECK(quiet.err.find("famspec: note") == std::string::npos);
+        CHECK(quiet.out == noted.out);
+    }
+    const ProcessResult info = run_cli({"info", file});
+    CHECK(info.out.find("  compiler:     clang-99.0.0 (this famspec: " +
+                        famspec::fingerprint_field(famspec::core_fingerprint(), "compiler") + ")\n") !=
+          std::string::npos);
+    const json::object report = run_json({"list", "--json", "--plugin-path", dir}, kOk);
+    const auto& notes = plugins_of(report)[0].as_object().at("notes").as_array();
+    REQUIRE_FALSE(notes.empty());
+    CHECK(note.find(std::string(notes[0].as_string())) != std::string::npos);
 }

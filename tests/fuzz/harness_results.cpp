@@ -90,7 +90,8 @@ PluginRecord record_of(const std::string& path, const PluginManifest& manifest) 
                         .paths = {path},
                         .build_id = {},
                         .manifest = std::make_shared<const PluginManifest>(manifest),
-                        .error = {}};
+                        .error = {},
+                        .notes = {}};
 }
 
 bool claims_anything(const PluginManifest& m) {

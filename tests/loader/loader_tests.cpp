@@ -173,17 +173,6 @@ TEST_CASE("a descriptor shorter than the core's minimum fails at the compatibili
     }
 }
 
-TEST_CASE("a build fingerprint mismatch fails at the compatibility stage and names the field") {
-    for (const PluginRecord& record : {load_one("fingerprint_mismatch"), inspect_one("fingerprint_mismatch")}) {
-        REQUIRE(stage_of(record) == "compatibility");
-        const std::string& message = record.error->message;
-        CHECK(message.find("has a different build fingerprint (") != std::string::npos);
-        CHECK(message.find("compiler: plugin gcc-1, core ") != std::string::npos);
-        // Only differing fields are named; the C++11 ABI field agrees in every build of this tree.
-        CHECK(message.find("cxx11-abi:") == std::string::npos);
-    }
-}
-
 // ---- open, entry and handshake: the library is opened, but none of its functions run -------------
 
 TEST_CASE("an unresolved symbol fails at the open stage because plugins are loaded RTLD_NOW") {

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "famspec/fingerprint.hpp"
 #include "new_family.hpp"
 #include "process.hpp"
 
@@ -344,7 +345,8 @@ TEST_CASE("a family built with another C++ ABI is refused with a clear message, 
     INFO(refused.out, refused.err);
     CHECK(contains(refused.err + refused.out,
                    "famspec-manifest: error: " + (build / "plugins/famspec_acme_moe.so").string() +
-                       ": plugin 'acme_moe' has a different build fingerprint (cxx11-abi: plugin 0, core 1)"));
+                       ": plugin 'acme_moe' has a different build fingerprint (cxx11-abi [_GLIBCXX_USE_CXX11_ABI]: "
+                       "plugin 0, core 1)"));
     CHECK(contains(refused.err + refused.out, "configure with -DFAMSPEC_ALLOW_INCOMPATIBLE_PLUGINS=ON"));
     // With the opt-out, the build succeeds with a warning: the manifest records the descriptor, so
     // every famspec refuses the file before loading it.
@@ -359,20 +361,25 @@ TEST_CASE("a family built with another C++ ABI is refused with a clear message, 
     CHECK(list.signal == 0);
     CHECK(list.exit_code == 1);
     CHECK(contains(list.out, "acme_moe  1.0.0    3.0  error (compatibility)"));
-    const std::string refusal = "  compatibility: " + plugin.string() +
-                                ": plugin 'acme_moe' has a different build fingerprint (cxx11-abi: plugin 0, core 1); "
-                                "built for ABI 3.0, compiler=";
+    const std::string refusal =
+        "  compatibility: " + plugin.string() +
+        ": plugin 'acme_moe' has a different build fingerprint (cxx11-abi [_GLIBCXX_USE_CXX11_ABI]: plugin 0, core 1); "
+        "built for ABI 3.0, stdlib=libstdc++;";
     CHECK(contains(list.out, refusal));
     CHECK(contains(list.out, "cxx11-abi=0;"));
-    CHECK(contains(list.out, "; this core is ABI 3.0, compiler="));
+    CHECK(contains(list.out, "; this core is ABI 3.0, stdlib=libstdc++;"));
     CHECK(contains(list.out, "cxx11-abi=1;"));
-    CHECK(contains(list.out, "; rebuild it against famspec 0.1.0 with the same compiler and flags\n"));
+    CHECK(contains(list.out,
+                   "; rebuild it against famspec 0.1.0 with the same standard library and ABI flags (any "
+                   "compiler for them)\n"));
 
     // Loading (not just listing) refuses it the same way, before any plugin code runs.
     const ProcessResult show = run(installed_cli(prefix, {"show", "acme", "--plugin-path", plugins.string()}));
     CHECK(show.signal == 0);
     CHECK(show.exit_code == 1);
-    CHECK(contains(show.err, "plugin 'acme_moe' has a different build fingerprint (cxx11-abi: plugin 0, core 1)"));
+    CHECK(contains(
+        show.err,
+        "plugin 'acme_moe' has a different build fingerprint (cxx11-abi [_GLIBCXX_USE_CXX11_ABI]: plugin 0, core 1)"));
 }
 
 TEST_CASE("famspec new-family writes a project that builds against the installed package and loads") {
@@ -416,27 +423,164 @@ TEST_CASE("famspec new-family writes a project that builds against the installed
     CHECK(contains(tested.out, "100% tests passed, 0 tests failed out of 1"));
 }
 
-// In a sanitized build the sanitizer field differs too and is named first: this checks the plain build.
+// GCC and Clang share the Itanium C++ ABI and libstdc++, and the SDK's types have one layout under
+// both: across that boundary a plugin loads, with a note. Sanitizer flags are GCC's runtime, so this
+// checks the plain build.
 #if !FAMSPEC_TEST_SANITIZED
-TEST_CASE("the SDK compiles with clang++, and famspec names the compiler when it refuses the plugin") {
+namespace {
+
+// What a user sees of one family: its catalogue entry, one resolved target and the plugin's info.
+struct Answers {
+    std::string show;
+    std::string resolved;
+    std::string info;
+};
+
+Answers answers_of(const fs::path& prefix, const fs::path& plugins, const fs::path& plugin) {
+    const ProcessResult show =
+        must_run(installed_cli(prefix, {"show", "ClangMoeForCausalLM", "--plugin-path", plugins.string()}));
+    const ProcessResult resolved = must_run(installed_cli(
+        prefix,
+        {"resolve", "--target", "hyper_parallel.models.clang_moe.adapter.replacements.replace_clang_moe_rms_norm",
+         "--module-type", "clang.modeling.ClangRMSNorm", "--plugin-path", plugins.string()}));
+    const ProcessResult info = must_run(installed_cli(prefix, {"info", plugin.string()}));
+    return {show.out, resolved.out, info.out};
+}
+
+std::string core_compiler(const fs::path& prefix) {
+    const ProcessResult version = must_run(installed_cli(prefix, {"--version"}));
+    const std::size_t at = version.out.find(";compiler=");
+    REQUIRE(at != std::string::npos);
+    const std::size_t begin = at + std::string(";compiler=").size();
+    return version.out.substr(begin, version.out.find(';', begin) - begin);
+}
+
+}  // namespace
+
+TEST_CASE("a family built with clang++ loads into the GCC-built famspec and answers as the g++ build does") {
     Scratch scratch("clang");
     const fs::path prefix = scratch / "prefix dir";
     install_famspec(prefix);
+    const std::string core = core_compiler(prefix);
+    REQUIRE(core.starts_with("gcc-"));
     const fs::path project = scratch / "clang family";
     std::ostringstream out;
     std::ostringstream err;
     REQUIRE(famspec::cli::new_family({"clang_moe", "ClangMoeForCausalLM", project.string()}, out, err) == 0);
-    const fs::path build = scratch / "clang build";
-    const ProcessResult built = build_family(project, build, prefix, "", FAMSPEC_TEST_CLANG_COMPILER, true);
-    CHECK(contains(built.err + built.out, "famspec-manifest: warning: the manifest records the descriptor only"));
 
-    const fs::path plugins = scratch / "plugin dir";
-    const fs::path plugin = copy_plugin(build / "plugins/famspec_clang_moe.so", plugins);
-    const ProcessResult list = run(installed_cli(prefix, {"list", "--plugin-path", plugins.string()}));
-    INFO(list.out, list.err);
-    CHECK(list.signal == 0);
-    CHECK(list.exit_code == 1);
-    CHECK(contains(list.out, "  compatibility: " + plugin.string() +
-                                 ": plugin 'clang_moe' has a different build fingerprint (compiler: plugin clang-"));
+    // The clang++ build passes famspec-manifest's check, which notes the compiler.
+    const fs::path clang_build = scratch / "clang build";
+    const ProcessResult built = build_family(project, clang_build, prefix, "", FAMSPEC_TEST_CLANG_COMPILER);
+    INFO(built.out, built.err);
+    CHECK(contains(built.err + built.out, "famspec-manifest: note: plugin 'clang_moe' ("));
+    CHECK(contains(built.err + built.out,
+                   "is built differently from famspec, which does not change the ABI: compiler "
+                   "[CMAKE_CXX_COMPILER]: plugin clang-"));
+    CHECK_FALSE(contains(built.err + built.out, "warning"));
+
+    const fs::path clang_plugins = scratch / "clang plugins";
+    const fs::path clang_plugin = copy_plugin(clang_build / "plugins/famspec_clang_moe.so", clang_plugins);
+    const ProcessResult list = must_run(installed_cli(prefix, {"list", "--plugin-path", clang_plugins.string()}));
+    CHECK(contains(list.out, "clang_moe  0.1.0    3.0  ok      clang_moe  famspec_clang_moe.so\n"));
+    const std::string note = "famspec: note: " + clang_plugin.string() +
+                             ": plugin 'clang_moe' was built differently from this famspec, which does not change "
+                             "the ABI (compiler [CMAKE_CXX_COMPILER]: plugin clang-";
+    CHECK(contains(list.err, note));
+    CHECK(contains(list.err, ", core " + core + ")\n"));
+    const ProcessResult quiet =
+        must_run(installed_cli(prefix, {"list", "--quiet", "--plugin-path", clang_plugins.string()}));
+    CHECK(quiet.err.empty());
+
+    const Answers from_clang = answers_of(prefix, clang_plugins, clang_plugin);
+    CHECK(contains(from_clang.resolved,
+                   R"("mode":"wrap_source","new_ctor":"ClangMoeRMSNorm","old_ctor":"ClangRMSNorm")"));
+    CHECK(contains(from_clang.info, "  compiler:     clang-"));
+    CHECK(contains(from_clang.info, " (this famspec: " + core + ")\n"));
+    // The generated test runs the README's resolve command with the installed famspec.
+    const ProcessResult tested = must_run({ctest_path(), "--test-dir", clang_build.string(), "--no-tests=error"});
+    CHECK(contains(tested.out, "100% tests passed, 0 tests failed out of 1"));
+
+    // The same project built by g++, in the clang++ build's place: the same answers, byte for byte,
+    // but for the compiler line.
+    const fs::path gcc_build = scratch / "gcc build";
+    build_family(project, gcc_build, prefix);
+    const fs::path gcc_plugin = copy_plugin(gcc_build / "plugins/famspec_clang_moe.so", clang_plugins);
+    REQUIRE(gcc_plugin == clang_plugin);  // the same path, so that `show` prints the same plugin line
+    const Answers from_gcc = answers_of(prefix, clang_plugins, gcc_plugin);
+    CHECK(from_clang.show == from_gcc.show);
+    CHECK(from_clang.resolved == from_gcc.resolved);
+    CHECK(line_with(from_gcc.info, "  compiler:") == "  compiler:     " + core + " (this famspec: " + core + ")");
+}
+
+TEST_CASE("a famspec built with clang++ loads the g++-built plugins and gives the same digests") {
+    Scratch scratch("clang core");
+    const fs::path build = scratch / "clang famspec";
+    must_run({FAMSPEC_TEST_CMAKE, "-S", famspec::test::source_dir(), "-B", build.string(), "-G", FAMSPEC_TEST_GENERATOR,
+              "-DCMAKE_CXX_COMPILER=" + std::string(FAMSPEC_TEST_CLANG_COMPILER), "-DCMAKE_BUILD_TYPE=Release",
+              "-DFAMSPEC_BUILD_TESTS=OFF", "-DFAMSPEC_PYTHON=OFF"});
+    must_run({FAMSPEC_TEST_CMAKE, "--build", build.string(), "--target", "famspec", "-j2"});
+    const std::string clang_famspec = (build / "bin/famspec").string();
+    const std::string plugins = famspec::test::plugin_dir();
+
+    const ProcessResult version = must_run({clang_famspec, "--version"});
+    CHECK(contains(version.out, ";compiler=clang-"));
+    const ProcessResult list = must_run({clang_famspec, "list", "--plugin-path", plugins});
+    CHECK(contains(list.out, "qwen3_moe"));
+    CHECK_FALSE(contains(list.out, "error"));
+    CHECK(contains(list.err,
+                   "/famspec_qwen3_moe.so: plugin 'qwen3_moe' was built differently from this famspec, "
+                   "which does not change the ABI (compiler [CMAKE_CXX_COMPILER]: plugin gcc-"));
+    CHECK(contains(list.err, ", core clang-"));
+
+    std::size_t plans = 0;
+    for (const auto& entry : fs::directory_iterator(fs::path(famspec::test::source_dir()) / "examples/plans")) {
+        if (entry.path().extension() != ".yaml") continue;
+        ++plans;
+        INFO(entry.path().string());
+        const std::vector<std::string> arguments{"summary",       "--digest", entry.path().string(),
+                                                 "--plugin-path", plugins,    "--quiet"};
+        std::vector<std::string> gcc{FAMSPEC_TEST_CLI};
+        std::vector<std::string> clang{clang_famspec};
+        gcc.insert(gcc.end(), arguments.begin(), arguments.end());
+        clang.insert(clang.end(), arguments.begin(), arguments.end());
+        const ProcessResult from_gcc = run(gcc);
+        const ProcessResult from_clang = run(clang);
+        CHECK(from_clang.exit_code == from_gcc.exit_code);
+        CHECK(from_clang.out == from_gcc.out);
+        CHECK(from_clang.out.starts_with("sha256:") == (from_gcc.exit_code == 0));
+    }
+    CHECK(plans >= 5);
 }
 #endif
+
+TEST_CASE("every SDK type a plugin hands over has one layout under g++ and clang++") {
+    Scratch scratch("layout");
+    const fs::path source = fs::path(famspec::test::source_dir()) / "tests/package/sdk_layout.cpp";
+    std::vector<std::string> layouts;
+    for (const std::string compiler : {FAMSPEC_TEST_CXX_COMPILER, FAMSPEC_TEST_CLANG_COMPILER}) {
+        const fs::path program = scratch / (fs::path(compiler).filename().string() + " layout");
+        // offsetof on the SDK's non-standard-layout types is what is being compared here.
+        must_run({compiler, "-std=c++20", "-Wno-invalid-offsetof", "-I",
+                  (fs::path(famspec::test::source_dir()) / "sdk/include").string(), "-I",
+                  (fs::path(famspec::test::build_dir()) / "include").string(), source.string(), "-o",
+                  program.string()});
+        layouts.push_back(must_run({program.string()}).out);
+    }
+    INFO("g++:\n", layouts[0], "clang++:\n", layouts[1]);
+    const auto fingerprint = [](const std::string& layout) {
+        const std::string line = line_with(layout, "build-fingerprint ");
+        return line.substr(std::string("build-fingerprint ").size());
+    };
+    const auto without_fingerprint = [](const std::string& layout) {
+        return layout.substr(0, layout.find("build-fingerprint "));
+    };
+    CHECK(without_fingerprint(layouts[0]) == without_fingerprint(layouts[1]));
+    CHECK(contains(without_fingerprint(layouts[0]), "Registrar size 8 align 8\n"));
+    CHECK(contains(layouts[0], "declare::SourceSite size 16 align 8\n"));
+    CHECK(contains(layouts[0], "PluginDescriptor::register_plugin offset 48\n"));
+    // The two builds' fingerprints agree wherever the ABI is decided, and differ in the compiler.
+    CHECK(famspec::fingerprint_differences(fingerprint(layouts[1]), fingerprint(layouts[0])).empty());
+    const auto notes = famspec::fingerprint_notes(fingerprint(layouts[1]), fingerprint(layouts[0]));
+    REQUIRE(notes.size() == 1);
+    CHECK(notes[0].starts_with("compiler [CMAKE_CXX_COMPILER]: plugin clang-"));
+}

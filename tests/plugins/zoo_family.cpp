@@ -1,5 +1,8 @@
 // The smallest valid family plugin. Fixtures that differ from a good plugin only in their build
-// flags or in the manifest they carry build this file with their own ZOO_NAME and ZOO_FAMILY.
+// flags, the manifest they carry or the build fingerprint they claim (zoo_fingerprint.hpp) build
+// this file with their own ZOO_NAME and ZOO_FAMILY.
+#include "zoo_fingerprint.hpp"
+//
 #include "famspec/sdk.hpp"
 
 #if !defined(ZOO_NAME) || !defined(ZOO_FAMILY)

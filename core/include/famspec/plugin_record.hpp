@@ -30,6 +30,9 @@ struct PluginRecord {
     std::string build_id;
     std::shared_ptr<const PluginManifest> manifest;  // what the file carries, when it could be read
     std::optional<PluginError> error;                // empty when the plugin is ok
+    // What differs from this core without changing the ABI (another compiler, for one): one
+    // sentence each, for a person to read; never a reason to refuse.
+    std::vector<std::string> notes;
 
     bool ok() const { return !error.has_value(); }
 };

@@ -206,7 +206,8 @@ PluginRecord record_of(const Candidate& candidate) {
                         .paths = candidate.paths,
                         .build_id = candidate.elf.build_id,
                         .manifest = {},
-                        .error = {}};
+                        .error = {},
+                        .notes = {}};
 }
 
 std::vector<PluginRecord> search_records(const LoadOptions& options) {

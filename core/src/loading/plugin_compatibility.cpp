@@ -38,7 +38,7 @@ std::optional<PluginError> check_compatibility(const std::string& path, PluginSt
     return refusal(path, stage, core, plugin,
                    "plugin '" + claim.name + "' " + why + "; built for " + plugin + "; this core is " + core +
                        "; rebuild it against famspec " + std::string(core_version()) +
-                       " with the same compiler and flags");
+                       " with the same standard library and ABI flags (any compiler for them)");
 }
 
 }  // namespace famspec::detail

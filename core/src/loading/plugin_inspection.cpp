@@ -40,6 +40,7 @@ std::vector<PluginRecord> inspect_candidates(const LoadOptions& options) {
         detail::Preflight checked = detail::check_before_open(candidate, options);
         record.manifest = std::move(checked.manifest);
         record.error = std::move(checked.error);
+        record.notes = std::move(checked.notes);
         records.push_back(std::move(record));
     }
     return records;

@@ -96,6 +96,7 @@ std::vector<Staged> stage_candidates(std::vector<Candidate>& candidates, const L
         PluginRecord& record = records.back();
         detail::Preflight checked_before = detail::check_before_open(candidate, options, on_stage);
         record.manifest = std::move(checked_before.manifest);
+        record.notes = std::move(checked_before.notes);
         if (checked_before.error) {
             record.error = std::move(checked_before.error);
         } else {
@@ -186,10 +187,12 @@ Registry::Contents freeze(std::vector<Staged>& staged, std::vector<PluginRecord>
 void log_records(const LoadOptions& options, const std::vector<PluginRecord>& records) {
     if (!options.log) return;
     for (const PluginRecord& record : records) {
-        if (record.ok())
+        if (record.ok()) {
             options.log(LogLevel::info, "loaded plugin " + record.path);
-        else
+            for (const std::string& note : record.notes) options.log(LogLevel::info, record.path + ": " + note);
+        } else {
             options.log(LogLevel::error, record.error->message);
+        }
     }
 }
 

@@ -2,6 +2,7 @@
 
 #include "discovery/plugin_refusal.hpp"
 #include "discovery/plugin_trust.hpp"
+#include "famspec/fingerprint.hpp"
 #include "famspec/sdk/abi.hpp"
 #include "loading/plugin_compatibility.hpp"
 
@@ -12,6 +13,17 @@ namespace {
 std::optional<PluginError> check_manifest_compatibility(const Candidate& candidate, const PluginManifest& m) {
     return check_compatibility(candidate.path.string(), PluginStage::compatibility,
                                {m.name, m.abi_major, m.abi_minor, m.descriptor_size, m.fingerprint});
+}
+
+// What the manifest's fingerprint says that differs from the core's without changing the ABI.
+std::vector<std::string> notes_on(const PluginManifest& m) {
+    std::vector<std::string> notes;
+    for (const std::string& difference : fingerprint_notes(m.fingerprint, core_fingerprint())) {
+        notes.push_back("plugin '" + m.name +
+                        "' was built differently from this famspec, which does not change the ABI (" + difference +
+                        ")");
+    }
+    return notes;
 }
 
 }  // namespace
@@ -39,11 +51,13 @@ Expected<std::shared_ptr<const PluginManifest>, PluginError> read_manifest(const
 }
 
 Preflight check_before_open(const Candidate& candidate, const LoadOptions& options, const StageCallback& on_stage) {
-    if (auto error = check_trust(candidate, options)) return {nullptr, std::move(error)};
+    if (auto error = check_trust(candidate, options)) return {nullptr, std::move(error), {}};
     announce(on_stage, candidate, PluginStage::manifest);
     auto manifest = read_manifest(candidate, true);
-    if (!manifest) return {nullptr, std::move(manifest.error())};
-    return {*manifest, check_manifest_compatibility(candidate, **manifest)};
+    if (!manifest) return {nullptr, std::move(manifest.error()), {}};
+    auto error = check_manifest_compatibility(candidate, **manifest);
+    if (error) return {*manifest, std::move(error), {}};
+    return {*manifest, std::nullopt, notes_on(**manifest)};
 }
 
 }  // namespace famspec::detail

@@ -24,6 +24,7 @@ Expected<std::shared_ptr<const PluginManifest>, PluginError> read_manifest(const
 struct Preflight {
     std::shared_ptr<const PluginManifest> manifest;
     std::optional<PluginError> error;
+    std::vector<std::string> notes;  // PluginRecord::notes, once the plugin is found compatible
 };
 
 // Stages trust, manifest and compatibility, in order.

@@ -44,12 +44,20 @@ inline constexpr const char* kManifestSection = ".famspec_manifest";
 #define FAMSPEC_STRINGIFY_(x) #x
 #define FAMSPEC_STRINGIFY(x) FAMSPEC_STRINGIFY_(x)
 
-#if defined(__clang__)
-#define FAMSPEC_FP_COMPILER "clang-" FAMSPEC_STRINGIFY(__clang_major__)
-#elif defined(__GNUC__)
-#define FAMSPEC_FP_COMPILER "gcc-" FAMSPEC_STRINGIFY(__GNUC__)
+// The build fingerprint: key=value fields, ';'-separated, in a fixed order. The loader compares the
+// fields that change the binary layout of what crosses the plugin boundary (the C++ standard
+// library's family, release and ABI switches, the sanitizers that replace allocation, famspec's
+// major) and only notes the compiler: GCC and Clang share the Itanium C++ ABI, and the SDK's types
+// have one layout under both.
+#if defined(_LIBCPP_VERSION)
+#define FAMSPEC_FP_STDLIB "libc++"
+#define FAMSPEC_FP_STDLIB_RELEASE FAMSPEC_STRINGIFY(_LIBCPP_VERSION)
+#elif defined(_GLIBCXX_RELEASE)
+#define FAMSPEC_FP_STDLIB "libstdc++"
+#define FAMSPEC_FP_STDLIB_RELEASE FAMSPEC_STRINGIFY(_GLIBCXX_RELEASE)
 #else
-#define FAMSPEC_FP_COMPILER "unknown"
+#define FAMSPEC_FP_STDLIB "unknown"
+#define FAMSPEC_FP_STDLIB_RELEASE "0"
 #endif
 
 #if defined(_GLIBCXX_USE_CXX11_ABI)
@@ -58,6 +66,7 @@ inline constexpr const char* kManifestSection = ".famspec_manifest";
 #define FAMSPEC_FP_CXX11_ABI "none"
 #endif
 
+// Debug containers change the layout of every standard container; assertions do not.
 #if defined(_GLIBCXX_DEBUG)
 #define FAMSPEC_FP_DEBUG_CONTAINERS "1"
 #else
@@ -84,12 +93,29 @@ inline constexpr const char* kManifestSection = ".famspec_manifest";
 
 #if defined(__SANITIZE_THREAD__)
 #define FAMSPEC_FP_TSAN "thread"
-#else
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define FAMSPEC_FP_TSAN "thread"
+#endif
+#endif
+#ifndef FAMSPEC_FP_TSAN
 #define FAMSPEC_FP_TSAN "none"
 #endif
 
-// key=value fields, ';'-separated, in a fixed order; the loader names the fields that differ.
-#define FAMSPEC_BUILD_FINGERPRINT                                                                                  \
-    "compiler=" FAMSPEC_FP_COMPILER ";cxx11-abi=" FAMSPEC_FP_CXX11_ABI                                             \
-    ";debug-containers=" FAMSPEC_FP_DEBUG_CONTAINERS ";assertions=" FAMSPEC_FP_ASSERTIONS ";asan=" FAMSPEC_FP_ASAN \
-    ";tsan=" FAMSPEC_FP_TSAN ";famspec=" FAMSPEC_STRINGIFY(FAMSPEC_VERSION_MAJOR)
+// Recorded, never compared: shown by `famspec info`, and a difference is a note.
+#if defined(__clang__)
+#define FAMSPEC_FP_COMPILER                                                                                   \
+    "clang-" FAMSPEC_STRINGIFY(__clang_major__) "." FAMSPEC_STRINGIFY(__clang_minor__) "." FAMSPEC_STRINGIFY( \
+        __clang_patchlevel__)
+#elif defined(__GNUC__)
+#define FAMSPEC_FP_COMPILER \
+    "gcc-" FAMSPEC_STRINGIFY(__GNUC__) "." FAMSPEC_STRINGIFY(__GNUC_MINOR__) "." FAMSPEC_STRINGIFY(__GNUC_PATCHLEVEL__)
+#else
+#define FAMSPEC_FP_COMPILER "unknown"
+#endif
+
+#define FAMSPEC_BUILD_FINGERPRINT                                                                               \
+    "stdlib=" FAMSPEC_FP_STDLIB ";stdlib-release=" FAMSPEC_FP_STDLIB_RELEASE ";cxx11-abi=" FAMSPEC_FP_CXX11_ABI \
+    ";debug-containers=" FAMSPEC_FP_DEBUG_CONTAINERS ";asan=" FAMSPEC_FP_ASAN ";tsan=" FAMSPEC_FP_TSAN          \
+    ";famspec=" FAMSPEC_STRINGIFY(FAMSPEC_VERSION_MAJOR) ";compiler=" FAMSPEC_FP_COMPILER                       \
+                                                         ";assertions=" FAMSPEC_FP_ASSERTIONS

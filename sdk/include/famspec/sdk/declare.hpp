@@ -74,9 +74,7 @@ private:
     std::vector<Parameter> parameters_;
 };
 
-inline std::string site(const SourceSite& where) {
-    return std::string(where.file_name()) + ":" + std::to_string(where.line());
-}
+inline std::string site(const SourceSite& where) { return std::string(where.file) + ":" + std::to_string(where.line); }
 
 // ---- archetypes and components ---------------------------------------------------------------------
 

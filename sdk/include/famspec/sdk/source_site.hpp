@@ -1,35 +1,21 @@
 // Where a declaration was written, so a refused declaration names its file:line.
+//
+// Two plain fields filled by compiler builtins that GCC and Clang both have: std::source_location
+// is a pointer to a compiler-made record under GCC and missing under Clang 14 with libstdc++, so a
+// type built on it would have two layouts across the plugin boundary.
 #pragma once
-
-#include <version>
-
-#if defined(__cpp_lib_source_location)
-#include <source_location>
-#endif
 
 namespace famspec::declare {
 
-#if defined(__cpp_lib_source_location)
-using SourceSite = std::source_location;
-#else
-// clang 14 with libstdc++ has no std::source_location (it lacks __builtin_source_location); the
-// builtins it does have give the same file and line when used as default arguments.
-class SourceSite {
-public:
+struct SourceSite {
+    const char* file = "";
+    unsigned line = 0;
+
+    // As a default argument, the caller's file and line.
     static constexpr SourceSite current(const char* file = __builtin_FILE(),
                                         unsigned line = __builtin_LINE()) noexcept {
-        SourceSite site;
-        site.file_ = file;
-        site.line_ = line;
-        return site;
+        return SourceSite{file, line};
     }
-    constexpr const char* file_name() const noexcept { return file_; }
-    constexpr unsigned line() const noexcept { return line_; }
-
-private:
-    const char* file_ = "";
-    unsigned line_ = 0;
 };
-#endif
 
 }  // namespace famspec::declare

@@ -1,0 +1,59 @@
+// Prints the layout of every SDK type a plugin hands to the core, and the build fingerprint, one
+// line each. The package tests compile it with each supported compiler and compare: a type whose
+// layout depended on the compiler would show here before it broke a plugin.
+#include <cstddef>
+#include <cstdio>
+
+#include "famspec/sdk.hpp"
+
+namespace {
+
+template <typename T>
+void size_of(const char* name) {
+    std::printf("%s size %zu align %zu\n", name, sizeof(T), alignof(T));
+}
+
+}  // namespace
+
+#define FIELD(type, member) std::printf(#type "::" #member " offset %zu\n", offsetof(type, member))
+
+int main() {
+    using famspec::PluginDescriptor;
+    size_of<PluginDescriptor>("PluginDescriptor");
+    FIELD(PluginDescriptor, magic);
+    FIELD(PluginDescriptor, descriptor_size);
+    FIELD(PluginDescriptor, abi_major);
+    FIELD(PluginDescriptor, abi_minor);
+    FIELD(PluginDescriptor, fingerprint);
+    FIELD(PluginDescriptor, name);
+    FIELD(PluginDescriptor, version);
+    FIELD(PluginDescriptor, description);
+    FIELD(PluginDescriptor, register_plugin);
+    size_of<famspec::declare::SourceSite>("declare::SourceSite");
+    FIELD(famspec::declare::SourceSite, file);
+    FIELD(famspec::declare::SourceSite, line);
+    size_of<famspec::PyNone>("PyNone");
+    size_of<famspec::PyLiteral>("PyLiteral");
+    size_of<famspec::Default>("Default");
+    size_of<famspec::ParameterKind>("ParameterKind");
+    size_of<famspec::Parameter>("Parameter");
+    FIELD(famspec::Parameter, name);
+    FIELD(famspec::Parameter, kind);
+    FIELD(famspec::Parameter, default_value);
+    FIELD(famspec::Parameter, allowed);
+    size_of<famspec::ArgumentBinding>("ArgumentBinding");
+    size_of<famspec::Argument>("Argument");
+    size_of<famspec::ConstructionMode>("ConstructionMode");
+    size_of<famspec::Construction>("Construction");
+    FIELD(famspec::Construction, mode);
+    size_of<famspec::SourceBlock>("SourceBlock");
+    size_of<famspec::MoeFingerprint>("MoeFingerprint");
+    // The interfaces: a vtable pointer each, laid out by the Itanium C++ ABI.
+    size_of<famspec::FamilyAdapter>("FamilyAdapter");
+    size_of<famspec::ReplacementFactory>("ReplacementFactory");
+    size_of<famspec::Component>("Component");
+    size_of<famspec::CpWrapper>("CpWrapper");
+    size_of<famspec::MoeArchetype>("MoeArchetype");
+    size_of<famspec::Registrar>("Registrar");
+    std::printf("build-fingerprint %s\n", FAMSPEC_BUILD_FINGERPRINT);
+}

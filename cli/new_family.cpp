@@ -163,8 +163,9 @@ ctest --test-dir build   # runs the resolve command above
 `cmake --install build` copies `famspec_@NAME@.so` into the plugin directory of that famspec, where
 it is found without `--plugin-path`.
 
-The plugin must be built with the same compiler, the same `_GLIBCXX_USE_CXX11_ABI`, debug-container
-and sanitizer flags as famspec itself; `famspec list` names any difference.
+Any compiler will do (GCC or Clang), as long as the standard library, `_GLIBCXX_USE_CXX11_ABI`,
+debug containers and sanitizer flags are the ones famspec was built with, and its libstdc++ is not
+newer than the one a job loads; `famspec list` names any difference, and notes another compiler.
 
 Targets follow `hyper_parallel.models.@NAME@.adapter.<module>.<name>`: the directory after
 `models` must name the family, or famspec rejects the declaration at load time.

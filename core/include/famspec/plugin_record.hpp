@@ -8,8 +8,7 @@
 
 namespace famspec {
 
-// The stages a candidate goes through, in order; a failure names the stage it stopped at.
-// trust: the file and its directory are safe to load from, and its digest is pinned when required.
+// A candidate's stages, in order; a failure names its stage (trust: safe file and directory, pinned digest).
 enum class PluginStage { find, trust, manifest, compatibility, open, entry, handshake, register_, validate };
 
 struct PluginError {
@@ -30,9 +29,7 @@ struct PluginRecord {
     std::string build_id;
     std::shared_ptr<const PluginManifest> manifest;  // what the file carries, when it could be read
     std::optional<PluginError> error;                // empty when the plugin is ok
-    // What differs from this core without changing the ABI (another compiler, for one): one
-    // sentence each, for a person to read; never a reason to refuse.
-    std::vector<std::string> notes;
+    std::vector<std::string> notes;                  // what differs without changing the ABI (a compiler)
 
     bool ok() const { return !error.has_value(); }
 };

@@ -166,6 +166,7 @@ int verify_plugins(const Context& context, double timeout_seconds, bool long_lis
         if (records[i].error && statuses[i] == "ok") statuses[i] = "error";
     }
     const bool ok = std::all_of(records.begin(), records.end(), [](const auto& r) { return r.ok(); });
+    context.note_plugins(err, records);
     // A plugin that loads but registers nothing is not an error, but it is almost always a mistake.
     for (std::size_t i = 0; i < records.size(); ++i) {
         const PluginRecord& record = records[i];

@@ -413,7 +413,7 @@ TEST_CASE("a plugin built by another compiler loads; each command notes it on st
                              "change the ABI (compiler [CMAKE_CXX_COMPILER]: plugin clang-99.0.0, core " +
                              famspec::fingerprint_field(famspec::core_fingerprint(), "compiler") + ")\n";
     for (const std::vector<std::string>& command :
-         {std::vector<std::string>{"list"}, {"show", "built_elsewhere"}, {"info", file}}) {
+         {std::vector<std::string>{"list"}, {"show", "built_elsewhere"}, {"verify"}, {"info", file}}) {
         std::vector<std::string> arguments = command;
         // The shipped plugins too, for the component its factory wraps.
         if (command[0] != "info")

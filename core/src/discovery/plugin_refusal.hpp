@@ -20,7 +20,8 @@ inline PluginError refusal(const std::string& path, PluginStage stage, std::stri
 
 // A record for something that never became a candidate (a directory, a special file, a bad entry).
 inline PluginRecord refused_record(PluginError error) {
-    return PluginRecord{.path = error.path, .paths = {error.path}, .build_id = {}, .manifest = {}, .error = error, .notes = {}};
+    return PluginRecord{
+        .path = error.path, .paths = {error.path}, .build_id = {}, .manifest = {}, .error = error, .notes = {}};
 }
 
 inline std::string joined(const std::vector<std::string>& items) {

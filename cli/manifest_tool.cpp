@@ -80,13 +80,8 @@ int generate(const std::string& input, const std::string& output, bool allow_inc
                   << "\nfamspec-manifest: warning: the manifest records the descriptor only; famspec will "
                      "refuse this plugin until it is rebuilt\n";
     }
-    if (generated.manifest && !generated.descriptor_only) {
-        for (const std::string& note :
-             famspec::fingerprint_notes(generated.manifest->fingerprint, famspec::core_fingerprint())) {
-            std::cerr << "famspec-manifest: note: plugin '" << generated.manifest->name << "' (" << input
-                      << ") is built differently from famspec, which does not change the ABI: " << note << "\n";
-        }
-    }
+    for (const std::string& note : generated.notes)
+        std::cerr << "famspec-manifest: note: " << input << ": " << note << "\n";
     if (generated.manifest && !generated.descriptor_only && generated.manifest->registers_nothing()) {
         std::cerr << "famspec-manifest: warning: plugin '" << generated.manifest->name << "' (" << input
                   << ") registers nothing: its entry point adds no family, factory, archetype, CP wrapper or "

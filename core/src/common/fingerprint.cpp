@@ -103,7 +103,7 @@ std::vector<std::string> compare(std::string_view plugin, std::string_view core,
         const std::string their = value_in(theirs, rule.key);
         if (rule.rule == Rule::floor) {
             if (std::string why = release_refusal(rule, theirs, ours); !why.empty()) found.push_back(std::move(why));
-        } else if (mine != their && !(notes && their == "(missing)")) {
+        } else if (mine != their && !(notes && !theirs.contains(rule.key))) {
             found.push_back(difference(rule, their, mine));
         }
     }

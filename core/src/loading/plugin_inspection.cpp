@@ -53,23 +53,25 @@ ManifestGeneration generate_manifest(const fs::path& plugin) {
     const std::lock_guard lock(detail::loader_mutex());
     std::vector<PluginRecord> records;
     std::vector<Candidate> candidates = detail::find_candidates(options, records);
-    if (candidates.empty()) return {std::nullopt, records.empty() ? std::nullopt : records.front().error, false};
+    if (candidates.empty()) return {std::nullopt, records.empty() ? std::nullopt : records.front().error, false, {}};
     Candidate& candidate = candidates.front();
-    if (!candidate.elf.is_elf) return {std::nullopt, detail::read_manifest(candidate, false).error(), false};
+    if (!candidate.elf.is_elf) return {std::nullopt, detail::read_manifest(candidate, false).error(), false, {}};
     auto opened = detail::open_library(candidate);
-    if (!opened) return {std::nullopt, opened.error(), false};
+    if (!opened) return {std::nullopt, opened.error(), false, {}};
     detail::Opened& loaded = *opened;
     auto entry = detail::find_entry(candidate, loaded);
-    if (!entry) return {std::nullopt, std::move(entry.error()), false};
+    if (!entry) return {std::nullopt, std::move(entry.error()), false, {}};
     loaded.descriptor = *entry;
     if (auto refused = detail::check_handshake(candidate, *loaded.descriptor)) {
         // Still describe it, so that every famspec refuses it before loading, with this reason.
-        return {normalized(detail::descriptor_manifest(candidate, *loaded.descriptor)), std::move(refused), true};
+        return {normalized(detail::descriptor_manifest(candidate, *loaded.descriptor)), std::move(refused), true, {}};
     }
     detail::StagingRegistrar staged(loaded.descriptor->name, candidate.path.string(), loaded.library);
     if (auto error = detail::register_plugin(candidate, *loaded.descriptor, staged))
-        return {std::nullopt, std::move(error), false};
-    return {staged.manifest(*loaded.descriptor), std::nullopt, false};
+        return {std::nullopt, std::move(error), false, {}};
+    PluginManifest manifest = staged.manifest(*loaded.descriptor);
+    std::vector<std::string> notes = detail::compatibility_notes(manifest);
+    return {std::move(manifest), std::nullopt, false, std::move(notes)};
 }
 
 }  // namespace famspec

@@ -15,17 +15,6 @@ std::optional<PluginError> check_manifest_compatibility(const Candidate& candida
                                {m.name, m.abi_major, m.abi_minor, m.descriptor_size, m.fingerprint});
 }
 
-// What the manifest's fingerprint says that differs from the core's without changing the ABI.
-std::vector<std::string> notes_on(const PluginManifest& m) {
-    std::vector<std::string> notes;
-    for (const std::string& difference : fingerprint_notes(m.fingerprint, core_fingerprint())) {
-        notes.push_back("plugin '" + m.name +
-                        "' was built differently from this famspec, which does not change the ABI (" + difference +
-                        ")");
-    }
-    return notes;
-}
-
 }  // namespace
 
 Expected<std::shared_ptr<const PluginManifest>, PluginError> read_manifest(const Candidate& candidate,
@@ -50,6 +39,16 @@ Expected<std::shared_ptr<const PluginManifest>, PluginError> read_manifest(const
     return std::make_shared<const PluginManifest>(std::move(parsed).value());
 }
 
+std::vector<std::string> compatibility_notes(const PluginManifest& m) {
+    std::vector<std::string> notes;
+    for (const std::string& difference : fingerprint_notes(m.fingerprint, core_fingerprint())) {
+        notes.push_back("plugin '" + m.name +
+                        "' was built differently from this famspec, which does not change the ABI (" + difference +
+                        ")");
+    }
+    return notes;
+}
+
 Preflight check_before_open(const Candidate& candidate, const LoadOptions& options, const StageCallback& on_stage) {
     if (auto error = check_trust(candidate, options)) return {nullptr, std::move(error), {}};
     announce(on_stage, candidate, PluginStage::manifest);
@@ -57,7 +56,7 @@ Preflight check_before_open(const Candidate& candidate, const LoadOptions& optio
     if (!manifest) return {nullptr, std::move(manifest.error()), {}};
     auto error = check_manifest_compatibility(candidate, **manifest);
     if (error) return {*manifest, std::move(error), {}};
-    return {*manifest, std::nullopt, notes_on(**manifest)};
+    return {*manifest, std::nullopt, compatibility_notes(**manifest)};
 }
 
 }  // namespace famspec::detail

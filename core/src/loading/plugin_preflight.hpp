@@ -27,6 +27,10 @@ struct Preflight {
     std::vector<std::string> notes;  // PluginRecord::notes, once the plugin is found compatible
 };
 
+// What a compatible plugin's fingerprint says that differs from the core's without changing the ABI,
+// one sentence each (PluginRecord::notes).
+std::vector<std::string> compatibility_notes(const PluginManifest& m);
+
 // Stages trust, manifest and compatibility, in order.
 Preflight check_before_open(const Candidate& candidate, const LoadOptions& options, const StageCallback& on_stage = {});
 

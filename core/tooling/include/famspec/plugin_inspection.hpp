@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "famspec/plugin_loader.hpp"
@@ -52,6 +53,7 @@ struct ManifestGeneration {
     std::optional<PluginManifest> manifest;
     std::optional<PluginError> error;
     bool descriptor_only = false;
+    std::vector<std::string> notes;  // as PluginRecord::notes, for a plugin that registered
 };
 FAMSPEC_API ManifestGeneration generate_manifest(const std::filesystem::path& plugin);
 

@@ -7,7 +7,7 @@ export DEBIAN_FRONTEND=noninteractive
 # python3-yaml (PyYAML, the runtime's YAML loader) is for the test that compares famspec's reading
 # of merge keys with it.
 packages=(g++ clang cmake make pkg-config binutils python3 clang-format
-          libboost1.81-dev libboost-json1.81-dev libyaml-cpp-dev doctest-dev libcli11-dev nettle-dev libelf-dev
+          libboost1.81-dev libboost-json1.81-dev libyaml-cpp-dev doctest-dev libcli11-dev nettle-dev
           python3-dev pybind11-dev python3-pytest python3-torch python3-yaml
           # The wheel: the PEP 517 front end (`python3 -m build`) and the type checker of its stubs.
           python3-build python3-mypy)

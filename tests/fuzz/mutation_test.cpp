@@ -503,3 +503,26 @@ TEST_CASE("mutated copies of a real plan: parse_plan_text answers every one, err
     CHECK(tally.outcomes.count("error") == 1);
     CHECK(tally.outcomes.count("value") == 1);
 }
+
+// The section table sits at the end of a shared object, so every strict prefix of a plugin loses some
+// of it: each must be refused with an error, never read as a plugin without a manifest.
+TEST_CASE("every truncation of a shipped plugin is refused") {
+    const std::string original = fuzz::read_file(fuzz::first_plugin());
+    const fuzz::TempDir dir;
+    const std::string path = dir.path() + "/famspec_truncated.so";
+    const std::uint64_t step = std::max<std::uint64_t>(1, original.size() / 4096);
+    std::size_t refused = 0;
+    std::size_t cuts = 0;
+    for (std::uint64_t at = 0; at < original.size(); at += (at < 4096 ? 1 : step)) {
+        fuzz::write_file(path, original.substr(0, at));
+        const famspec::ElfInfo info = famspec::read_elf_info(path);
+        ++cuts;
+        if (!info.is_elf && !info.error.empty() && !info.manifest) {
+            ++refused;
+        } else {
+            FAIL_CHECK("a prefix of " << at << " bytes was read as " << (info.manifest ? "a manifest" : "no manifest"));
+        }
+    }
+    CHECK(cuts > 4096);
+    CHECK(refused == cuts);
+}

@@ -2,35 +2,24 @@
 
 #include <elf.h>
 #include <fcntl.h>
-#include <gelf.h>
-#include <libelf.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <array>
+#include <bit>
+#include <cerrno>
 #include <cstdint>
 #include <cstring>
-#include <mutex>
+#include <vector>
 
 #include "famspec/expected.hpp"
 #include "famspec/sdk/abi.hpp"
 
+// The file is read with a handful of preads (identification and header, the section table, the
+// section-name table, the build-id note and the manifest), so nothing but what is asked is mapped
+// or copied, and no ELF library is initialised on the load path. Both classes and both byte orders
+// are read, so `famspec info` describes a plugin built for another machine.
 namespace famspec {
 namespace {
-
-class ElfHandle {
-public:
-    explicit ElfHandle(int fd) : elf_(elf_begin(fd, ELF_C_READ, nullptr)) {}
-    ElfHandle(const ElfHandle&) = delete;
-    ElfHandle& operator=(const ElfHandle&) = delete;
-    ~ElfHandle() {
-        if (elf_ != nullptr) elf_end(elf_);
-    }
-    Elf* get() const { return elf_; }
-
-private:
-    Elf* elf_;
-};
 
 class FileHandle {
 public:
@@ -46,6 +35,20 @@ private:
     int fd_;
 };
 
+// Exactly `size` bytes at `offset`, or false (a short read is a truncation like any other).
+bool read_exactly(int fd, void* into, std::size_t size, std::uint64_t offset) {
+    auto* out = static_cast<char*>(into);
+    while (size > 0) {
+        const ssize_t got = ::pread(fd, out, size, static_cast<off_t>(offset));
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) return false;
+        out += got;
+        size -= static_cast<std::size_t>(got);
+        offset += static_cast<std::uint64_t>(got);
+    }
+    return true;
+}
+
 std::string hex(const unsigned char* bytes, std::size_t size) {
     static constexpr char kDigits[] = "0123456789abcdef";
     std::string out;
@@ -57,152 +60,236 @@ std::string hex(const unsigned char* bytes, std::size_t size) {
     return out;
 }
 
-std::string build_id_of(Elf_Scn* section) {
-    Elf_Data* data = elf_getdata(section, nullptr);
-    if (data == nullptr || data->d_buf == nullptr) return {};
-    GElf_Nhdr note;
-    std::size_t name_offset = 0;
-    std::size_t desc_offset = 0;
-    std::size_t offset = 0;
-    while ((offset = gelf_getnote(data, offset, &note, &name_offset, &desc_offset)) > 0) {
-        const auto* base = static_cast<const unsigned char*>(data->d_buf);
-        if (note.n_type == NT_GNU_BUILD_ID && note.n_namesz == 4 && std::memcmp(base + name_offset, "GNU", 4) == 0) {
-            return hex(base + desc_offset, note.n_descsz);
+// The types of one ELF class; the reader below is written once for both.
+struct Class32 {
+    using Header = Elf32_Ehdr;
+    using Section = Elf32_Shdr;
+};
+struct Class64 {
+    using Header = Elf64_Ehdr;
+    using Section = Elf64_Shdr;
+};
+
+// A section header with every field in host order and widened.
+struct SectionView {
+    std::uint32_t name = 0;
+    std::uint32_t type = 0;
+    std::uint64_t offset = 0;
+    std::uint64_t size = 0;
+    std::uint32_t link = 0;
+};
+
+template <class Class>
+class Reader {
+public:
+    Reader(int fd, std::uint64_t size, bool swap) : fd_(fd), size_(size), swap_(swap) {}
+
+    std::string read(ElfInfo& info) {
+        typename Class::Header header{};
+        if (!read_exactly(fd_, &header, sizeof header, 0)) {
+            return "truncated ELF header (" + std::to_string(size_) + " bytes)";
+        }
+        if (auto error = read_section_table(header); !error.empty()) return error;
+        if (host(header.e_type) != ET_DYN) {
+            return "not an ELF shared object (e_type " + std::to_string(host(header.e_type)) + ")";
+        }
+        if (sections_.empty()) return {};
+        if (auto error = read_names(); !error.empty()) return error;
+        return read_sections(info);
+    }
+
+private:
+    template <class T>
+    T host(T value) const {
+        if (!swap_) return value;
+        if constexpr (sizeof(T) == 2) {
+            return static_cast<T>(__builtin_bswap16(static_cast<std::uint16_t>(value)));
+        } else if constexpr (sizeof(T) == 4) {
+            return static_cast<T>(__builtin_bswap32(static_cast<std::uint32_t>(value)));
+        } else {
+            static_assert(sizeof(T) == 8);
+            return static_cast<T>(__builtin_bswap64(static_cast<std::uint64_t>(value)));
         }
     }
-    return {};
-}
 
-// libelf's last error text, or an empty string when it has none to give (never "no error").
-std::string libelf_says() {
-    const int error = elf_errno();
-    return error == 0 ? std::string() : std::string(": ") + elf_errmsg(error);
-}
-
-// Why a file that libelf does not take for an ELF object is not one, as precisely as its first bytes tell.
-std::string not_elf(int fd, std::uint64_t size) {
-    std::array<char, 4> magic{};
-    const bool elf_magic =
-        ::pread(fd, magic.data(), magic.size(), 0) == 4 && std::memcmp(magic.data(), ELFMAG, SELFMAG) == 0;
-    if (!elf_magic) return "not an ELF file";
-    if (size < sizeof(Elf64_Ehdr)) return "truncated ELF header (" + std::to_string(size) + " bytes)";
-    return "corrupt ELF identification (class, byte order or version)";
-}
-
-// The index of the section-name table, once the header, the section table and the name table are
-// sound and the file is a shared object; else what is wrong.
-Expected<std::size_t, std::string> checked_layout(Elf* elf, std::uint64_t size) {
-    GElf_Ehdr header;
-    if (gelf_getehdr(elf, &header) == nullptr) return unexpected("truncated or corrupt ELF header" + libelf_says());
-    // libelf reads a section table that lies past the end of the file as an empty one; say what it is.
-    std::size_t sections = 0;
-    if (elf_getshdrnum(elf, &sections) != 0)
-        return unexpected("truncated or corrupt ELF section table" + libelf_says());
-    if (header.e_shoff != 0 && (sections == 0 || header.e_shoff > size ||
-                                std::uint64_t{header.e_shentsize} * sections > size - header.e_shoff)) {
-        return unexpected("truncated ELF file: its section table at offset " + std::to_string(header.e_shoff) +
-                          " lies past the end of the file (" + std::to_string(size) + " bytes)");
+    SectionView view(const typename Class::Section& section) const {
+        return {host(section.sh_name), host(section.sh_type), host(section.sh_offset), host(section.sh_size),
+                host(section.sh_link)};
     }
-    if (header.e_type != ET_DYN) {
-        return unexpected("not an ELF shared object (e_type " + std::to_string(header.e_type) + ")");
+
+    bool inside(std::uint64_t offset, std::uint64_t length) const {
+        return offset <= size_ && length <= size_ - offset;
     }
+
+    std::string read_section_table(const typename Class::Header& header) {
+        const std::uint64_t offset = host(header.e_shoff);
+        if (offset == 0) return {};
+        const std::string where = "its section table at offset " + std::to_string(offset);
+        if (offset % alignof(typename Class::Section) != 0) {
+            return "corrupt ELF section table: " + where + " is not aligned";
+        }
+        constexpr std::uint64_t entry = sizeof(typename Class::Section);
+        // Section 0 carries the real count (and name-table index) when they do not fit the header.
+        typename Class::Section first{};
+        if (!inside(offset, entry) || !read_exactly(fd_, &first, entry, offset)) {
+            return "truncated ELF file: " + where + " lies past the end of the file (" + std::to_string(size_) +
+                   " bytes)";
+        }
+        std::uint64_t count = host(header.e_shnum);
+        if (count == 0) count = view(first).size;
+        // The stride is the class's own header size, whatever e_shentsize says; both must fit.
+        const std::uint64_t declared = std::max<std::uint64_t>(host(header.e_shentsize), entry);
+        if (count == 0 || count > (size_ - offset) / declared) {
+            return "truncated ELF file: " + where + " lies past the end of the file (" + std::to_string(size_) +
+                   " bytes)";
+        }
+        std::vector<typename Class::Section> raw(count);
+        if (!read_exactly(fd_, raw.data(), count * entry, offset)) {
+            return "truncated or corrupt ELF section table";
+        }
+        sections_.reserve(count);
+        for (const auto& section : raw) sections_.push_back(view(section));
+        names_index_ = host(header.e_shstrndx);
+        if (names_index_ == SHN_XINDEX) names_index_ = sections_[0].link;
+        return {};
+    }
+
     // Section names come from the section-name table: it must be a string table inside the file, or
     // every lookup would quietly find nothing and a manifest would look absent.
-    std::size_t names_index = 0;
-    GElf_Shdr names_header;
-    Elf_Scn* names = nullptr;
-    if (elf_getshdrstrndx(elf, &names_index) != 0 || (names = elf_getscn(elf, names_index)) == nullptr ||
-        gelf_getshdr(names, &names_header) == nullptr || names_header.sh_type != SHT_STRTAB ||
-        names_header.sh_offset > size || names_header.sh_size > size - names_header.sh_offset) {
-        return unexpected("corrupt ELF section-name table" + libelf_says());
-    }
-    return names_index;
-}
-
-// The contents of the manifest section, capped and inside the file; else why they cannot be taken.
-Expected<std::string, std::string> manifest_contents(Elf_Scn* section, const GElf_Shdr& header, std::uint64_t size) {
-    if (header.sh_type == SHT_NOBITS) {
-        return unexpected(std::string("the ") + kManifestSection + " section has no contents (SHT_NOBITS)");
-    }
-    if (header.sh_size > kMaxManifestBytes) {
-        return unexpected("manifest section is " + std::to_string(header.sh_size) + " bytes; the limit is " +
-                          std::to_string(kMaxManifestBytes));
-    }
-    if (header.sh_offset > size || header.sh_size > size - header.sh_offset) {
-        return unexpected("truncated ELF file: the manifest section lies past the end of the file (" +
-                          std::to_string(size) + " bytes)");
-    }
-    Elf_Data* data = elf_getdata(section, nullptr);
-    if (data == nullptr || (data->d_buf == nullptr && data->d_size > 0)) {
-        return unexpected("manifest section cannot be read" + libelf_says());
-    }
-    return std::string(static_cast<const char*>(data->d_buf), data->d_size);
-}
-
-// Walks the named sections and keeps the build-id and the manifest in `info`; returns what is
-// wrong with the section headers, or an empty string.
-std::string read_sections(Elf* elf, std::size_t names_index, std::uint64_t size, ElfInfo& info) {
-    Elf_Scn* section = nullptr;
-    while ((section = elf_nextscn(elf, section)) != nullptr) {
-        GElf_Shdr header;
-        if (gelf_getshdr(section, &header) == nullptr) return "corrupt ELF section header" + libelf_says();
-        const char* name = elf_strptr(elf, names_index, header.sh_name);
-        if (name == nullptr) {
-            return "corrupt ELF section name (offset " + std::to_string(header.sh_name) +
-                   " is outside the section-name table)";
+    std::string read_names() {
+        if (names_index_ == SHN_UNDEF || names_index_ >= sections_.size()) {
+            return "corrupt ELF section-name table (index " + std::to_string(names_index_) + " of " +
+                   std::to_string(sections_.size()) + " sections)";
         }
-        if (header.sh_type == SHT_NOTE && std::strcmp(name, ".note.gnu.build-id") == 0) {
-            info.build_id = build_id_of(section);
-        } else if (std::strcmp(name, kManifestSection) == 0) {
-            if (info.manifest) return std::string("two ") + kManifestSection + " sections: the file was patched twice";
-            auto contents = manifest_contents(section, header, size);
-            if (!contents) return contents.error();
-            info.manifest = std::move(*contents);
+        const SectionView& names = sections_[names_index_];
+        if (names.type != SHT_STRTAB || !inside(names.offset, names.size)) {
+            return "corrupt ELF section-name table (not a string table inside the file)";
         }
+        names_.resize(names.size);
+        if (!read_exactly(fd_, names_.data(), names_.size(), names.offset)) {
+            return "corrupt ELF section-name table (cannot be read)";
+        }
+        return {};
     }
-    return {};
-}
 
-ElfInfo read_file(int fd) {
-    ElfInfo info;
-    static std::once_flag version_once;
-    std::call_once(version_once, [] { elf_version(EV_CURRENT); });
+    // The NUL-terminated name at `offset` in the section-name table, or null when it runs outside.
+    const char* name_at(std::uint32_t offset) const {
+        if (offset >= names_.size()) return nullptr;
+        if (std::memchr(names_.data() + offset, '\0', names_.size() - offset) == nullptr) return nullptr;
+        return names_.data() + offset;
+    }
 
-    struct stat status {};
-    if (::fstat(fd, &status) != 0) {
-        info.error = std::string("cannot read its status: ") + std::strerror(errno);
-        return info;
+    std::string read_sections(ElfInfo& info) {
+        for (std::size_t i = 1; i < sections_.size(); ++i) {
+            const SectionView& section = sections_[i];
+            const char* name = name_at(section.name);
+            if (name == nullptr) {
+                return "corrupt ELF section name (offset " + std::to_string(section.name) +
+                       " is outside the section-name table)";
+            }
+            if (section.type == SHT_NOTE && std::strcmp(name, ".note.gnu.build-id") == 0) {
+                info.build_id = build_id_of(section);
+            } else if (std::strcmp(name, kManifestSection) == 0) {
+                if (info.manifest) {
+                    return std::string("two ") + kManifestSection + " sections: the file was patched twice";
+                }
+                auto contents = manifest_contents(section);
+                if (!contents) return contents.error();
+                info.manifest = std::move(*contents);
+            }
+        }
+        return {};
     }
-    if (!S_ISREG(status.st_mode)) {
-        info.error = "not a regular file";
-        return info;
+
+    // The GNU build-id from its note section; an unreadable note only loses the build-id.
+    std::string build_id_of(const SectionView& section) const {
+        constexpr std::uint64_t kMaxNote = 4096;
+        if (section.size > kMaxNote || !inside(section.offset, section.size)) return {};
+        std::vector<unsigned char> note(section.size);
+        if (!read_exactly(fd_, note.data(), note.size(), section.offset)) return {};
+        const auto padded = [](std::uint64_t n) { return (n + 3) & ~std::uint64_t{3}; };
+        std::uint64_t at = 0;
+        while (note.size() - at >= sizeof(Elf32_Nhdr)) {
+            Elf32_Nhdr header{};
+            std::memcpy(&header, note.data() + at, sizeof header);
+            const std::uint64_t name_size = host(header.n_namesz);
+            const std::uint64_t desc_size = host(header.n_descsz);
+            const std::uint64_t name_at = at + sizeof header;
+            if (padded(name_size) > note.size() - name_at) return {};
+            const std::uint64_t desc_at = name_at + padded(name_size);
+            if (desc_size > note.size() - desc_at) return {};
+            if (host(header.n_type) == NT_GNU_BUILD_ID && name_size == 4 &&
+                std::memcmp(note.data() + name_at, "GNU", 4) == 0) {
+                return hex(note.data() + desc_at, desc_size);
+            }
+            if (padded(desc_size) > note.size() - desc_at) return {};
+            at = desc_at + padded(desc_size);
+        }
+        return {};
     }
-    const auto size = static_cast<std::uint64_t>(status.st_size);
-    (void)elf_errno();  // clear an error left by an earlier file
-    const ElfHandle elf(fd);
-    if (elf.get() == nullptr || elf_kind(elf.get()) != ELF_K_ELF) {
-        info.error = not_elf(fd, size);
-        return info;
+
+    // The contents of the manifest section, capped and inside the file; else why they cannot be taken.
+    Expected<std::string, std::string> manifest_contents(const SectionView& section) const {
+        if (section.type == SHT_NOBITS) {
+            return unexpected(std::string("the ") + kManifestSection + " section has no contents (SHT_NOBITS)");
+        }
+        if (section.size > kMaxManifestBytes) {
+            return unexpected("manifest section is " + std::to_string(section.size) + " bytes; the limit is " +
+                              std::to_string(kMaxManifestBytes));
+        }
+        if (!inside(section.offset, section.size)) {
+            return unexpected("truncated ELF file: the manifest section lies past the end of the file (" +
+                              std::to_string(size_) + " bytes)");
+        }
+        std::string contents(section.size, '\0');
+        if (!read_exactly(fd_, contents.data(), contents.size(), section.offset)) {
+            return unexpected(std::string("manifest section cannot be read: ") + std::strerror(errno));
+        }
+        return contents;
     }
-    const auto names_index = checked_layout(elf.get(), size);
-    if (!names_index) {
-        info.error = names_index.error();
-        return info;
+
+    int fd_;
+    std::uint64_t size_;
+    bool swap_;
+    std::vector<SectionView> sections_;
+    std::uint64_t names_index_ = 0;
+    std::string names_;
+};
+
+// Reads the identification bytes and hands the rest to the reader of the file's class.
+std::string read_file(int fd, std::uint64_t size, ElfInfo& info) {
+    unsigned char ident[EI_NIDENT] = {};
+    const bool magic = read_exactly(fd, ident, SELFMAG, 0) && std::memcmp(ident, ELFMAG, SELFMAG) == 0;
+    if (!magic) return "not an ELF file";
+    if (size < EI_NIDENT || !read_exactly(fd, ident, EI_NIDENT, 0)) {
+        return "truncated ELF header (" + std::to_string(size) + " bytes)";
     }
-    info.error = read_sections(elf.get(), *names_index, size, info);
-    info.is_elf = info.error.empty();
-    return info;
+    const unsigned char elf_class = ident[EI_CLASS];
+    const unsigned char order = ident[EI_DATA];
+    if ((elf_class != ELFCLASS32 && elf_class != ELFCLASS64) || (order != ELFDATA2LSB && order != ELFDATA2MSB) ||
+        ident[EI_VERSION] != EV_CURRENT) {
+        return "corrupt ELF identification (class, byte order or version)";
+    }
+    const bool swap = (order == ELFDATA2LSB) != (std::endian::native == std::endian::little);
+    if (elf_class == ELFCLASS64) return Reader<Class64>(fd, size, swap).read(info);
+    return Reader<Class32>(fd, size, swap).read(info);
 }
 
 }  // namespace
 
 ElfInfo read_elf_info(int fd) {
-    ElfInfo info = read_file(fd);
-    // An answer is a readable ELF or an error, never half of each.
-    if (!info.error.empty()) {
-        info.is_elf = false;
-        info.manifest.reset();
+    ElfInfo info;
+    struct stat status {};
+    if (::fstat(fd, &status) != 0) {
+        info.error = std::string("cannot read its status: ") + std::strerror(errno);
+    } else if (!S_ISREG(status.st_mode)) {
+        info.error = "not a regular file";
+    } else {
+        info.error = read_file(fd, static_cast<std::uint64_t>(status.st_size), info);
     }
+    // An answer is a readable ELF or an error, never half of each.
+    info.is_elf = info.error.empty();
+    if (!info.is_elf) info.manifest.reset();
     return info;
 }
 

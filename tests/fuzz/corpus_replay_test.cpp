@@ -33,7 +33,7 @@ const std::map<std::string, Expected> kElf = {
     {"valid_elf32.so", {"manifest", kBuildId}},
     {"valid_big_endian.so", {"manifest", kBuildId}},
     {"extended_numbering.so", {"manifest", kBuildId}},
-    {"shentsize_wrong.so", {"manifest", kBuildId}},  // libelf uses the size of its own Shdr type
+    {"shentsize_wrong.so", {"manifest", kBuildId}},  // the stride is the class's own Shdr size
     {"no_manifest.so", {"no manifest", kBuildId}},
     {"no_build_id.so", {"manifest", ""}},
     {"no_sections.so", {"no manifest", ""}},

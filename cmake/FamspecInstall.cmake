@@ -2,7 +2,7 @@
 # out-of-tree family projects consume with find_package(famspec CONFIG REQUIRED).
 #
 #   P/bin/famspec, P/bin/famspec-manifest       the core's archive linked in; no RUNPATH
-#   P/lib/libfamspec.so*                        the core (SONAME libfamspec.so.<major>), famspec_core_installed
+#   P/lib/libfamspec.so*                        the core (SONAME libfamspec.so.<major>), famspec_core
 #   P/lib/famspec/plugins/famspec_*.so          RPATH $ORIGIN/../.. (set by famspec_add_plugin)
 #   P/include/famspec/...                       core and SDK headers, generated version.hpp included
 #   P/lib/cmake/famspec/                        package config, version file, targets, FamspecPlugin.cmake
@@ -14,11 +14,11 @@ include(CMakePackageConfigHelpers)
 set(FAMSPEC_INSTALL_LIBDIR lib)
 # FAMSPEC_INSTALL_CMAKEDIR (lib/cmake/famspec) is set at the top level: the Python package needs it too.
 
-set_target_properties(famspec_core_installed PROPERTIES EXPORT_NAME core)
+set_target_properties(famspec_core PROPERTIES EXPORT_NAME core)
 set_target_properties(famspec_sdk PROPERTIES EXPORT_NAME sdk)
 set_target_properties(famspec-manifest PROPERTIES EXPORT_NAME manifest)
 
-install(TARGETS famspec_core_installed famspec_sdk famspec-manifest
+install(TARGETS famspec_core famspec_sdk famspec-manifest
     EXPORT famspecTargets
     RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
     LIBRARY DESTINATION ${FAMSPEC_INSTALL_LIBDIR})

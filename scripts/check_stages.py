@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""The stage rule of core/src (docs/architecture.md): every source sits in one stage folder, a stage
-holds at most 15 files, a file includes the private headers of its own stage or of the stages before
-it (never of a later one, and always by "<stage>/name.hpp"), and no files include each other in a
-circle (a source and its header count as one).
+"""The stage rule of core/src and core/include (docs/architecture.md): every source sits in one stage
+folder, a stage holds at most 15 files, a file includes the private headers of its own stage or of
+the stages before it (never of a later one, and always by "<stage>/name.hpp"), and no files include
+each other in a circle (a source and its header count as one). Each public header (core/include/
+famspec) has a stage too (PUBLIC below): a public header includes only public headers of its own
+stage or before, and a private file only public headers of its own stage or before.
 
     check_stages.py ROOT
 
@@ -15,6 +17,40 @@ import sys
 # In the order of a run: a stage may include its own headers and those of the stages before it.
 STAGES = ("common", "discovery", "registry", "loading", "plan", "resolution", "output")
 MAX_FILES = 15
+# The stage of each public header: where what it declares is first needed (a type-only header of
+# vocabulary that several stages speak is in the first of them) and, for a header that declares
+# functions, no earlier than the stage that defines them.
+PUBLIC = {
+    "digest.hpp": "common",
+    "expected.hpp": "common",
+    "explanation.hpp": "common",
+    "family_source.hpp": "common",
+    "fingerprint.hpp": "common",
+    "log.hpp": "common",
+    "moe_vocabulary.hpp": "common",
+    "names.hpp": "common",
+    "plugin_record.hpp": "common",
+    "resolution.hpp": "common",
+    "search_origin.hpp": "common",
+    "load_options.hpp": "discovery",
+    "required_digests.hpp": "discovery",
+    "search_path.hpp": "discovery",
+    "plugin_manifest.hpp": "registry",
+    "registry.hpp": "registry",
+    "registry_entries.hpp": "registry",
+    "plugin_loader.hpp": "loading",
+    "family_suggestions.hpp": "plan",
+    "plan.hpp": "plan",
+    "plan_family.hpp": "plan",
+    "component_renderer.hpp": "resolution",
+    "resolver.hpp": "resolution",
+    "specs.hpp": "resolution",
+    "declaration_summary.hpp": "output",
+    "famspec.hpp": "output",
+    "registry_description.hpp": "output",
+    "snapshot.hpp": "output",
+    "summary_diff.hpp": "output",
+}
 SOURCES = (".cpp", ".hpp")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
@@ -43,12 +79,21 @@ def check(root):
             with open(os.path.join(folder, name), encoding="utf-8") as f:
                 files[f"{stage}/{name}"] = f.read()
 
+    public, stage_of = read_public(root, problems)
     order = {stage: i for i, stage in enumerate(STAGES)}
     edges = {}
-    for path, text in files.items():
-        stage = path.split("/")[0]
+    for path, text in list(files.items()) + list(public.items()):
+        stage = stage_of.get(path) or path.split("/")[0]
+        where = f"core/include/{path}" if path in public else f"core/src/{path}"
         for included in INCLUDE.findall(text):
-            if included in files:
+            if included in public:
+                if order[stage_of[included]] > order[stage]:
+                    problems.append(f"{where} ({stage}): includes {included}, of a later stage ({stage_of[included]})")
+                if included != path:
+                    edges.setdefault(unit(path), set()).add(unit(included))
+            elif path in public:
+                continue
+            elif included in files:
                 target = included.split("/")[0]
                 if order[target] > order[stage]:
                     problems.append(f"core/src/{path}: includes {included}, of a later stage")
@@ -73,7 +118,24 @@ def check(root):
     for node in sorted(edges):
         if node not in state:
             visit(node, [node])
-    return problems, len(files)
+    return problems, len(files) + len(public)
+
+
+def read_public(root, problems):
+    """The public headers ("famspec/name.hpp" -> text) and the stage of each, from PUBLIC."""
+    folder = os.path.join(root, "core", "include", "famspec")
+    names = sorted(n for n in os.listdir(folder) if n.endswith(".hpp"))
+    public, stage_of = {}, {}
+    for name in names:
+        if name not in PUBLIC:
+            problems.append(f"core/include/famspec/{name}: no stage (add it to PUBLIC in scripts/check_stages.py)")
+            continue
+        with open(os.path.join(folder, name), encoding="utf-8") as f:
+            public[f"famspec/{name}"] = f.read()
+        stage_of[f"famspec/{name}"] = PUBLIC[name]
+    for name in sorted(set(PUBLIC) - set(names)):
+        problems.append(f"scripts/check_stages.py: PUBLIC names famspec/{name}, which is not a public header")
+    return public, stage_of
 
 
 def main():
@@ -85,7 +147,8 @@ def main():
         print(problem)
     if problems:
         return 1
-    print(f"core/src: {count} files in {len(STAGES)} stages, each included only by its own and later stages")
+    print(f"core/src and core/include: {count} files in {len(STAGES)} stages, each included only by its own and"
+          " later stages")
     return 0
 
 

@@ -2,8 +2,8 @@
 #include <pybind11/stl.h>
 
 #include "bindings.hpp"
-#include "famspec/canonical_json.hpp"
 #include "famspec/declaration_summary.hpp"
+#include "famspec/digest.hpp"
 #include "famspec/names.hpp"
 #include "famspec/resolver.hpp"
 

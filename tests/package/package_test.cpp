@@ -215,16 +215,29 @@ TEST_CASE("the installed package builds the out-of-tree example and the installe
     CHECK(stands_alone(prefix / "bin/famspec"));  // it links the core's archive
     check_no_working_directory_search(prefix);
     CHECK(stands_alone(prefix / "bin/famspec-manifest"));  // it links the core's archive too
-    // The installed core exports the embedder's API, not the plugin tooling (core/installed.map).
-    const std::string exported =
-        must_run({"sh", "-c", "nm -D --defined-only -C '" + (prefix / "lib/libfamspec.so").string() + "'"}).out;
+    // The installed core exports what its installed public headers declare, and nothing else
+    // (core/exports.map): not the tooling, not the standard library's template instances.
+    const std::string library = (prefix / "lib/libfamspec.so").string();
+    const std::string include = (prefix / "include").string();
+    const ProcessResult exports = run({FAMSPEC_TEST_PYTHON, FAMSPEC_TEST_EXPORTS_CHECK, library, include});
+    INFO(exports.out);
+    CHECK(exports.exit_code == 0);
+    CHECK(contains(exports.out, " exported symbols, each declared by the "));
+    const std::string exported = must_run({"nm", "-D", "--defined-only", "-C", library}).out;
     CHECK(contains(exported, "famspec::load_plugins("));
     CHECK(contains(exported, "famspec::Resolver::replacement_spec_for("));
-    for (const char* name : {"famspec::inspect_plugins(", "famspec::inspect_candidates(", "famspec::mark_conflicts(",
-                             "famspec::generate_manifest(", "famspec::read_elf_info("}) {
-        CAPTURE(name);
-        CHECK_FALSE(contains(exported, name));
-    }
+    CHECK_FALSE(contains(exported, "std::"));
+    // The check fails on a tooling function, a hidden class's member and a standard library instance.
+    const ProcessResult leaked =
+        run({FAMSPEC_TEST_PYTHON, FAMSPEC_TEST_EXPORTS_CHECK, library, include,
+             "famspec::inspect_plugins(famspec::LoadOptions const&)",
+             "famspec::Registry::Index::Index(famspec::Registry::Contents&)", "std::bad_variant_access::what() const"});
+    CHECK(leaked.exit_code == 1);
+    CHECK(leaked.out ==
+          "famspec::inspect_plugins(famspec::LoadOptions const&): no public header declares inspect_plugins with "
+          "FAMSPEC_API\n"
+          "famspec::Registry::Index::Index(famspec::Registry::Contents&): no public header declares Index\n"
+          "std::bad_variant_access::what() const: not in namespace famspec\n");
     CHECK(stands_alone(prefix / "lib/famspec/plugins/famspec_qwen3_moe.so"));
 
     const fs::path build = scratch / "example build";

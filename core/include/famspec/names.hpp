@@ -1,29 +1,20 @@
 // The one table from each enum of the public API to the name the CLI, the JSON and the Python
-// binding print, and back.
+// binding print, and back. The enums are type-only headers of the first stage (log.hpp,
+// moe_vocabulary.hpp, plugin_record.hpp, resolution.hpp, family_source.hpp, search_origin.hpp) and
+// the SDK's: this header names none of them, so every stage may include it.
 #pragma once
 
 #include <optional>
 #include <string_view>
 #include <vector>
 
-#include "famspec/log.hpp"
-#include "famspec/moe_vocabulary.hpp"
-#include "famspec/plan.hpp"
-#include "famspec/plan_family.hpp"
-#include "famspec/plugin_loader.hpp"
-#include "famspec/plugin_record.hpp"
-#include "famspec/resolution.hpp"
-#include "famspec/resolver.hpp"
-#include "famspec/sdk/construction.hpp"
 #include "famspec/sdk/export.hpp"
-#include "famspec/sdk/parameter.hpp"
-#include "famspec/search_path.hpp"
 
 namespace famspec {
 
 // Defined for Gap, Slot, ResolutionStatus, DiagnosticKind, FamilySource, PluginStage, LogLevel,
 // ParameterKind, ArgumentBinding, ConstructionMode, MoeRouter, SharedExperts, ExpertStorage and
-// SearchPath::Origin.
+// SearchOrigin (SearchPath::Origin).
 template <class Enum>
 FAMSPEC_API std::string_view name_of(Enum value);
 template <class Enum>

@@ -5,19 +5,11 @@
 #include <string>
 #include <string_view>
 
+#include "famspec/family_source.hpp"
 #include "famspec/plan.hpp"
 #include "famspec/sdk/export.hpp"
 
 namespace famspec {
-
-// Where the family of a plan's targets comes from, in the order it is looked for.
-enum class FamilySource {
-    caller,        // the model_type the caller gives (--model-type)
-    model_type,    // the plan's top-level model_type
-    architecture,  // the plan's top-level architecture
-    model_target,  // model._target_ under hyper_parallel.models.<family>. (a registered family, once loaded)
-    per_target,    // none of these: each target's family is inferred from its own path
-};
 
 struct PlanFamily {
     std::optional<std::string> name;  // empty exactly when source is per_target

@@ -6,7 +6,8 @@
 #include <vector>
 
 #include "famspec/expected.hpp"
-#include "famspec/plugin_loader.hpp"
+#include "famspec/load_options.hpp"
+#include "famspec/sdk/export.hpp"
 
 namespace famspec {
 

@@ -20,8 +20,6 @@
 
 namespace famspec {
 
-enum class Slot { replace_module, local_compute_fn, inner_wrapper };
-
 // One query, as it travels from the caller through the channel to the builder.
 struct ResolveRequest {
     std::string target;                     // the dotted _target_ path

@@ -7,17 +7,18 @@
 #include <string>
 #include <vector>
 
-#include "famspec/plugin_loader.hpp"
+#include "famspec/load_options.hpp"
+#include "famspec/sdk/export.hpp"
+#include "famspec/search_origin.hpp"
 
 namespace famspec {
 
-inline constexpr const char* kPluginPathVariable = "FAMSPEC_PLUGIN_PATH";
 inline constexpr const char* kAllowInsecureVariable = "FAMSPEC_ALLOW_INSECURE";    // "1": as allow_insecure
 inline constexpr const char* kRequireDigestsVariable = "FAMSPEC_REQUIRE_DIGESTS";  // a file, as required_digests
 
 // Where plugins are searched, and why there.
 struct SearchPath {
-    enum class Origin { flag, environment, default_directory };
+    using Origin = SearchOrigin;
     Origin origin = Origin::default_directory;
     std::vector<std::filesystem::path> directories;
     std::vector<PluginError> errors;  // rejected entries (relative paths), reported at the find stage

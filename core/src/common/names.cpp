@@ -3,6 +3,15 @@
 #include <array>
 #include <utility>
 
+#include "famspec/family_source.hpp"
+#include "famspec/log.hpp"
+#include "famspec/moe_vocabulary.hpp"
+#include "famspec/plugin_record.hpp"
+#include "famspec/resolution.hpp"
+#include "famspec/sdk/construction.hpp"
+#include "famspec/sdk/parameter.hpp"
+#include "famspec/search_origin.hpp"
+
 namespace famspec {
 namespace {
 
@@ -79,9 +88,9 @@ constexpr Table<ExpertStorage, 2> kExpertStorages = {
     {{ExpertStorage::module_list, "module_list"}, {ExpertStorage::batched_parameters, "batched_parameters"}}};
 
 // Where the plugin search path came from, as `famspec list` names it.
-constexpr Table<SearchPath::Origin, 3> kOrigins = {{{SearchPath::Origin::flag, "--plugin-path"},
-                                                    {SearchPath::Origin::environment, kPluginPathVariable},
-                                                    {SearchPath::Origin::default_directory, "default"}}};
+constexpr Table<SearchOrigin, 3> kOrigins = {{{SearchOrigin::flag, "--plugin-path"},
+                                              {SearchOrigin::environment, kPluginPathVariable},
+                                              {SearchOrigin::default_directory, "default"}}};
 
 // The table of an enum, chosen by overload on a value of it.
 constexpr const auto& table(Gap) { return kGaps; }
@@ -97,7 +106,7 @@ constexpr const auto& table(ConstructionMode) { return kConstructionModes; }
 constexpr const auto& table(MoeRouter) { return kRouters; }
 constexpr const auto& table(SharedExperts) { return kSharedExperts; }
 constexpr const auto& table(ExpertStorage) { return kExpertStorages; }
-constexpr const auto& table(SearchPath::Origin) { return kOrigins; }
+constexpr const auto& table(SearchOrigin) { return kOrigins; }
 
 }  // namespace
 
@@ -147,11 +156,11 @@ template FAMSPEC_API std::optional<ConstructionMode> from_name(std::string_view)
 template FAMSPEC_API std::string_view name_of(MoeRouter);
 template FAMSPEC_API std::string_view name_of(SharedExperts);
 template FAMSPEC_API std::string_view name_of(ExpertStorage);
-template FAMSPEC_API std::string_view name_of(SearchPath::Origin);
+template FAMSPEC_API std::string_view name_of(SearchOrigin);
 template FAMSPEC_API std::optional<MoeRouter> from_name(std::string_view);
 template FAMSPEC_API std::optional<SharedExperts> from_name(std::string_view);
 template FAMSPEC_API std::optional<ExpertStorage> from_name(std::string_view);
-template FAMSPEC_API std::optional<SearchPath::Origin> from_name(std::string_view);
+template FAMSPEC_API std::optional<SearchOrigin> from_name(std::string_view);
 template FAMSPEC_API std::vector<std::string_view> all_names<Gap>();
 template FAMSPEC_API std::vector<std::string_view> all_names<Slot>();
 template FAMSPEC_API std::vector<std::string_view> all_names<ResolutionStatus>();
@@ -165,6 +174,6 @@ template FAMSPEC_API std::vector<std::string_view> all_names<ConstructionMode>()
 template FAMSPEC_API std::vector<std::string_view> all_names<MoeRouter>();
 template FAMSPEC_API std::vector<std::string_view> all_names<SharedExperts>();
 template FAMSPEC_API std::vector<std::string_view> all_names<ExpertStorage>();
-template FAMSPEC_API std::vector<std::string_view> all_names<SearchPath::Origin>();
+template FAMSPEC_API std::vector<std::string_view> all_names<SearchOrigin>();
 
 }  // namespace famspec

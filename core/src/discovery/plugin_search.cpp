@@ -6,7 +6,6 @@
 #include <cstring>
 
 #include "discovery/plugin_refusal.hpp"
-#include "famspec/plugin_loader.hpp"
 #include "famspec/required_digests.hpp"
 #include "famspec/search_path.hpp"
 

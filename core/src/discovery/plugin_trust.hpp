@@ -6,7 +6,7 @@
 #include <optional>
 
 #include "discovery/plugin_candidates.hpp"
-#include "famspec/plugin_loader.hpp"
+#include "famspec/load_options.hpp"
 
 namespace famspec::detail {
 

@@ -63,8 +63,9 @@ struct FamilyKey {
 
 }  // namespace
 
-// No lookup depends on the order of these maps, and none is ever iterated.
-struct Registry::Index {
+// No lookup depends on the order of these maps, and none is ever iterated. Hidden: a nested class of
+// an exported class is exported by default, and the index is not the embedder's API.
+struct __attribute__((visibility("hidden"))) Registry::Index {
     explicit Index(Contents& contents);
     void index_families(std::vector<RegisteredFamily>& families);
     void index_factories(Contents& contents);

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "famspec/sdk/export.hpp"
+#include "famspec/digest.hpp"
 
 namespace famspec {
 
@@ -20,14 +20,11 @@ boost::json::array string_array(const Range& items) {
     return out;
 }
 
-FAMSPEC_API std::string canonical_json(const boost::json::value& value);
+std::string canonical_json(const boost::json::value& value);
 
 struct Diagnostic;
 // A diagnostic as every JSON output writes it (summary, check, resolve --batch): kind, message and
 // suggestion, null when there is none.
-FAMSPEC_API boost::json::object diagnostic_json(const Diagnostic& diagnostic);
-
-// "sha256:<64 lower-case hex>" over the bytes.
-FAMSPEC_API std::string sha256_digest(std::string_view bytes);
+boost::json::object diagnostic_json(const Diagnostic& diagnostic);
 
 }  // namespace famspec

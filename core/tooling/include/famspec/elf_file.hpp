@@ -5,8 +5,6 @@
 #include <optional>
 #include <string>
 
-#include "famspec/sdk/export.hpp"
-
 namespace famspec {
 
 struct ElfInfo {
@@ -18,9 +16,9 @@ struct ElfInfo {
 
 inline constexpr std::size_t kMaxManifestBytes = std::size_t{1} << 20;
 
-FAMSPEC_API ElfInfo read_elf_info(const std::string& path);
+ElfInfo read_elf_info(const std::string& path);
 // The same from a descriptor the caller has open (and keeps open): the loader reads the very file
 // it later maps. Reads with pread only, so the file offset is left alone.
-FAMSPEC_API ElfInfo read_elf_info(int fd);
+ElfInfo read_elf_info(int fd);
 
 }  // namespace famspec

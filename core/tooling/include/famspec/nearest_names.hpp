@@ -8,24 +8,22 @@
 #include <string_view>
 #include <vector>
 
-#include "famspec/sdk/export.hpp"
-
 namespace famspec {
 
 // The candidates nearest to `name`, if they are within a small edit distance of it (a third of its
 // length, at least 2; a swap of neighbours is one edit, ASCII case is ignored): every candidate at
 // that distance, in byte order, each once, at most `most` of them. `name` itself is not a suggestion.
-FAMSPEC_API std::vector<std::string> nearest_names(std::string_view name, std::span<const std::string_view> candidates,
-                                                   std::size_t most = 3);
-FAMSPEC_API std::vector<std::string> nearest_names(std::string_view name, std::span<const std::string> candidates,
-                                                   std::size_t most = 3);
+std::vector<std::string> nearest_names(std::string_view name, std::span<const std::string_view> candidates,
+                                       std::size_t most = 3);
+std::vector<std::string> nearest_names(std::string_view name, std::span<const std::string> candidates,
+                                       std::size_t most = 3);
 
 // Every candidate close to `name`, best first (by that edit distance, then byte order), each once:
 // those within the bound above, and those that start with `name` (ASCII case ignored; `name` has
 // at least 3 characters), whatever their distance.
-FAMSPEC_API std::vector<std::string> close_names(std::string_view name, std::span<const std::string> candidates);
+std::vector<std::string> close_names(std::string_view name, std::span<const std::string> candidates);
 
 // " (did you mean `a`?)", " (did you mean `a` or `b`?)", or empty.
-FAMSPEC_API std::string did_you_mean(const std::vector<std::string>& names);
+std::string did_you_mean(const std::vector<std::string>& names);
 
 }  // namespace famspec

@@ -7,12 +7,11 @@
 
 #include "famspec/expected.hpp"
 #include "famspec/plan.hpp"
-#include "famspec/sdk/export.hpp"
 
 namespace famspec {
 
 // One static option written as `name=value` (the CLI's --option): the value is read as a YAML
 // scalar, as it would be next to a _target_ in a plan. An error names file "--option".
-FAMSPEC_API Expected<std::pair<std::string, PyLiteral>, PlanError> parse_option(std::string_view item);
+Expected<std::pair<std::string, PyLiteral>, PlanError> parse_option(std::string_view item);
 
 }  // namespace famspec

@@ -16,7 +16,6 @@
 #include "famspec/plugin_loader.hpp"
 #include "famspec/plugin_manifest.hpp"
 #include "famspec/plugin_record.hpp"
-#include "famspec/sdk/export.hpp"
 
 namespace famspec {
 
@@ -31,20 +30,20 @@ using StageCallback = std::function<void(const std::string& path, PluginStage st
 enum class ComponentLinks { required, left_to_the_set };
 
 // load_plugins, announcing each stage as a candidate enters it.
-FAMSPEC_API std::shared_ptr<const Registry> load_plugins(const LoadOptions& options, const StageCallback& on_stage,
-                                                         ComponentLinks links = ComponentLinks::required);
+std::shared_ptr<const Registry> load_plugins(const LoadOptions& options, const StageCallback& on_stage,
+                                             ComponentLinks links = ComponentLinks::required);
 
 // Stages find, manifest and compatibility only, plus manifest-level duplicate checks: what the
 // files declare, without running any plugin code.
-FAMSPEC_API std::vector<PluginRecord> inspect_plugins(const LoadOptions& options);
+std::vector<PluginRecord> inspect_plugins(const LoadOptions& options);
 
 // inspect_plugins without the duplicate checks: for a caller that decides duplicates itself from what
 // actually loads (verify), since a plugin refused at load time claims nothing.
-FAMSPEC_API std::vector<PluginRecord> inspect_candidates(const LoadOptions& options);
+std::vector<PluginRecord> inspect_candidates(const LoadOptions& options);
 
 // Marks every ok record whose manifest claims something another ok record claims too (stage
 // validate), both of them. `verify` uses it on the manifests its child processes report.
-FAMSPEC_API void mark_conflicts(std::vector<PluginRecord>& records);
+void mark_conflicts(std::vector<PluginRecord>& records);
 
 // The manifest a plugin's registration produces (for the build-time manifest generator).
 // A plugin refused at the handshake (another ABI or build fingerprint) gets a descriptor-only
@@ -55,6 +54,6 @@ struct ManifestGeneration {
     bool descriptor_only = false;
     std::vector<std::string> notes;  // as PluginRecord::notes, for a plugin that registered
 };
-FAMSPEC_API ManifestGeneration generate_manifest(const std::filesystem::path& plugin);
+ManifestGeneration generate_manifest(const std::filesystem::path& plugin);
 
 }  // namespace famspec

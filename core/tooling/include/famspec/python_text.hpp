@@ -4,15 +4,14 @@
 #include <string>
 
 #include "famspec/moe_vocabulary.hpp"
-#include "famspec/sdk/export.hpp"
 #include "famspec/sdk/py_literal.hpp"
 
 namespace famspec {
 
 // A Python literal as Python's repr() writes it: None, True, 1e-05, 'text'.
-FAMSPEC_API std::string to_python(const PyLiteral& literal);
+std::string to_python(const PyLiteral& literal);
 
 // The inline expert-parallel forward body for an archetype's router_kind and shared mode.
-FAMSPEC_API std::string moe_ep_forward_body(MoeRouter router_kind, SharedExperts shared);
+std::string moe_ep_forward_body(MoeRouter router_kind, SharedExperts shared);
 
 }  // namespace famspec

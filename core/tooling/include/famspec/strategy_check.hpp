@@ -4,13 +4,12 @@
 #include <optional>
 #include <string>
 
-#include "famspec/sdk/export.hpp"
 #include "famspec/specs.hpp"
 
 namespace famspec {
 
 // The invariants of a StrategySpec: target_class and body_template together or not at all, neither
 // blank, and method_name a Python identifier. Empty when valid.
-FAMSPEC_API std::optional<std::string> validation_error(const StrategySpec& spec);
+std::optional<std::string> validation_error(const StrategySpec& spec);
 
 }  // namespace famspec

@@ -14,8 +14,8 @@ ACME_ADAPTER = "hyper_parallel/models/acme_moe/adapter"
 
 
 def _python(value):
-    return {None: "None", True: "True", False: "False"}.get(value, repr(value)) if not isinstance(value, str) else repr(
-        value)
+    # repr, as the registry describes a default (1 is 1, not True: no dict lookup keyed by bools).
+    return repr(value)
 
 
 def _parameters(params) -> list[dict]:

@@ -118,9 +118,9 @@ def test_every_generated_plugin_loads_together_with_the_components_and_answers_a
     for family, plugin in built["plugins"].items():
         shutil.copy2(plugin, directory / f"famspec_{family}.so")
     listed = _famspec(built, "--plugin-path", directory, "list")
-    assert (listed.returncode, listed.stderr) == (0, ""), listed.stdout
-    assert sorted(line.split()[0] for line in listed.stdout.splitlines()[1:] if line.strip()) == sorted(
-        ["components", *built["plugins"]])
+    assert (listed.returncode, listed.stderr) == (0, f"plugin search path (--plugin-path): {directory}\n")
+    rows = [line.split() for line in listed.stdout.splitlines()[1:] if line.strip()]
+    assert sorted((row[0], row[3]) for row in rows) == sorted((p, "ok") for p in ["components", *built["plugins"]])
     shipped = built["prefix"] / "lib" / "famspec" / "plugins"
     for plan in sorted(p for plans in PLANS.values() for p in plans):
         path = SOURCE / "examples" / "plans" / plan

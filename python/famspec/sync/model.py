@@ -133,6 +133,3 @@ class FamilySource:
     companions: list[Identity] = field(default_factory=list)
     # Providers borrowed from another family's package: (spec keyword, module, site, that family's folder).
     borrowed: list[tuple[str, str, Site, str]] = field(default_factory=list)
-
-    def is_empty(self) -> bool:
-        return not (self.factories or self.cp_wrappers or self.archetypes or self.compute_functions or self.todos)

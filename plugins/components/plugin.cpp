@@ -49,6 +49,20 @@ FAMSPEC_PLUGIN("components", "1.0.0", "Generic components of hyper_parallel.comp
             },
     });
     modules.component({.name = "GroupedExperts", .submodule = "grouped_experts", .signature = wrapper});
+    modules.component({.name = "SwiGLUMLP", .submodule = "swiglu_mlp", .signature = wrapper});
+    // The chunked variants take their chunk size as a required keyword a plan must set.
+    modules.component({
+        .name = "ChunkedSwiGLUMLP",
+        .submodule = "chunked_swiglu_mlp",
+        .signature = {kw_only, param("module"), param("module_fqn", ""), param("context", none), param("chunk_size")},
+    });
+    modules.component({
+        .name = "HeadChunkGQAAttention",
+        .submodule = "head_chunk_gqa_attention",
+        .signature = {kw_only, param("module"), param("module_fqn", ""), param("context", none),
+                      param("head_chunk_size"), param("expand_kv_heads", false),
+                      param("attention_interface", expression("npu_fusion_attention_forward"))},
+    });
     modules.component({
         .name = "MLAAttention",
         .submodule = "mla_attention",

@@ -92,7 +92,7 @@ TEST_CASE("positional module, runtime-only factories and compute functions") {
     const auto& shared = v41.at("factories").as_array().at(0).as_object();
     CHECK(shared.at("construction").at("module_passed").as_string() == "positional");
     CHECK(shared.at("construction").at("arguments").as_array().empty());
-    CHECK(v41.at("compute_functions").as_array().size() == 2);
+    CHECK(v41.at("compute_functions").as_array().size() == 5);
     const auto& v3 = by_key(described.at("families"), "model_type", "deepseek_v3");
     const auto& linear =
         by_key(v3.at("factories"), "target", "hyper_parallel.models.deepseek_v3.adapter.replacements.replace_linear");
@@ -103,7 +103,8 @@ TEST_CASE("positional module, runtime-only factories and compute functions") {
     CHECK(mla.at("target").as_string() ==
           "hyper_parallel.models.deepseek_v3.adapter.distributed.context_parallel.mla_cp_wrapper");
     CHECK(famspec::canonical_json(mla.at("options")) ==
-          R"([{"default":"'expanded_ulysses'","kind":"keyword_only","name":"strategy"},)"
+          R"([{"allowed":["'expanded_ulysses'","'ulysses'"],"default":"'expanded_ulysses'","kind":"keyword_only",)"
+          R"("name":"strategy"},)"
           R"({"allowed":["'npu'","'sdpa'"],"default":"'npu'","kind":"keyword_only","name":"backend"}])");
     CHECK(famspec::canonical_json(v3.at("provider_modules")) ==
           R"(["hyper_parallel.models.deepseek_v3.adapter.conversion.module_replacement",)"

@@ -361,7 +361,8 @@ def test_cp_wrapper_options_are_audited_as_keyword_only_parameters(audit, tree, 
     deepseek = next(f for f in declarations["families"] if f["model_type"] == "deepseek_v3")
     mla = next(w for w in deepseek["cp_wrappers"] if w["target"] == MLA_CP)
     assert mla["options"] == [
-        {"default": "'expanded_ulysses'", "kind": "keyword_only", "name": "strategy"},
+        {"allowed": ["'expanded_ulysses'", "'ulysses'"], "default": "'expanded_ulysses'", "kind": "keyword_only",
+         "name": "strategy"},
         {"allowed": ["'npu'", "'sdpa'"], "default": "'npu'", "kind": "keyword_only", "name": "backend"},
     ]
     code, report, _ = audit(tree.root, "--family", "deepseek_v3")
@@ -408,12 +409,12 @@ def test_deepseek_v3_factories_are_audited_under_both_providers(audit, tree):
 
 
 def test_compute_function_missing(audit, tree):
-    text = tree.path(f"{V41}/distributed/expert_parallel.py").read_text()
-    tree.path(f"{V41}/distributed/expert_parallel.py").write_text(text.split("\n\n\ndef deepseek_v41_engram")[0] + "\n")
+    text = tree.path(f"{V41}/expert_parallel.py").read_text()
+    tree.path(f"{V41}/expert_parallel.py").write_text(text.split("\n\n\n@local_compute\ndef deepseek_v41_engram")[0] + "\n")
     code, report, _ = audit(tree.root)
     f = only(report, kind="compute_function_missing")
     assert f["subject"].endswith(".deepseek_v41_engram_compute_fn") and f["family"] == "deepseek_v41"
-    assert (f["file"], code) == (f"{V41}/distributed/expert_parallel.py", 1)
+    assert (f["file"], code) == (f"{V41}/expert_parallel.py", 1)
 
 
 def test_archetype_compute_factory_module_missing(audit, tree):
@@ -442,7 +443,7 @@ def test_registration_model_type_changed(audit, tree):
     tree.replace(rel, 'model_type="kimi_k3"', 'model_type="kimi_k3_1"')
     code, report, _ = audit(tree.root)
     f = only(report, kind="registration_missing")
-    assert (f["family"], f["file"], f["line"]) == ("kimi_k3", rel, 8)
+    assert (f["family"], f["file"], f["line"]) == ("kimi_k3", rel, 6)
     assert "registers 'kimi_k3_1'" in f["found"] and code == 1
 
 
@@ -552,7 +553,7 @@ def test_family_spellings(audit, tree, spelling):
         ("DeepseekV2ForCausalLM", "deepseek_v2"),
         ("qwen35text", "qwen3_5_text"),
         ("Qwen3_5ForCausalLM", "qwen3_5"),  # qwen3_5's own name outranks qwen3_5_text's architecture
-        ("qwen3_5_moe_text", "qwen3_5_moe"),  # only a directory alias names it
+        ("qwen3_5_moe_text", "qwen3_5_moe_text"),  # its own registration, before the directory alias
     ],
 )
 def test_family_lookup_as_the_registry(audit, tree, spelling, family):

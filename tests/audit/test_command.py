@@ -27,7 +27,7 @@ def test_cli_reports_drift_with_position_and_exit_1(tree):
     tree.replace(rel, 'architecture="Qwen3MoeForCausalLM"', 'architecture="Qwen3MoeForConditionalGeneration"')
     result = run([cli, "--plugin-path", plugins, "audit", "--source-root", str(tree.root), "--family", "qwen3moe"])
     assert result.returncode == 1
-    assert f"drift       {rel}:10  registration qwen3_moe [registration_architecture]" in result.stdout
+    assert f"drift       {rel}:24  registration qwen3_moe [registration_architecture]" in result.stdout
     assert "remedy:   declare the architecture 'Qwen3MoeForConditionalGeneration'" in result.stdout
 
 

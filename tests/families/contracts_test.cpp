@@ -280,8 +280,8 @@ TEST_CASE("contracts: the deepseek_v41 factory wraps with the module handed over
                                     nullopt}});
     for (const char* function : {"deepseek_v41_ep_compute_fn", "deepseek_v41_engram_compute_fn"}) {
         CAPTURE(function);
-        const auto result = resolver().strategy_spec_for(kV41 + "distributed.expert_parallel." + function,
-                                                         "deepseek_v41", Slot::local_compute_fn);
+        const auto result =
+            resolver().strategy_spec_for(kV41 + "expert_parallel." + function, "deepseek_v41", Slot::local_compute_fn);
         CHECK(result.status() == famspec::ResolutionStatus::native);
     }
 }

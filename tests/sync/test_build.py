@@ -91,7 +91,7 @@ def test_the_standalone_build_leaves_exactly_one_plugin(built):
     assert [p.relative_to(build).as_posix() for p in sorted(build.rglob("*.so"))] == ["plugins/famspec_qwen3_moe.so"]
 
 
-@pytest.mark.parametrize("family", SHIPPED)
+@pytest.mark.parametrize("family", sorted(PLANS))
 def test_generated_plugins_answer_like_the_shipped_ones(built, family):
     shipped = built["prefix"] / "lib" / "famspec" / "plugins"
     generated = _plugin_dir(built, family, replace=True)
@@ -107,6 +107,26 @@ def test_generated_plugins_answer_like_the_shipped_ones(built, family):
         assert got == want, plan  # and every entry, diagnostics included
         digests = [_famspec(built, "--plugin-path", d, "summary", path, "--digest").stdout for d in (shipped, generated)]
         assert digests[0] == digests[1] and digests[0].startswith("sha256:")
+
+
+def test_every_generated_plugin_loads_together_with_the_components_and_answers_alike(built):
+    """Only the hand-written component catalogue is kept: each component, identity and archetype is
+    declared by exactly one plugin, so they all load, and every example plan is answered alike."""
+    directory = built["work"] / "plugins-generated"
+    directory.mkdir()
+    shutil.copy2(built["prefix"] / "lib" / "famspec" / "plugins" / "famspec_components.so", directory)
+    for family, plugin in built["plugins"].items():
+        shutil.copy2(plugin, directory / f"famspec_{family}.so")
+    listed = _famspec(built, "--plugin-path", directory, "list")
+    assert (listed.returncode, listed.stderr) == (0, f"plugin search path (--plugin-path): {directory}\n")
+    rows = [line.split() for line in listed.stdout.splitlines()[1:] if line.strip()]
+    assert sorted((row[0], row[3]) for row in rows) == sorted((p, "ok") for p in ["components", *built["plugins"]])
+    shipped = built["prefix"] / "lib" / "famspec" / "plugins"
+    for plan in sorted(p for plans in PLANS.values() for p in plans):
+        path = SOURCE / "examples" / "plans" / plan
+        want = _famspec(built, "--plugin-path", shipped, "summary", path, "--json")
+        got = _famspec(built, "--plugin-path", directory, "summary", path, "--json")
+        assert (got.returncode, got.stderr, json.loads(got.stdout)) == (0, "", json.loads(want.stdout)), plan
 
 
 @pytest.mark.parametrize("family", (*SHIPPED, "acme_moe"))

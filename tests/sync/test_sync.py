@@ -14,8 +14,8 @@ ACME_ADAPTER = "hyper_parallel/models/acme_moe/adapter"
 
 
 def _python(value):
-    return {None: "None", True: "True", False: "False"}.get(value, repr(value)) if not isinstance(value, str) else repr(
-        value)
+    # repr, as the registry describes a default (1 is 1, not True: no dict lookup keyed by bools).
+    return repr(value)
 
 
 def _parameters(params) -> list[dict]:
@@ -106,7 +106,8 @@ def test_the_handed_over_function_is_the_shipped_plugins_python(declarations):
     ]
     assert [b.text for b in family.interface] == [
         (assets / name).read_text(encoding="utf-8")
-        for name in ("run_qwen3_moe_flash_attention.py", "compressed_causal_mask.py", "compressed_causal_mask_cache.py")
+        for name in ("run_qwen3_moe_flash_attention.py", "get_compressed_causal_mask.py",
+                     "compressed_causal_mask_size.py")
     ]
     assert [b.imports for b in family.interface] == [["import torch", "import torch_npu"], ["import torch"], []]
     assert family.interface[0].needs == ["torch", "torch_npu", "_get_compressed_causal_mask"]
@@ -119,7 +120,7 @@ def test_qwen3_moe_project_reads_like_a_shipped_plugin(tmp_path, sync):
     code, stdout, stderr = sync(RUNTIME, "qwen3moe", out)
     assert code == 0, stderr
     assert stderr == ""
-    assert stdout.startswith("famspec sync: qwen3_moe (3 factories, 2 CP wrappers, 1 archetypes, 0 compute functions")
+    assert stdout.startswith("famspec sync: qwen3_moe (3 factories, 5 CP wrappers, 1 archetypes, 0 compute functions")
     assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()) == [
         ".famspec-sync.json", "CMakeLists.txt", "plugin.cpp", "python/compressed_causal_mask_size.py",
         "python/get_compressed_causal_mask.py", "python/run_qwen3_moe_flash_attention.py",
@@ -133,7 +134,7 @@ def test_qwen3_moe_project_reads_like_a_shipped_plugin(tmp_path, sync):
         .hand_over("attention_interface", "run_qwen3_moe_flash_attention");
 """
     assert expected in plugin
-    assert f'    // {QWEN}/registration.py:8\n    Family family{{"qwen3_moe", "Qwen3MoeForCausalLM"}};\n' in plugin
+    assert f'    // {QWEN}/registration.py:22\n    Family family{{"qwen3_moe", "Qwen3MoeForCausalLM"}};\n' in plugin
     assert plugin.index("replace_qwen3_moe_rms_norm") < plugin.index("replace_qwen3_moe_flash_attention") < \
         plugin.index("replace_qwen3_moe_grouped_experts") < plugin.index("cp_wrapper(") < plugin.index("archetype(")
     assert '        .options = {param("use_grouped_gemm", false)},\n' in plugin
@@ -141,9 +142,13 @@ def test_qwen3_moe_project_reads_like_a_shipped_plugin(tmp_path, sync):
     assert '#include "qwen3_moe_assets.hpp"' in plugin
     assert "TODO" not in plugin
     cmake = (out / "CMakeLists.txt").read_text(encoding="utf-8")
-    assert "famspec_add_plugin(qwen3_moe\n    SOURCES plugin.cpp\n    OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/plugins\n" in cmake
+    assert "famspec_add_plugin(qwen3_moe\n    SOURCES plugin.cpp\n    INSTALL_DESTINATION ${famspec_PLUGIN_DIR}\n" in cmake
     assert "    ASSETS\n        python/run_qwen3_moe_flash_attention.py\n" in cmake
-    assert "find_package(famspec CONFIG REQUIRED)" in cmake
+    # Alone it finds the installed famspec; in famspec's tree (plugins/) it is a subdirectory of the build.
+    assert "if(NOT DEFINED FAMSPEC_PLUGIN_OUTPUT_DIR)\n    find_package(famspec CONFIG REQUIRED)\nendif()\n" in cmake
+    # The project under plugins/ is this one, the version its author set aside.
+    shipped = (SOURCE / "plugins" / "qwen3_moe" / "plugin.cpp").read_text(encoding="utf-8")
+    assert shipped == plugin.replace('FAMSPEC_PLUGIN("qwen3_moe", "0.1.0"', 'FAMSPEC_PLUGIN("qwen3_moe", "1.0.0"')
 
 
 def test_a_new_family_declares_its_own_component_and_wrapper_options(tree, tmp_path, sync):
@@ -207,6 +212,8 @@ def test_edits_outside_the_region_are_kept(tree, tmp_path, sync):
         "    family.register_into(registrar);", '    family.alias("qwen3moe_local");\n    family.register_into(registrar);')
     plugin.write_text(edited, encoding="utf-8")
     tree.replace(f"{QWEN}/distributed/context_parallel.py", "def qwen3_moe_flash_attention_cp_mask_wrapper",
+                 "def qwen3_moe_flash_attention_cp_masked_wrapper")
+    tree.replace(f"{QWEN}/distributed/context_parallel_async.py", "def qwen3_moe_flash_attention_cp_mask_wrapper",
                  "def qwen3_moe_flash_attention_cp_masked_wrapper")
     code, stdout, stderr = sync(tree.root, "qwen3_moe", out)
     assert code == 0, stderr
@@ -289,14 +296,20 @@ def test_providers_importing_each_other_are_bad_input(tree, tmp_path, sync):
     assert not out.exists()
 
 
-def test_a_family_with_nothing_to_generate_is_bad_input(tmp_path, sync):
-    code, _, stderr = sync(RUNTIME, "kimi_k26", tmp_path / "kimi")
-    assert code == 2
-    assert stderr == (
-        "famspec sync: family kimi_k26 (KimiK25ForConditionalGeneration, hyper_parallel/models/kimi_k26/adapter/"
-        "registration.py:8) has no replacement factory, CP wrapper, MoE archetype or compute function in the "
-        "source: nothing to generate (a bare registration is covered by the shipped catalogue plugin)\n")
-    assert not (tmp_path / "kimi").exists()
+def test_an_identity_only_family_gets_a_plugin_of_its_own(tmp_path, sync):
+    out = tmp_path / "qwen3_next"
+    code, stdout, stderr = sync(RUNTIME, "Qwen3NextForCausalLM", out)
+    assert (code, stderr) == (0, "")
+    assert stdout == (f"famspec sync: qwen3_next (0 factories, 0 CP wrappers, 0 archetypes, 0 compute functions, "
+                      f"0 handed-over blocks, 0 components) -> {out}: .famspec-sync.json, CMakeLists.txt, plugin.cpp "
+                      "changed\n")
+    plugin = (out / "plugin.cpp").read_text(encoding="utf-8")
+    assert ("    // hyper_parallel/models/qwen3_next/adapter/registration.py:4\n"
+            '    Family family{"qwen3_next", "Qwen3NextForCausalLM"};\n'
+            "    // clang-format on\n"
+            "    // famspec sync: end generated region\n"
+            "    family.register_into(registrar);\n}\n") in plugin
+    assert "covered" not in stdout + stderr
 
 
 def test_unknown_family_and_a_root_that_is_no_runtime(tmp_path, sync):
@@ -312,10 +325,16 @@ def test_any_spelling_and_a_directory_alias_name_the_family(tmp_path, sync, decl
     for spelling in ("DeepseekV3ForCausalLM", "deepseek-v3", "DeepSeek_V3"):
         family = read_family(RUNTIME, spelling, declarations)
         assert family.model_type == "deepseek_v3"
-    # DeepSeek-V2 is registered from the same folder: the folder's layouts and wrappers are not its own,
-    # so it has nothing to generate.
+    # DeepSeek-V2 is registered from DeepSeek-V3's file: that file's one plugin declares it.
+    family = read_family(RUNTIME, "deepseek_v3", declarations)
+    assert [(c.model_type, c.architecture, str(c.site)) for c in family.companions] == [
+        ("deepseek_v2", "DeepseekV2ForCausalLM", "hyper_parallel/models/deepseek_v3/adapter/registration.py:17")]
     code, _, stderr = sync(RUNTIME, "deepseekv2", tmp_path / "v2")
-    assert code == 2 and stderr.startswith("famspec sync: family deepseek_v2 (DeepseekV2ForCausalLM, ")
+    assert code == 2
+    assert stderr == ("famspec sync: deepseek_v2 is registered at hyper_parallel/models/deepseek_v3/adapter/"
+                      "registration.py:17, beside deepseek_v3: one plugin declares every family of that file; run "
+                      "famspec sync --family deepseek_v3\n")
+    assert not (tmp_path / "v2").exists()
 
 
 def test_json_and_quiet(tree, tmp_path, sync):

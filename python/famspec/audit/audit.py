@@ -102,6 +102,7 @@ def audit_family(tree: SourceTree, index: registrations.RegistrationIndex, famil
     findings = registrations.check_registration(index, family)
     findings += registrations.check_directory_aliases(tree, index, family)
     findings += factories.check_providers(tree, family)
+    findings += registrations.check_named_providers(index, family, factories.provider_modules(family))
     for factory in family.get("factories", []):
         findings += factories.check_factory(tree, family, factory)
     ctx = {"family": family["model_type"]}

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
+from . import providers as provider_forms
 from .findings import drift, ok, unreadable
 from .source_tree import SourceTree, UnreadableSource
 
@@ -31,6 +32,9 @@ class Registration:
     architecture: str | None
     architecture_line: int
     unreadable: str = ""
+    # The module providers as sync reads them (famspec.audit.providers), or why they cannot be read.
+    providers: list[provider_forms.Provider] = field(default_factory=list)
+    providers_problem: provider_forms.ProviderUnreadable | None = None
 
 
 @dataclass
@@ -79,9 +83,12 @@ def index_registrations(tree: SourceTree) -> RegistrationIndex:
                 problem = "model_type or architecture is not a string literal"
             if any(k.arg is None for k in node.keywords) or node.args:
                 problem = "the spec is built from positional or ** arguments"
-            index.registrations.append(
-                Registration(module.rel, node.lineno, model_type, architecture, arch_line, problem)
-            )
+            registration = Registration(module.rel, node.lineno, model_type, architecture, arch_line, problem)
+            try:
+                registration.providers = provider_forms.read(tree, module, node)
+            except provider_forms.ProviderUnreadable as error:
+                registration.providers_problem = error
+            index.registrations.append(registration)
     _index_aliases(tree, index)
     return index
 
@@ -217,4 +224,33 @@ def check_directory_aliases(tree: SourceTree, index: RegistrationIndex, family: 
                     **ctx,
                 )
             )
+    return findings
+
+
+def check_named_providers(index: RegistrationIndex, family: dict, declared_providers: list[str]) -> list:
+    """The replacement provider the registration hands over, read as sync reads it: the plugin must
+    resolve factories there; a provider written in a form sync cannot read is unreadable here too."""
+    model_type = family["model_type"]
+    ctx = {"family": model_type, "plugin": family.get("plugin", ""), "where": family.get("where", "")}
+    mine = [r for r in index.registrations if r.model_type == model_type and not r.unreadable]
+    if not mine:
+        return []  # check_registration reports it
+    r = mine[0]
+    problem = r.providers_problem
+    if problem is not None:
+        return [unreadable("registration_provider", problem.keyword, problem.file, problem.line,
+                           "a provider sync reads", problem.reason,
+                           problem.remedy, **ctx)]
+    findings = []
+    for p in r.providers:
+        if p.keyword != "replacements":
+            continue
+        declared = ", ".join(declared_providers) or "(none)"
+        if p.module in declared_providers:
+            findings.append(ok("registration_provider", p.module, p.file, p.line, f"provider {p.module}", **ctx))
+        else:
+            findings.append(drift("registration_provider", p.module, p.file, p.line, f"providers {declared}",
+                                  f"the registration hands over replacements from {p.module}",
+                                  f"declare .provider(\"{p.module}\") (famspec sync does)",
+                                  kind="provider_not_declared", **ctx))
     return findings

@@ -1,6 +1,6 @@
-"""A CP wrapper's declared static options against its ``def``: the keyword-only parameters after
-the positional ones the runtime passes, each with its default and, for a ``Literal[...]`` type, its
-allowed values."""
+"""A CP wrapper's declared static options against its ``def``: the keyword-only parameters and those
+with a default after the positional ones the runtime passes (as sync reads them), each with its
+default and, for a ``Literal[...]`` type, its allowed values."""
 
 from __future__ import annotations
 
@@ -34,14 +34,23 @@ def _declared_values(parameter: dict) -> tuple | None:
     return tuple(ast.literal_eval(value) for value in parameter["allowed"])
 
 
+def option_arguments(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, tuple[ast.arg, ast.expr, str]]:
+    """name -> (arg, default, kind) of each parameter a plan may set next to the ``_target_``."""
+    args = function.args
+    positional = args.posonlyargs + args.args
+    defaults = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
+    found = [(a, d, sig.POSITIONAL) for a, d in zip(positional, defaults) if d is not None]
+    found += [(a, d, sig.KEYWORD_ONLY) for a, d in zip(args.kwonlyargs, args.kw_defaults)]
+    return {a.arg: (a, d, kind) for a, d, kind in found}
+
+
 def check_options(function: ast.FunctionDef | ast.AsyncFunctionDef, wrapper: dict, rel: str, ctx: dict) -> list:
     """Drift for each declared option the ``def`` lacks, each keyword-only parameter not declared,
     each default that differs and each ``Literal[...]`` whose values differ from the declared ones."""
     dotted = wrapper["target"]
     declared_raw = {p["name"]: p for p in wrapper.get("options", [])}
     declared = {p.name: p for p in sig.declared_parameters(wrapper.get("options", []))}
-    args = function.args
-    source = {a.arg: (a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults)}
+    source = option_arguments(function)
 
     def say(kind, line, declared_text, found_text, remedy):
         return drift("cp_wrapper", dotted, rel, line, declared_text, found_text, remedy, kind=kind, **ctx)
@@ -52,8 +61,8 @@ def check_options(function: ast.FunctionDef | ast.AsyncFunctionDef, wrapper: dic
             findings.append(say("cp_wrapper_option_removed", function.lineno, f"option {param.text()}", "(absent)",
                                 "drop the option from the cp_wrapper declaration"))
             continue
-        arg, default = source[name]
-        found = sig.Param(name, sig.KEYWORD_ONLY, sig.default_from_node(default), arg.lineno)
+        arg, default, kind = source[name]
+        found = sig.Param(name, kind, sig.default_from_node(default), arg.lineno)
         if found.default != param.default:
             findings.append(say("cp_wrapper_option_default", arg.lineno, f"option {param.text()}",
                                 f"option {found.text()}", "change the option's default in the cp_wrapper declaration"))
@@ -64,9 +73,9 @@ def check_options(function: ast.FunctionDef | ast.AsyncFunctionDef, wrapper: dic
             findings.append(say("cp_wrapper_option_values", arg.lineno, f"option {name}: {shown}",
                                 f"option {name}: {ast.unparse(arg.annotation)}",
                                 "declare the option's allowed values with one_of{...} as the source lists them"))
-    for name, (arg, default) in source.items():
+    for name, (arg, default, kind) in source.items():
         if name not in declared and name not in _RUNTIME_ARGUMENTS:
-            found = sig.Param(name, sig.KEYWORD_ONLY, sig.default_from_node(default), arg.lineno)
+            found = sig.Param(name, kind, sig.default_from_node(default), arg.lineno)
             findings.append(say("cp_wrapper_option_added", arg.lineno, "(absent)", f"option {found.text()}",
                                 "declare the option in the cp_wrapper declaration"))
     return findings

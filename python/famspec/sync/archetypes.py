@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 
 from ..audit.factories import _RUNTIME_PARAMETERS
-from ..audit.registrations import normalize
+from ..audit.providers import family_folder
 from ..audit.source_tree import SourceTree, UnreadableSource
 from . import values
 from .model import Archetype, Site, Todo
@@ -69,26 +69,48 @@ def table(tree: SourceTree) -> tuple[list[Archetype], list[tuple[Site, str, str]
     return found, unreadable
 
 
-def _named_after(target_class: str, architecture: str) -> bool:
-    """DeepseekV3MoE is named after DeepseekV3ForCausalLM; DeepseekV32MoE is not."""
-    stem, name = normalize(architecture), normalize(target_class)
-    return name.startswith(stem) and not name[len(stem) : len(stem) + 1].isdigit()
+def _defines_class(tree: SourceTree, folder: str, name: str) -> bool:
+    """Whether a module under hyper_parallel/models/<folder>/ defines the class ``name`` at top level."""
+    path, _ = tree.module_path(f"hyper_parallel.models.{folder}")
+    if path is None:
+        return False
+    base = path.parent if path.name == "__init__.py" else path
+    for file in sorted(base.rglob("*.py")):
+        parts = file.relative_to(tree.root).with_suffix("").parts
+        module = tree.module(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+        if isinstance(module.definitions.get(name), ast.ClassDef):
+            return True
+    return False
 
 
-def family_archetypes(tree: SourceTree, directory: str, architecture: str, owns: bool) -> tuple[list, list]:
-    """The archetypes whose compute factory is under the family's folder or whose target class is
-    named after the family's architecture."""
-    folder = f"hyper_parallel.models.{directory}."
+def owner(tree: SourceTree, archetype: Archetype) -> str | None:
+    """The family folder that defines an archetype: the one holding its compute factory, else the one
+    defining its target class. A name that merely starts like a family's is not ownership."""
+    folder = family_folder(archetype.compute_factory)
+    if folder is not None:
+        return folder
+    models, _ = tree.module_path("hyper_parallel.models")
+    if models is None:
+        return None
+    base = models.parent if models.name == "__init__.py" else models
+    folders = sorted(p.name for p in base.iterdir() if p.is_dir() and not p.name.startswith(("_", ".")))
+    return next((f for f in folders if _defines_class(tree, f, archetype.target_class)), None)
+
+
+def family_archetypes(tree: SourceTree, directory: str, owns: bool) -> tuple[list, list]:
+    """The archetypes the family's folder defines (see ``owner``), with their options."""
     archetypes, todos = [], []
+    if not owns:
+        return archetypes, todos
     every, unreadable = table(tree)
     for a in every:
-        if (owns and a.compute_factory.startswith(folder)) or _named_after(a.target_class, architecture):
+        if owner(tree, a) == directory:
             todo = _options(tree, a)
             if todo is not None:
                 todos.append(todo)
             archetypes.append(a)
     for site, target, reason in unreadable:
-        if owns and target.startswith(folder):
+        if family_folder(target) == directory:
             todos.append(Todo(site, target, reason))
     return archetypes, todos
 
@@ -112,17 +134,15 @@ def _options(tree: SourceTree, archetype: Archetype) -> Todo | None:
     return None
 
 
-EXPERT_PARALLEL_LAYOUTS = ("distributed.expert_parallel", "expert_parallel")
-
-
-def compute_functions(tree: SourceTree, adapter: str, archetype_factories: set[str]) -> list[tuple[str, Site]]:
-    """Public functions of the family's expert-parallel module(s) that are no archetype's factory."""
+def compute_functions(tree: SourceTree, modules: list[str], archetype_factories: set[str]) -> list[tuple[str, Site]]:
+    """Public functions of the family's expert-parallel modules (every adapter module whose name ends
+    in ``expert_parallel``: ``adapter.expert_parallel``, ``adapter.distributed.moe_engram_expert_parallel``)
+    that are no archetype's factory."""
     out = []
-    for layout in EXPERT_PARALLEL_LAYOUTS:
-        dotted = f"{adapter}.{layout}"
-        module = tree.module(dotted) if tree.exists(dotted) else None
-        if module is None:
+    for dotted in modules:
+        if not dotted.rsplit(".", 1)[-1].endswith("expert_parallel"):
             continue
+        module = tree.module(dotted)
         for node in module.tree.body:
             target = f"{dotted}.{getattr(node, 'name', '')}"
             if (

@@ -23,7 +23,8 @@ def _parser() -> argparse.ArgumentParser:
         "Generate a family's plugin project (CMakeLists.txt, plugin.cpp, Python assets) from the runtime's "
         "Python source, read with ast; nothing under it is imported.",
         "Exit codes: 0 written (or, with --check, up to date); 1 the source leaves TODOs (without "
-        "--allow-incomplete), or --check found a difference; 2 bad input, nothing written.",
+        "--allow-incomplete), --check found a difference, or a registration is written in a form sync does not "
+        "read (nothing written); 2 bad input, nothing written.",
     )
     parser.add_argument("--family", required=True, metavar="F", help="the family, by any spelling")
     parser.add_argument("--out", required=True, metavar="OUT", help="the plugin project to write")
@@ -99,7 +100,8 @@ def main(argv: list[str] | None = None) -> int:
         return run(args)
     except SyncError as error:
         if args.json:
-            _emit_json(sys.stdout, error={"kind": "bad_input", "message": str(error), "file": None, "line": None,
+            kind = "bad_input" if error.exit_code == EXIT_USAGE else "unreadable"
+            _emit_json(sys.stdout, error={"kind": kind, "message": str(error), "file": None, "line": None,
                                           "column": None})
         print(f"famspec sync: {error}", file=sys.stderr)
-        return EXIT_USAGE
+        return error.exit_code

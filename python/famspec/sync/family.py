@@ -1,15 +1,16 @@
 """A family's identity as the runtime registers it: the ``ModelAdapterSpec`` in its
 ``adapter/registration.py``, its aliases and directory aliases in ``hyper_parallel/models/registry.py``,
-and the provider modules its spec hands over (``replacements=lambda: importlib.import_module(...)``)."""
+and the provider modules its spec hands over, in any form ``famspec.audit.providers`` reads."""
 
 from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
 
+from ..audit import providers as provider_forms
 from ..audit.registrations import DIRECTORY_ALIASES, REGISTRY_MODULE, normalize
 from ..audit.source_tree import SourceTree, UnreadableSource
-from .errors import SyncError
+from .errors import SyncError, SyncUnreadable
 from .model import Site
 
 FAMILY_ALIASES = "_FAMILY_ALIASES"
@@ -24,6 +25,8 @@ class Registration:
     site: Site
     directory: str  # the folder under hyper_parallel/models holding the registration
     providers: dict[str, tuple[str, Site]] = field(default_factory=dict)  # spec keyword -> (module, site)
+    borrowed: dict[str, str] = field(default_factory=dict)  # spec keyword -> the family folder it is borrowed from
+    unreadable: provider_forms.ProviderUnreadable | None = None
 
 
 def _string(call: ast.Call, name: str) -> str | None:
@@ -31,18 +34,6 @@ def _string(call: ast.Call, name: str) -> str | None:
         if keyword.arg == name and isinstance(keyword.value, ast.Constant) and isinstance(keyword.value.value, str):
             return keyword.value.value
     return None
-
-
-def _imported_module(node: ast.expr) -> str | None:
-    """The module a ``lambda: importlib.import_module("x")`` provider names."""
-    if not isinstance(node, ast.Lambda) or not isinstance(node.body, ast.Call):
-        return None
-    call = node.body
-    callee = call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", "")
-    if callee != "import_module" or not call.args:
-        return None
-    first = call.args[0]
-    return first.value if isinstance(first, ast.Constant) and isinstance(first.value, str) else None
 
 
 def _is_spec(node: ast.AST) -> bool:
@@ -68,12 +59,34 @@ def registrations(tree: SourceTree) -> tuple[list[Registration], list[Unreadable
             if model_type is None or architecture is None:
                 continue
             registration = Registration(model_type, architecture, Site(module.rel, node.lineno), path.parts[-3])
-            for keyword in node.keywords:
-                provided = _imported_module(keyword.value) if keyword.arg else None
-                if provided:
-                    registration.providers[keyword.arg] = (provided, Site(module.rel, keyword.value.lineno))
+            try:
+                for provider in provider_forms.read(tree, module, node):
+                    registration.providers[provider.keyword] = (provider.module, Site(provider.file, provider.line))
+                    if provider.borrowed_from:
+                        registration.borrowed[provider.keyword] = provider.borrowed_from
+            except provider_forms.ProviderUnreadable as error:
+                registration.unreadable = error
             found.append(registration)
     return found, broken
+
+
+def in_folder(tree: SourceTree, directory: str) -> list[Registration]:
+    """Every registration one ``registration.py`` declares, in source order."""
+    return [r for r in registrations(tree)[0] if r.directory == directory]
+
+
+def owner(tree: SourceTree, registration: Registration) -> Registration:
+    """The family a registration file's plugin is named after: the one its folder is named for, else
+    the first it registers. The others of the file are declared in the same plugin."""
+    siblings = in_folder(tree, registration.directory)
+    return next((r for r in siblings if owns_directory(r)), siblings[0])
+
+
+def check_readable(registration: Registration) -> None:
+    error = registration.unreadable
+    if error is not None:
+        raise SyncUnreadable(f"{error.file}:{error.line}: the {error.keyword} provider of {registration.model_type} "
+                             f"cannot be read: {error.reason}; {error.remedy}; nothing was written")
 
 
 def find(tree: SourceTree, name: str) -> Registration:

@@ -104,6 +104,17 @@ class Component:
 
 
 @dataclass
+class Identity:
+    """Another family the same registration file declares, with nothing but its spellings."""
+
+    model_type: str
+    architecture: str
+    site: Site
+    aliases: list[tuple[str, Site]] = field(default_factory=list)
+    directory_aliases: list[tuple[str, Site]] = field(default_factory=list)
+
+
+@dataclass
 class FamilySource:
     model_type: str
     architecture: str
@@ -119,6 +130,6 @@ class FamilySource:
     interface: list[Block] = field(default_factory=list)
     components: list[Component] = field(default_factory=list)
     todos: list[Todo] = field(default_factory=list)
-
-    def is_empty(self) -> bool:
-        return not (self.factories or self.cp_wrappers or self.archetypes or self.compute_functions or self.todos)
+    companions: list[Identity] = field(default_factory=list)
+    # Providers borrowed from another family's package: (spec keyword, module, site, that family's folder).
+    borrowed: list[tuple[str, str, Site, str]] = field(default_factory=list)

@@ -53,7 +53,8 @@ def planned(out: Path, family: FamilySource) -> tuple[dict[str, str], list[str]]
     render.asset_names(family.interface)
     files = {
         "CMakeLists.txt": _merge(out / "CMakeLists.txt", render.cmake_file(family)),
-        "plugin.cpp": _merge(out / "plugin.cpp", render.plugin_file(family)),
+        "plugin.cpp": _merge(out / "plugin.cpp",
+                             render.plugin_file(family, render.kept_version(_read(out / "plugin.cpp"), family))),
     }
     assets = render.assets(family)
     files.update(assets)

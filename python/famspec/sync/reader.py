@@ -9,7 +9,7 @@ from ..audit.registrations import DIRECTORY_ALIASES
 from ..audit.source_tree import SourceTree, UnreadableSource
 from . import archetypes, components, factories, family, handed_over, wrappers
 from .errors import SyncError
-from .model import Factory, FamilySource, Todo
+from .model import Factory, FamilySource, Identity, Todo
 
 
 def _module(tree: SourceTree, dotted: str, why: str):
@@ -57,41 +57,49 @@ def read_family(source_root: Path, name: str, declarations: dict) -> FamilySourc
         raise SyncError(str(error)) from None
     tree = SourceTree(root)
     registration = family.find(tree, name)
+    owner = family.owner(tree, registration)
+    if owner is not registration and owner.model_type != registration.model_type:
+        raise SyncError(f"{registration.model_type} is registered at {registration.site}, beside {owner.model_type}: "
+                        f"one plugin declares every family of that file; run famspec sync --family {owner.model_type}")
+    for r in family.in_folder(tree, registration.directory):
+        family.check_readable(r)
     out = FamilySource(registration.model_type, registration.architecture, registration.site, registration.directory)
-    out.aliases = family.spellings(tree, registration.model_type, family.FAMILY_ALIASES)
-    out.directory_aliases = family.spellings(tree, registration.model_type, DIRECTORY_ALIASES)
+    _identity(tree, out, out)
+    for sibling in family.in_folder(tree, registration.directory):
+        if sibling.model_type != out.model_type:
+            companion = Identity(sibling.model_type, sibling.architecture, sibling.site)
+            _identity(tree, companion, out)
+            out.companions.append(companion)
+    out.borrowed = [(keyword, registration.providers[keyword][0], registration.providers[keyword][1], folder)
+                    for keyword, folder in registration.borrowed.items()]
     out.providers = family.providers(tree, registration)
     provider_names = [p for p, _ in out.providers]
-    for provider, site in out.providers:
-        if not tree.exists(provider):
-            raise SyncError(f"{site}: the registration names the provider module {provider}, which is neither a file "
-                            "nor a package under the source root")
     _check_import_cycle(tree, provider_names)
     _read_factories(tree, out)
     owns = family.owns_directory(registration)
     adapter = family.adapter_package(registration)
+    modules = wrappers.adapter_modules(tree, adapter) if owns else []
+    for dotted in modules:
+        _module(tree, dotted, "a module of the family's adapter")
     if owns:
-        modules = wrappers.adapter_modules(tree, adapter)
-        for dotted in modules:
-            _module(tree, dotted, "a module of the family's adapter")
         out.cp_wrappers, todos = wrappers.read_wrappers(tree, modules)
         out.todos += todos
     try:
-        out.archetypes, todos = archetypes.family_archetypes(tree, registration.directory, registration.architecture,
-                                                             owns)
+        out.archetypes, todos = archetypes.family_archetypes(tree, registration.directory, owns)
     except UnreadableSource as error:
         raise SyncError(f"{error.rel}:{error.line or 1}: {error.reason} (the MoE archetype table)") from None
     out.todos += todos
     if owns:
-        out.compute_functions = archetypes.compute_functions(tree, adapter, {a.compute_factory for a in out.archetypes})
+        out.compute_functions = archetypes.compute_functions(tree, modules, {a.compute_factory for a in out.archetypes})
     _read_components(tree, out, components.known(declarations, out.model_type))
-    if out.is_empty():
-        raise SyncError(
-            f"family {out.model_type} ({out.architecture}, {out.site}) has no replacement factory, CP wrapper, MoE "
-            "archetype or compute function in the source: nothing to generate (a bare registration is covered by "
-            "the shipped catalogue plugin)"
-        )
     return out
+
+
+def _identity(tree: SourceTree, identity: Identity, out: FamilySource) -> None:
+    """A family's spellings from the registry's alias tables; a spelling of a family the file does not
+    register is left to that family's plugin."""
+    identity.aliases = family.spellings(tree, identity.model_type, family.FAMILY_ALIASES)
+    identity.directory_aliases = family.spellings(tree, identity.model_type, DIRECTORY_ALIASES)
 
 
 def _read_factories(tree: SourceTree, out: FamilySource) -> None:

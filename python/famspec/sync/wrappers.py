@@ -1,6 +1,7 @@
 """Context-parallel wrappers: the functions of a family's ``context_parallel`` modules (the adapter-path
 convention the runtime resolves them by) and every function decorated ``@inner_wrapper``, with the
-keyword-only options a plan may set next to the ``_target_``."""
+options a plan may set next to the ``_target_``: the keyword-only parameters and those with a default
+after the positional ones the runtime passes, each with its ``Literal[...]`` values."""
 
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ def _decorated(function, module) -> bool:
 
 
 def _by_convention(dotted: str, function) -> bool:
-    return dotted.rsplit(".", 1)[-1].endswith("context_parallel") and function.name.endswith("_wrapper")
+    return "context_parallel" in dotted.rsplit(".", 1)[-1] and function.name.endswith("_wrapper")
 
 
 def adapter_modules(tree: SourceTree, package: str) -> list[str]:
@@ -54,7 +55,9 @@ def read_wrappers(tree: SourceTree, modules: list[str]) -> tuple[list[CpWrapper]
                 continue
             wrapper = CpWrapper(f"{dotted}.{node.name}", Site(module.rel, node.lineno))
             for param, arg in values.parameters(node, module, skip=_RUNTIME_PARAMETERS):
-                if not param.keyword_only:
+                # The runtime passes the module and the meshes positionally, without defaults; a
+                # parameter with a default after them is an option as much as a keyword-only one.
+                if not param.keyword_only and param.value.kind == "required":
                     continue
                 if param.value.kind != "literal":
                     todos.append(Todo(Site(module.rel, arg.lineno), wrapper.target,

@@ -77,10 +77,11 @@ std::optional<Plan> read_checked_plan(const Context& context, const std::string&
 
 // A family given explicitly (--model-type, the plan's model_type or architecture) that no loaded
 // plugin registers: every target would be "unknown family" and a digest would look valid, so it is
-// an error with the nearest names, unless --allow-partial asks for the answer anyway.
-bool known_or_allowed(const Context& context, const PlanFamily& family, const Registry& registry, std::ostream& out,
-                      std::ostream& err) {
-    if (context.allow_partial || !family.name || !names_family_explicitly(family.source)) return true;
+// an error with the nearest names, unless --allow-partial asks for the answer anyway. Targets that
+// do not read the family (components named directly) answer as under any other family.
+bool known_or_allowed(const Context& context, const PlanFamily& family, bool read, const Registry& registry,
+                      std::ostream& out, std::ostream& err) {
+    if (context.allow_partial || !read || !family.name || !names_family_explicitly(family.source)) return true;
     if (registry.find_family(*family.name) != nullptr) return true;
     context.fail(kExitFailed,
                  {"unknown_family",
@@ -105,7 +106,7 @@ std::optional<ResolvedPlan> resolve_plan(const Context& context, const PlanReque
         return std::nullopt;
     }
     PlanFamily family = plan_family(*plan, request.model_type, *registry);
-    if (!known_or_allowed(context, family, *registry, out, err)) {
+    if (!known_or_allowed(context, family, plan_reads_family(*plan), *registry, out, err)) {
         failure = kExitFailed;
         return std::nullopt;
     }
@@ -172,7 +173,9 @@ int resolve_target(const Context& context, const ResolveFlags& request, std::ost
         family = plan_family(*plan, request.model_type, *registry);
         asked.model_type = family.name;
     }
-    if (!known_or_allowed(context, family, *registry, out, err)) return kExitFailed;
+    if (!known_or_allowed(context, family, target_reads_family(*slot, request.target), *registry, out, err)) {
+        return kExitFailed;
+    }
     const Resolver resolver(std::move(registry));
     const ResolveAnswer answer = resolve_request(resolver, asked, *slot, *options);
     // Not covered is an answer (null, exit 1, the reason on stderr); an error is reported as one.

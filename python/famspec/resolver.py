@@ -188,7 +188,8 @@ class Resolver:
                     options: Optional[Mapping[str, Any]] = None) -> Resolution:
         if not isinstance(target, str):
             raise TypeError(f"target must be str, got {type(target).__name__}")
-        self._check_family(_optional_str("model_type", model_type), "model_type")
+        if _native.target_reads_family("replace_module", target):
+            self._check_family(_optional_str("model_type", model_type), "model_type")
         return self._replacement(target, model_type, module_type, options)
 
     def _replacement(self, target, model_type, module_type, options) -> Resolution:
@@ -229,14 +230,15 @@ class Resolver:
         """The declaration summary of a plan (a ``Plan``, a path or YAML text). Raises ``ResolutionError``
         when a declaration in it is broken, as ``famspec summary`` fails then, and under ``strict`` when
         the family given (``model_type``, else the plan's ``model_type`` or ``architecture``) is not
-        registered."""
+        registered and some target's answer depends on it (a component named directly does not)."""
         if not isinstance(plan, Plan):
             plan = parse_plan(plan)
-        if model_type is not None:
+        # A plan whose every target names a component directly reads no family: nothing to check.
+        if plan.reads_family and model_type is not None:
             self._check_family(_optional_str("model_type", model_type), "model_type")
-        elif plan.model_type is not None:
+        elif plan.reads_family and plan.model_type is not None:
             self._check_family(plan.model_type, "the plan's model_type")
-        else:
+        elif plan.reads_family:
             self._check_family(plan.architecture, "the plan's architecture")
         summary = Summary(self._native.summary(plan, _optional_str("model_type", model_type)))
         errors = [e for e in summary.entries if e.status == "error"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import weakref
 from typing import Any, Iterable, Mapping, Optional, Tuple
 
 from . import _native
@@ -150,7 +151,8 @@ class Resolver:
         self._registry = registry
         self._native = _native.Resolver(registry._native, strict=strict)
         self._strict = strict
-        self._interned = {}
+        # Weak: it keeps no spec alive, only makes equal ones one object while any caller holds one.
+        self._interned = weakref.WeakValueDictionary()
         self._lock = threading.Lock()
 
     @property
@@ -163,8 +165,9 @@ class Resolver:
 
     def _intern(self, spec):
         # Equal specs are one object, whatever spelling or cache entry produced them.
+        # Keyed by the fields, not by the spec itself, which would keep every one alive.
         with self._lock:
-            return self._interned.setdefault(spec, spec)
+            return self._interned.setdefault((type(spec), spec._values()), spec)
 
     def _resolution(self, answer, convert) -> Resolution:
         value = answer["value"]
@@ -248,4 +251,5 @@ class Resolver:
         return summary
 
     def clear_cache(self) -> None:
+        """Forget every answer this resolver keeps (the intern table is weak: it keeps none)."""
         self._native.clear_cache()

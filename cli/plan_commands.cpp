@@ -63,15 +63,36 @@ struct ResolvedPlan {
     std::shared_ptr<const Registry> registry;
 };
 
-// Reads a plan and notes on stderr what in it famspec does not read; nullopt after reporting an error.
+// Reads a plan and notes on stderr what in it famspec does not read; nullopt after reporting an error,
+// with `failure` its exit code: bad input, or a misspelt slot key, which would drop a target unseen.
 std::optional<Plan> read_checked_plan(const Context& context, const std::string& path, bool strict, std::ostream& out,
-                                      std::ostream& err) {
+                                      std::ostream& err, int& failure) {
     PlanParse parsed = read_plan(path, strict);
     if (!parsed) {
-        fail_plan(context, parsed, out, err);
+        failure = fail_plan(context, parsed, out, err);
         return std::nullopt;
     }
-    for (const PlanWarning& warning : parsed->warnings) context.note(err, "famspec: " + warning.to_string());
+    const PlanWarning* misspelt = nullptr;
+    std::size_t misspelt_count = 0;
+    for (const PlanWarning& warning : parsed->warnings) {
+        if (warning.misspelt_slot) {
+            if (misspelt_count++ == 0) misspelt = &warning;
+            err << "famspec: " << warning.to_string() << "\n";
+        } else {
+            context.note(err, "famspec: " + warning.to_string());
+        }
+    }
+    if (misspelt != nullptr) {
+        failure = context.fail(
+            kExitFailed,
+            {"plan",
+             parsed->file + ": " + std::to_string(misspelt_count) +
+                 " misspelt slot key(s): the plan is refused rather than answered without their "
+                 "targets",
+             parsed->file, static_cast<int>(misspelt->location.line), static_cast<int>(misspelt->location.column)},
+            out, err);
+        return std::nullopt;
+    }
     return std::move(parsed).value();
 }
 
@@ -98,7 +119,7 @@ bool known_or_allowed(const Context& context, const PlanFamily& family, bool rea
 // failure, `failure` is the exit code: bad input, or a plugin set-up that did not fully load.
 std::optional<ResolvedPlan> resolve_plan(const Context& context, const PlanRequest& request, std::ostream& out,
                                          std::ostream& err, int& failure) {
-    std::optional<Plan> plan = read_checked_plan(context, request.path, request.strict, out, err);
+    std::optional<Plan> plan = read_checked_plan(context, request.path, request.strict, out, err, failure);
     if (!plan) return std::nullopt;
     auto registry = context.load_complete(out, err);
     if (!registry) {
@@ -164,8 +185,9 @@ int resolve_target(const Context& context, const ResolveFlags& request, std::ost
     PlanFamily family{request.model_type, request.model_type ? FamilySource::caller : FamilySource::per_target};
     std::optional<Plan> plan;
     if (request.plan) {
-        plan = read_checked_plan(context, *request.plan, request.strict, out, err);
-        if (!plan) return kExitUsage;
+        int failure = kExitUsage;
+        plan = read_checked_plan(context, *request.plan, request.strict, out, err, failure);
+        if (!plan) return failure;
     }
     auto registry = context.load_complete(out, err);
     if (!registry) return kExitFailed;

@@ -63,24 +63,46 @@ struct ResolvedPlan {
     std::shared_ptr<const Registry> registry;
 };
 
-// Reads a plan and notes on stderr what in it famspec does not read; nullopt after reporting an error.
+// Reads a plan and notes on stderr what in it famspec does not read; nullopt after reporting an error,
+// with `failure` its exit code: bad input, or a misspelt slot key, which would drop a target unseen.
 std::optional<Plan> read_checked_plan(const Context& context, const std::string& path, bool strict, std::ostream& out,
-                                      std::ostream& err) {
+                                      std::ostream& err, int& failure) {
     PlanParse parsed = read_plan(path, strict);
     if (!parsed) {
-        fail_plan(context, parsed, out, err);
+        failure = fail_plan(context, parsed, out, err);
         return std::nullopt;
     }
-    for (const PlanWarning& warning : parsed->warnings) context.note(err, "famspec: " + warning.to_string());
+    const PlanWarning* misspelt = nullptr;
+    std::size_t misspelt_count = 0;
+    for (const PlanWarning& warning : parsed->warnings) {
+        if (warning.misspelt_slot) {
+            if (misspelt_count++ == 0) misspelt = &warning;
+            err << "famspec: " << warning.to_string() << "\n";
+        } else {
+            context.note(err, "famspec: " + warning.to_string());
+        }
+    }
+    if (misspelt != nullptr) {
+        failure = context.fail(
+            kExitFailed,
+            {"plan",
+             parsed->file + ": " + std::to_string(misspelt_count) +
+                 " misspelt slot key(s): the plan is refused rather than answered without their "
+                 "targets",
+             parsed->file, static_cast<int>(misspelt->location.line), static_cast<int>(misspelt->location.column)},
+            out, err);
+        return std::nullopt;
+    }
     return std::move(parsed).value();
 }
 
 // A family given explicitly (--model-type, the plan's model_type or architecture) that no loaded
 // plugin registers: every target would be "unknown family" and a digest would look valid, so it is
-// an error with the nearest names, unless --allow-partial asks for the answer anyway.
-bool known_or_allowed(const Context& context, const PlanFamily& family, const Registry& registry, std::ostream& out,
-                      std::ostream& err) {
-    if (context.allow_partial || !family.name || !names_family_explicitly(family.source)) return true;
+// an error with the nearest names, unless --allow-partial asks for the answer anyway. Targets that
+// do not read the family (components named directly) answer as under any other family.
+bool known_or_allowed(const Context& context, const PlanFamily& family, bool read, const Registry& registry,
+                      std::ostream& out, std::ostream& err) {
+    if (context.allow_partial || !read || !family.name || !names_family_explicitly(family.source)) return true;
     if (registry.find_family(*family.name) != nullptr) return true;
     context.fail(kExitFailed,
                  {"unknown_family",
@@ -97,7 +119,7 @@ bool known_or_allowed(const Context& context, const PlanFamily& family, const Re
 // failure, `failure` is the exit code: bad input, or a plugin set-up that did not fully load.
 std::optional<ResolvedPlan> resolve_plan(const Context& context, const PlanRequest& request, std::ostream& out,
                                          std::ostream& err, int& failure) {
-    std::optional<Plan> plan = read_checked_plan(context, request.path, request.strict, out, err);
+    std::optional<Plan> plan = read_checked_plan(context, request.path, request.strict, out, err, failure);
     if (!plan) return std::nullopt;
     auto registry = context.load_complete(out, err);
     if (!registry) {
@@ -105,7 +127,7 @@ std::optional<ResolvedPlan> resolve_plan(const Context& context, const PlanReque
         return std::nullopt;
     }
     PlanFamily family = plan_family(*plan, request.model_type, *registry);
-    if (!known_or_allowed(context, family, *registry, out, err)) {
+    if (!known_or_allowed(context, family, plan_reads_family(*plan), *registry, out, err)) {
         failure = kExitFailed;
         return std::nullopt;
     }
@@ -163,8 +185,9 @@ int resolve_target(const Context& context, const ResolveFlags& request, std::ost
     PlanFamily family{request.model_type, request.model_type ? FamilySource::caller : FamilySource::per_target};
     std::optional<Plan> plan;
     if (request.plan) {
-        plan = read_checked_plan(context, *request.plan, request.strict, out, err);
-        if (!plan) return kExitUsage;
+        int failure = kExitUsage;
+        plan = read_checked_plan(context, *request.plan, request.strict, out, err, failure);
+        if (!plan) return failure;
     }
     auto registry = context.load_complete(out, err);
     if (!registry) return kExitFailed;
@@ -172,7 +195,9 @@ int resolve_target(const Context& context, const ResolveFlags& request, std::ost
         family = plan_family(*plan, request.model_type, *registry);
         asked.model_type = family.name;
     }
-    if (!known_or_allowed(context, family, *registry, out, err)) return kExitFailed;
+    if (!known_or_allowed(context, family, target_reads_family(*slot, request.target), *registry, out, err)) {
+        return kExitFailed;
+    }
     const Resolver resolver(std::move(registry));
     const ResolveAnswer answer = resolve_request(resolver, asked, *slot, *options);
     // Not covered is an answer (null, exit 1, the reason on stderr); an error is reported as one.

@@ -5,6 +5,8 @@
 #include "resolve_batch.hpp"
 
 #include <boost/json.hpp>
+#include <charconv>
+#include <cstdint>
 #include <istream>
 #include <ostream>
 
@@ -25,8 +27,38 @@ std::optional<std::string> optional_string(const json::object& query, std::strin
     return value->is_string() ? std::optional<std::string>(std::string(value->get_string())) : std::nullopt;
 }
 
+// The first number in a JSON text that a double or an int64 cannot hold, as written. The JSON reader
+// would turn 1e400 into infinity and 1e-400 into 0.0, and the option would say something else.
+std::optional<std::string> unrepresentable_number(std::string_view text) {
+    bool quoted = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (quoted) {
+            if (c == '\\') ++i;
+            quoted = c != '"';
+            continue;
+        }
+        if (c == '"') quoted = true;
+        if (c != '-' && (c < '0' || c > '9')) continue;
+        const std::size_t end = text.find_first_not_of("0123456789+-.eE", i);
+        const std::string_view number = text.substr(i, end - i);
+        i = end == std::string_view::npos ? text.size() : end - 1;
+        const bool integer = number.find_first_of(".eE") == std::string_view::npos;
+        std::int64_t whole = 0;
+        double real = 0;
+        const auto read = integer ? std::from_chars(number.data(), number.data() + number.size(), whole)
+                                  : std::from_chars(number.data(), number.data() + number.size(), real);
+        if (read.ec != std::errc()) return std::string(number);
+    }
+    return std::nullopt;
+}
+
 // The request a query line asks for, or a problem naming what is wrong with it.
 std::optional<ResolveFlags> read_query(std::string_view line, std::string& problem) {
+    if (const auto number = unrepresentable_number(line)) {
+        problem = "number " + *number + " is out of range (an option number must fit a double, an integer an int64)";
+        return std::nullopt;
+    }
     boost::system::error_code ec;
     const json::value value = json::parse(line, ec);
     if (ec || !value.is_object()) {
@@ -49,12 +81,32 @@ std::optional<ResolveFlags> read_query(std::string_view line, std::string& probl
     if (const json::value* options = query.if_contains("options"); options != nullptr && problem.empty()) {
         if (!options->is_object()) problem = "'options' must be an object";
         for (const auto& [key, option] : options->is_object() ? options->get_object() : json::object{}) {
-            // A JSON scalar is also a YAML flow scalar: read the same way as --option k=v.
-            request.options.push_back(std::string(key) + "=" + json::serialize(option));
+            // A JSON scalar is also a YAML flow scalar: read the same way as --option k=v, once the
+            // name is known to be an identifier (no '=' or '#' to move where the value starts).
+            const std::string value = json::serialize(option);
+            if (auto read = parse_option(key, value); !read && problem.empty()) problem = read.error().message;
+            request.options.push_back(std::string(key) + "=" + value);
         }
     }
     if (!problem.empty()) return std::nullopt;
     return request;
+}
+
+// Reads one line, keeping at most `limit` bytes of it: the rest of a longer line is read and dropped,
+// so no line can exhaust memory and the next one is read as usual. False at the end of the input.
+bool read_line(std::istream& in, std::string& line, std::size_t limit, bool& too_long) {
+    line.clear();
+    too_long = false;
+    std::streambuf& input = *in.rdbuf();
+    for (int c = input.sbumpc(); c != std::char_traits<char>::eof(); c = input.sbumpc()) {
+        if (c == '\n') return true;
+        if (line.size() < limit) {
+            line.push_back(static_cast<char>(c));
+        } else {
+            too_long = true;
+        }
+    }
+    return !line.empty() || too_long;
 }
 
 }  // namespace
@@ -63,9 +115,10 @@ int resolve_batch(const Context& context, std::istream& in, std::ostream& out, s
     const Resolver resolver(context.load(err));
     int worst = kExitOk;
     std::size_t number = 0;
-    for (std::string line; std::getline(in, line);) {
+    std::string line;
+    for (bool too_long = false; read_line(in, line, kMaxQueryLine, too_long);) {
         ++number;
-        std::string problem = line.size() > kMaxQueryLine ? "a query line is longer than 1 MiB" : "";
+        std::string problem = too_long ? "a query line is longer than 1 MiB (the rest of it is skipped)" : "";
         std::optional<ResolveFlags> request = problem.empty() ? read_query(line, problem) : std::nullopt;
         const std::optional<Slot> slot = request ? slot_from(request->slot) : std::nullopt;
         if (request && !slot) problem = "'slot' must be replace_module, local_compute_fn or inner_wrapper";

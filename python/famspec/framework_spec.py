@@ -43,16 +43,21 @@ __all__ = [
 _OPTION_TYPES = (type(None), bool, int, float, str)
 
 
+#: The most answers the memo keeps, as many as the core's own cache; past it the oldest goes first.
+_MEMO_CAPACITY = 4096
+
+
 class _State:
     """One resolver and the one memo of the answers it gave, keyed by the call as made and ending with
     the kind of question (``_REPLACEMENT``, ``_STRATEGY``, ``_INTERFACE``). Replaced as a whole, so a
     lookup racing with ``use_registry`` stores into the state it read from, never into the new one."""
 
-    __slots__ = ("resolver", "answers")
+    __slots__ = ("resolver", "answers", "lock")
 
     def __init__(self, resolver: Optional[Resolver]):
         self.resolver = resolver
         self.answers = {}
+        self.lock = threading.Lock()  # taken to store, never to read
 
 
 _REPLACEMENT = "replace_module"
@@ -115,7 +120,13 @@ def _target(value: Any) -> Tuple[Optional[str], Optional[dict]]:
 
 
 def _key(path: str, options: Optional[dict], *rest) -> tuple:
-    return (path, *rest) if options is None else (path, tuple(sorted(options.items())), *rest)
+    """The memo's key. Option values are keyed by type and spelling as well as by value: ``1``, ``1.0``
+    and ``True`` are equal in Python but render differently, as do ``0.0`` and ``-0.0``, and a NaN is
+    equal to nothing, not even itself."""
+    if options is None:
+        return (path, *rest)
+    spelled = tuple((name, type(value), repr(value)) for name, value in sorted(options.items()))
+    return (path, spelled, *rest)
 
 
 def _answer(resolution, target: str):
@@ -132,8 +143,21 @@ def _remember(state: _State, key: tuple, target: str, resolve):
     if key in answers:
         return answers[key]
     answer = _answer(resolve(), target)
-    answers[key] = answer
+    with state.lock:
+        while len(answers) >= _MEMO_CAPACITY:
+            del answers[next(iter(answers))]
+        answers[key] = answer
     return answer
+
+
+def clear_cache() -> None:
+    """Forget every answer: the memo and the resolver's cache (the reference's caches have no such call;
+    ``use_registry`` clears them too)."""
+    state = _state
+    with state.lock:
+        state.answers.clear()
+    if state.resolver is not None:
+        state.resolver.clear_cache()
 
 
 def replacement_spec_for(target: Any, model_type: Optional[str] = None, *,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import weakref
 from typing import Any, Iterable, Mapping, Optional, Tuple
 
 from . import _native
@@ -150,7 +151,8 @@ class Resolver:
         self._registry = registry
         self._native = _native.Resolver(registry._native, strict=strict)
         self._strict = strict
-        self._interned = {}
+        # Weak: it keeps no spec alive, only makes equal ones one object while any caller holds one.
+        self._interned = weakref.WeakValueDictionary()
         self._lock = threading.Lock()
 
     @property
@@ -163,8 +165,9 @@ class Resolver:
 
     def _intern(self, spec):
         # Equal specs are one object, whatever spelling or cache entry produced them.
+        # Keyed by the fields, not by the spec itself, which would keep every one alive.
         with self._lock:
-            return self._interned.setdefault(spec, spec)
+            return self._interned.setdefault((type(spec), spec._values()), spec)
 
     def _resolution(self, answer, convert) -> Resolution:
         value = answer["value"]
@@ -188,7 +191,8 @@ class Resolver:
                     options: Optional[Mapping[str, Any]] = None) -> Resolution:
         if not isinstance(target, str):
             raise TypeError(f"target must be str, got {type(target).__name__}")
-        self._check_family(_optional_str("model_type", model_type), "model_type")
+        if _native.target_reads_family("replace_module", target):
+            self._check_family(_optional_str("model_type", model_type), "model_type")
         return self._replacement(target, model_type, module_type, options)
 
     def _replacement(self, target, model_type, module_type, options) -> Resolution:
@@ -229,14 +233,15 @@ class Resolver:
         """The declaration summary of a plan (a ``Plan``, a path or YAML text). Raises ``ResolutionError``
         when a declaration in it is broken, as ``famspec summary`` fails then, and under ``strict`` when
         the family given (``model_type``, else the plan's ``model_type`` or ``architecture``) is not
-        registered."""
+        registered and some target's answer depends on it (a component named directly does not)."""
         if not isinstance(plan, Plan):
             plan = parse_plan(plan)
-        if model_type is not None:
+        # A plan whose every target names a component directly reads no family: nothing to check.
+        if plan.reads_family and model_type is not None:
             self._check_family(_optional_str("model_type", model_type), "model_type")
-        elif plan.model_type is not None:
+        elif plan.reads_family and plan.model_type is not None:
             self._check_family(plan.model_type, "the plan's model_type")
-        else:
+        elif plan.reads_family:
             self._check_family(plan.architecture, "the plan's architecture")
         summary = Summary(self._native.summary(plan, _optional_str("model_type", model_type)))
         errors = [e for e in summary.entries if e.status == "error"]
@@ -246,4 +251,5 @@ class Resolver:
         return summary
 
     def clear_cache(self) -> None:
+        """Forget every answer this resolver keeps (the intern table is weak: it keeps none)."""
         self._native.clear_cache()

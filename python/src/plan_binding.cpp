@@ -4,6 +4,7 @@
 #include <pybind11/stl.h>
 
 #include "bindings.hpp"
+#include "famspec/resolver.hpp"
 
 namespace famspec::python {
 namespace {
@@ -91,7 +92,8 @@ void bind_plan(py::module_& module) {
         .def_property_readonly("architecture", [](const PlanHandle& h) { return h.plan->architecture; })
         .def_property_readonly("model_target", [](const PlanHandle& h) { return h.plan->model_target; })
         .def_property_readonly("targets", &targets_of)
-        .def_property_readonly("entries", &entries_of);
+        .def_property_readonly("entries", &entries_of)
+        .def_property_readonly("reads_family", [](const PlanHandle& h) { return plan_reads_family(*h.plan); });
 
     module.def("parse_plan_file", [](const std::string& path) {
         PlanParse parsed = [&] {

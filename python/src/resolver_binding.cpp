@@ -75,6 +75,9 @@ std::vector<std::string> external_state_classes(const ResolverHandle& h, const s
 py::object make_summary(DeclarationSummary summary);
 
 void bind_resolver(py::module_& module) {
+    module.def("target_reads_family", [](const std::string& slot, const std::string& target) {
+        return target_reads_family(slot_from(slot), target);
+    });
     py::class_<ResolverHandle>(module, "Resolver")
         .def(py::init([](const RegistryHandle& registry, bool strict) {
                  return ResolverHandle{registry.registry, std::make_shared<const Resolver>(registry.registry), strict};

@@ -299,6 +299,55 @@ TEST_CASE("resolve --batch answers one JSON line per query line") {
                         R"("message":"expected a JSON object per line"}})");
 }
 
+TEST_CASE("resolve --batch refuses numbers it cannot hold and option names that move the value, line by line") {
+    const std::string norm = "hyper_parallel.components.modules.rms_norm.RMSNorm";
+    const auto query = [&](const std::string& options) {
+        return R"({"target": ")" + norm + R"(", "module_type": ")" + kQwenNormType + R"(", "options": )" + options +
+               "}\n";
+    };
+    ProcessOptions input;
+    input.input = query(R"({"eps": 1e400})") + query(R"({"eps": 1e-400})") + query(R"({"eps": 99999999999999999999})") +
+                  query(R"({"eps": 1, "eps=0.25 #": 2})") + query(R"({"eps": 1e-06})") + query(R"({"eps": 0.0})");
+    const ProcessResult result = run_cli({"resolve", "--batch"}, input);
+    INFO(describe(result));
+    CHECK(result.exit_code == kUsage);
+    std::istringstream lines(result.out);
+    std::vector<std::string> answers;
+    for (std::string line; std::getline(lines, line);) answers.push_back(line);
+    REQUIRE(answers.size() == 6);
+    const auto error = [](int line, const std::string& message) {
+        return R"({"error":{"column":null,"file":"<stdin>","kind":"usage","line":)" + std::to_string(line) +
+               R"(,"message":")" + message + R"("}})";
+    };
+    const std::string range = " is out of range (an option number must fit a double, an integer an int64)";
+    CHECK(answers[0] == error(1, "number 1e400" + range));
+    CHECK(answers[1] == error(2, "number 1e-400" + range));
+    CHECK(answers[2] == error(3, "number 99999999999999999999" + range));
+    CHECK(answers[3] == error(4, "option name 'eps=0.25 #' is not a Python identifier"));
+    // The lines after a refused one are answered as usual.
+    const json::value tuned = json::parse(answers[4]);
+    CHECK(tuned.at("status") == "resolved");
+    CHECK(tuned.at("spec").at("keyword_args").as_array().back() == "eps=1e-06");
+    CHECK(json::parse(answers[5]).at("spec").at("keyword_args").as_array().back() == "eps=0.0");
+}
+
+TEST_CASE("resolve --batch answers a line over the size limit with an error and goes on") {
+    ProcessOptions input;
+    input.input = std::string((std::size_t{1} << 20) + 10, ' ') + "\n" + R"({"target": ")" + kQwenNorm +
+                  R"(", "module_type": ")" + kQwenNormType + "\"}\n" + std::string(3 << 20, 'x');
+    const ProcessResult result = run_cli({"resolve", "--batch"}, input);
+    CHECK(result.exit_code == kUsage);
+    std::istringstream lines(result.out);
+    std::vector<std::string> answers;
+    for (std::string line; std::getline(lines, line);) answers.push_back(line);
+    REQUIRE(answers.size() == 3);
+    const std::string too_long = R"x(,"message":"a query line is longer than 1 MiB (the rest of it is skipped)"}})x";
+    CHECK(answers[0] == R"({"error":{"column":null,"file":"<stdin>","kind":"usage","line":1)" + too_long);
+    CHECK(json::parse(answers[1]).at("status") == "resolved");
+    // The last line has no line break: it is still a line, and still bounded.
+    CHECK(answers[2] == R"({"error":{"column":null,"file":"<stdin>","kind":"usage","line":3)" + too_long);
+}
+
 TEST_CASE("summary - and check - read the plan from stdin") {
     ProcessOptions input;
     input.input = read_file(qwen_plan());

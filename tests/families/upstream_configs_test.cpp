@@ -268,6 +268,50 @@ TEST_CASE("configs: an explicit family no plugin registers is an error, with eve
     CHECK(json::parse(json_error.out).at("error").at("kind") == "unknown_family");
 }
 
+TEST_CASE("configs: a component named directly is answered under any family, registered or not") {
+    const std::string norm = "hyper_parallel.components.modules.RMSNorm";
+    const std::string module_type = "transformers.models.qwen3.modeling_qwen3.Qwen3RMSNorm";
+    const auto plain = run_cli({"resolve", "--target", norm, "--module-type", module_type});
+    REQUIRE(plain.exit_code == 0);
+    CHECK(plain.out.find(R"("new_ctor":"RMSNorm","old_ctor":"Qwen3RMSNorm")") != std::string::npos);
+    for (const std::string family : {"Qwen3ForCausalLM", "LlamaForCausalLM", "qwen3_moe"}) {
+        CAPTURE(family);
+        const auto resolved =
+            run_cli({"resolve", "--model-type", family, "--target", norm, "--module-type", module_type});
+        CHECK(resolved.exit_code == 0);
+        CHECK(resolved.out == plain.out);
+        CHECK(resolved.err.empty());
+    }
+    const std::string entry = "  - match: '*.norm'\n    module_type: " + module_type +
+                              "\n    replace_module:\n      _target_: " + norm + "\n";
+    const Config direct("model_type: Qwen3ForCausalLM\nplan_overrides:\n" + entry);
+    const auto checked = run_cli({"check", direct.path});
+    CHECK(checked.exit_code == 0);
+    CHECK(checked.out == direct.path +
+                             ": 1 targets, 1 covered, 0 not covered (model_type Qwen3ForCausalLM from "
+                             "model_type)\n");
+    const auto digest = run_cli({"summary", direct.path, "--digest"});
+    REQUIRE(digest.exit_code == 0);
+    for (const std::string family : {"LlamaForCausalLM", "qwen3_moe"}) {
+        CAPTURE(family);
+        const auto other = run_cli({"summary", direct.path, "--digest", "--model-type", family});
+        CHECK(other.exit_code == 0);
+        CHECK(other.out == digest.out);
+    }
+    // A plan with a target that does read the family still refuses a family no plugin registers.
+    const Config mixed("model_type: Qwen3ForCausalLM\nplan_overrides:\n" + entry +
+                       "  - match: '*.mlp'\n    when: ep\n    local_compute_fn:\n      _target_: " + kModels +
+                       "qwen3_moe.adapter.distributed.expert_parallel.qwen3moe_ep_compute_fn\n");
+    const auto refused = run_cli({"check", mixed.path});
+    CHECK(refused.exit_code == 1);
+    CHECK(refused.err.starts_with("famspec: unknown family 'Qwen3ForCausalLM'"));
+    const auto factory =
+        run_cli({"resolve", "--model-type", "Qwen3ForCausalLM", "--target",
+                 kModels + "qwen3_moe.adapter.replacements.replace_qwen3_moe_rms_norm", "--module-type", module_type});
+    CHECK(factory.exit_code == 1);
+    CHECK(factory.err.starts_with("famspec: unknown family 'Qwen3ForCausalLM'"));
+}
+
 TEST_CASE("configs: deepseek_v41's shared-attention CP wrapper is covered under both layouts, use_fused_ops is gone") {
     const Config plain(deepseek_v41_config(""));
     const json::object report = check_json(plain.path, {"--strict"});

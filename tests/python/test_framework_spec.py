@@ -279,3 +279,51 @@ def test_odd_values_of_the_right_type_never_crash(framework_spec):
         framework_spec.replacement_spec_for({"_target_": RMS_NORM, "big": 2 ** 70}, module_type="m.X")
     with pytest.raises(ValueError):
         framework_spec.replacement_spec_for({"_target_": RMS_NORM, "nan": float("nan")}, module_type="m.X")
+
+
+def test_equal_option_values_of_other_types_are_answered_apart_in_any_order(framework_spec):
+    # 1, 1.0 and True are one dict key in Python; each is its own answer here, whichever comes first.
+    def ask(value):
+        return framework_spec.strategy_spec_for({"_target_": QWEN_EP, "use_grouped_gemm": value})
+
+    framework_spec.clear_cache()
+    forward = [ask(value) for value in (1, 1.0, True)]
+    framework_spec.clear_cache()
+    backward = [ask(value) for value in (True, 1.0, 1)][::-1]
+    assert forward == backward
+    assert forward[2] is not None and forward[2].kind == "moe_ep_routed"
+    assert forward[0] is None and forward[1] is None  # not a bool: the option's declared type
+    norm = "hyper_parallel.components.modules.rms_norm.RMSNorm"
+    module_type = QWEN_MODELING + "Qwen3MoeRMSNorm"
+    zero = framework_spec.replacement_spec_for({"_target_": norm, "eps": 0.0}, module_type=module_type)
+    negative = framework_spec.replacement_spec_for({"_target_": norm, "eps": -0.0}, module_type=module_type)
+    assert (zero.keyword_args[-1], negative.keyword_args[-1]) == ("eps=0.0", "eps=-0.0")
+
+
+def test_clear_cache_forgets_every_answer_the_drop_in_keeps(framework_spec):
+    module_type = QWEN_MODELING + "Qwen3MoeRMSNorm"
+    spec = framework_spec.replacement_spec_for(RMS_NORM, module_type=module_type)
+    state = framework_spec._loaded()
+    assert state.answers and len(state.resolver._interned) > 0
+    assert state.resolver.replacement(RMS_NORM, module_type=module_type).explanation.cache_hit
+    framework_spec.clear_cache()
+    assert state.answers == {}
+    assert not state.resolver.replacement(RMS_NORM, module_type=module_type).explanation.cache_hit
+    # Equal answers stay one object while a caller holds one; the intern table itself keeps none alive.
+    assert framework_spec.replacement_spec_for(RMS_NORM, module_type=module_type) is spec
+    framework_spec.clear_cache()
+    del spec
+    assert len(state.resolver._interned) == 0
+
+
+def test_the_memo_is_bounded_and_keeps_answering(framework_spec, monkeypatch):
+    monkeypatch.setattr(framework_spec, "_MEMO_CAPACITY", 8)
+    framework_spec.clear_cache()
+    state = framework_spec._loaded()
+    for i in range(40):
+        spec = framework_spec.replacement_spec_for(RMS_NORM, module_type=f"m.Norm{i}")
+        assert spec.old_ctor == f"Norm{i}"
+        assert len(state.answers) <= 8
+    assert framework_spec.replacement_spec_for(RMS_NORM, module_type="m.Norm0").old_ctor == "Norm0"
+    # The intern table keeps no spec alive: only those the memo (or a caller) still holds.
+    assert len(state.resolver._interned) <= 8 + 1

@@ -290,3 +290,56 @@ TEST_CASE("a diagnostic has one JSON encoding: summary and check --json write it
     CHECK(diagnostic.at("kind") == "ignored_option");
     CHECK(diagnostic.at("suggestion").is_null());
 }
+
+TEST_CASE("check refuses a misspelt slot key and shows every plan hint without --strict") {
+    const std::string misspelt =
+        write_plan("misspelt.yaml",
+                   "model_type: toy\nplan_overrides:\n  - match: '*.norm'\n"
+                   "    module_type: toy.modeling.ToyRMSNorm\n    replace_modul:\n      _target_: " +
+                       std::string(kToyNorm) + "\n");
+    const std::string hint = misspelt +
+                             ":5:5: error: plan_overrides entry key 'replace_modul' is not read by famspec (did you "
+                             "mean `replace_module`?): the target under it would be left out\n";
+    for (const char* command : {"check", "summary"}) {
+        CAPTURE(command);
+        const auto refused = run_cli(toy_cli({command, misspelt}));
+        CHECK(refused.exit_code == 1);
+        CHECK(refused.out.empty());
+        CHECK(refused.err == "famspec: " + hint + "famspec: " + misspelt +
+                                 ": 1 misspelt slot key(s): the plan is refused rather than answered without their "
+                                 "targets\n");
+    }
+    const auto quiet = run_cli(toy_cli({"check", misspelt, "--quiet", "--json"}));
+    CHECK(quiet.exit_code == 1);
+    const auto error = boost::json::parse(quiet.out).at("error");
+    CHECK(error.at("kind") == "plan");
+    CHECK(error.at("line") == 5);
+    CHECK(error.at("column") == 5);
+    CHECK(quiet.err.find("did you mean `replace_module`?") != std::string::npos);  // an error, not a note
+
+    // Entries with the runtime's placement keys only are valid and say nothing.
+    const std::string placement =
+        write_plan("placement.yaml", kCoveredPlan +
+                                         "  - match: '*.mlp'\n    params: {w1: [0, 1]}\n    in_src: [R]\n"
+                                         "    out_dst: [S0]\n    tp_divide_attrs: [num_heads]\n");
+    const auto placed = run_cli(toy_cli({"check", placement}));
+    CHECK(placed.exit_code == 0);
+    CHECK(placed.err.empty());
+
+    // A misspelt plan_overrides: the did-you-mean without --strict.
+    const std::string near = write_plan("near.yaml", "model_type: toy\nplan_override:\n  - match: a\n");
+    const auto missing = run_cli(toy_cli({"check", near}));
+    CHECK(missing.exit_code == 2);
+    CHECK(missing.err == "famspec: " + near +
+                             ":1:1: expected a top-level plan_overrides list; 'plan_override' at 2:1 is not it (did "
+                             "you mean `plan_overrides`?)\n");
+
+    // model.model_type: read by nobody, and said so without --strict.
+    const std::string model =
+        write_plan("model.yaml", "model:\n  _target_: a.b.build\n  model_type: toy\n" + kCoveredPlan);
+    const auto noted = run_cli(toy_cli({"check", model}));
+    CHECK(noted.exit_code == 0);
+    CHECK(noted.err == "famspec: " + model +
+                           ":3:3: warning: model.model_type is not read by famspec: the family comes from the "
+                           "top-level model_type or architecture, else from model._target_ (or --model-type)\n");
+}

@@ -147,14 +147,74 @@ TEST_CASE("bad plans are refused with file, line, column and what was expected")
 
 TEST_CASE("unread keys are warnings by default, and the rest of the plan is read") {
     const auto parsed =
-        parse_plan_text("plan_overrides:\n  - match: x\n    replace_modul: a.b\n  - match: y\n", "plan.yaml");
+        parse_plan_text("plan_overrides:\n  - match: x\n    module_tpye: a.B\n  - match: y\n", "plan.yaml");
     REQUIRE(parsed.has_value());
     CHECK(parsed->entries.size() == 2);
     REQUIRE(parsed->warnings.size() == 1);
     CHECK(parsed->warnings[0].to_string() ==
-          "plan.yaml:3:5: warning: plan_overrides entry key 'replace_modul' is not read by famspec (did you mean "
-          "`replace_module`?)");
-    CHECK(parsed->warnings[0].suggestion == "replace_module");
+          "plan.yaml:3:5: warning: plan_overrides entry key 'module_tpye' is not read by famspec (did you mean "
+          "`module_type`?)");
+    CHECK(parsed->warnings[0].suggestion == "module_type");
+    CHECK_FALSE(parsed->warnings[0].misspelt_slot);
+}
+
+TEST_CASE("a near miss of a slot name is marked, so that the commands refuse the plan") {
+    const auto parsed = parse_plan_text(
+        "plan_overrides:\n  - match: x\n    module_type: a.B\n    replace_modul: a.b\n"
+        "  - match: y\n    when: ep\n    local_compute_f: a.c\n  - match: z\n    inner_wraper: a.d\n",
+        "plan.yaml");
+    REQUIRE(parsed.has_value());
+    CHECK(parsed->entries.size() == 3);
+    REQUIRE(parsed->warnings.size() == 3);
+    CHECK(parsed->warnings[0].to_string() ==
+          "plan.yaml:4:5: error: plan_overrides entry key 'replace_modul' is not read by famspec (did you mean "
+          "`replace_module`?): the target under it would be left out");
+    CHECK(parsed->warnings[1].suggestion == "local_compute_fn");
+    CHECK(parsed->warnings[2].suggestion == "inner_wrapper");
+    for (const auto& warning : parsed->warnings) CHECK(warning.misspelt_slot);
+}
+
+TEST_CASE("entries that carry only the runtime's placement keys stay valid, without a word") {
+    const auto parsed = parse_plan_text(
+        "plan_overrides:\n  - match: '*.mlp'\n    params: {w1: [0, 1]}\n    in_src: [R]\n    in_dst: [S0]\n"
+        "    out_src: [S0]\n    out_dst: [R]\n  - match: '*.attn'\n    tp_divide_attrs: [num_heads]\n"
+        "    inner_out_src: self\n    region_dispatch: false\n",
+        "plan.yaml");
+    REQUIRE(parsed.has_value());
+    CHECK(parsed->entries.size() == 2);
+    CHECK(parsed->warnings.empty());
+}
+
+TEST_CASE("a plan_overrides list that is misspelt or not at the top level is named, strict or not") {
+    const auto near = parse_plan_text("model_type: x\nplan_override:\n  - match: a\n", "plan.yaml");
+    REQUIRE(!near.has_value());
+    CHECK(near.error().first().to_string() ==
+          "plan.yaml:1:1: expected a top-level plan_overrides list; 'plan_override' at 2:1 is not it (did you mean "
+          "`plan_overrides`?)");
+    const auto nested =
+        parse_plan_text("model_type: x\ntraining:\n  steps: 3\n  plan_overrides:\n    - match: a\n", "plan.yaml");
+    REQUIRE(!nested.has_value());
+    CHECK(nested.error().first().to_string() ==
+          "plan.yaml:1:1: expected a top-level plan_overrides list; a plan_overrides under 'training' at 4:3 is not "
+          "read: famspec reads it only at the top level");
+    const auto both = parse_plan_text(
+        "plan_overrides: []\nextra:\n  - stage: 1\n    plan_overrides:\n      - match: a\n", "plan.yaml");
+    REQUIRE(both.has_value());
+    REQUIRE(both->warnings.size() == 1);
+    CHECK(both->warnings[0].to_string() ==
+          "plan.yaml:4:5: warning: a plan_overrides under 'extra' is not read by famspec: only the top-level "
+          "one is");
+}
+
+TEST_CASE("model.model_type is read by nobody, and the plan says so") {
+    const auto parsed =
+        parse_plan_text("model:\n  _target_: a.b.build\n  model_type: qwen3_moe\nplan_overrides: []\n", "plan.yaml");
+    REQUIRE(parsed.has_value());
+    CHECK_FALSE(parsed->model_type.has_value());
+    REQUIRE(parsed->warnings.size() == 1);
+    CHECK(parsed->warnings[0].to_string() ==
+          "plan.yaml:3:3: warning: model.model_type is not read by famspec: the family comes from the top-level "
+          "model_type or architecture, else from model._target_ (or --model-type)");
 }
 
 TEST_CASE("a missing plan file is an error, not a crash") {

@@ -257,8 +257,33 @@ TEST_CASE("a component named directly wraps with its own defaults, whatever the 
     CHECK(resolver.replacement_spec_for(kDirect, std::nullopt, std::nullopt).reason() ==
           "missing module_type: without the matched source class there is no call site to rewrite (give it as the "
           "entry's module_type, or --module-type)");
-    CHECK(resolver.replacement_spec_for(kDirect, std::string("unregistered_model"), kToyModuleType).reason() ==
-          "unknown family 'unregistered_model': no loaded plugin registers it");
+}
+
+TEST_CASE("a component named directly is answered without the family, even one no plugin registers") {
+    const Resolver resolver(toy_registry());
+    const auto plain = resolver.replacement_spec_for(kDirect, std::nullopt, kToyModuleType);
+    REQUIRE(plain.resolved());
+    for (const char* family : {"unregistered_model", "LlamaForCausalLM", "toy", ""}) {
+        CAPTURE(family);
+        const auto r = resolver.replacement_spec_for(kDirect, std::string(family), kToyModuleType);
+        REQUIRE(r.resolved());
+        CHECK(r->spec == plain->spec);  // one cache entry, so one object, whatever the family
+        CHECK(r.explanation->channel == "direct-component");
+        CHECK(r.explanation->family.empty());
+        CHECK(r.explanation->spellings_tried.empty());
+    }
+    // Gaps are the same too: the target's own, never the family's.
+    CHECK(resolver
+              .replacement_spec_for("hyper_parallel.components.toy.norms.Typo", std::string("unregistered_model"),
+                                    kToyModuleType)
+              .gap() == famspec::Gap::not_registered);
+    // The factory channel still reads the family.
+    CHECK(resolver.replacement_spec_for(kToyNorm, std::string("unregistered_model"), kToyModuleType).gap() ==
+          famspec::Gap::unknown_family);
+    CHECK(famspec::target_reads_family(famspec::Slot::replace_module, kToyNorm));
+    CHECK_FALSE(famspec::target_reads_family(famspec::Slot::replace_module, kDirect));
+    CHECK(famspec::target_reads_family(famspec::Slot::local_compute_fn, kDirect));
+    CHECK(famspec::target_reads_family(famspec::Slot::replace_module, "hyper_parallel.componentsX.Y"));
 }
 
 TEST_CASE("a family re-registered differently never reuses the earlier result") {

@@ -96,3 +96,26 @@ TEST_CASE("an explicit model_type overrides the plan's, and with neither each ta
     CHECK(resolver.declaration_summary(std::nullopt, inferred).entries[0].status ==
           famspec::ResolutionStatus::resolved);
 }
+
+TEST_CASE("a plan of components named directly has one digest under any family, registered or not") {
+    const Resolver resolver(toy_registry());
+    const auto plan = plan_of(
+        "plan_overrides:\n  - match: '*.norm'\n    module_type: toy.modeling_toy.ToyRMSNorm\n"
+        "    replace_module: hyper_parallel.components.toy.norms.ToyNorm\n");
+    CHECK_FALSE(famspec::plan_reads_family(plan));
+    const auto plain = resolver.declaration_summary(std::nullopt, plan);
+    REQUIRE(plain.entries.size() == 1);
+    CHECK(plain.entries[0].status == famspec::ResolutionStatus::resolved);
+    for (const char* family : {"toy", "unregistered_model", "Qwen3ForCausalLM"}) {
+        CAPTURE(family);
+        CHECK(resolver.declaration_summary(std::string(family), plan).digest() == plain.digest());
+        auto written = plan;
+        written.model_type = family;  // the plan's own model_type counts the same
+        CHECK(resolver.declaration_summary(std::nullopt, written).digest() == plain.digest());
+    }
+    auto mixed = plan;
+    mixed.entries.push_back(plan_of(std::string("plan_overrides:\n  - match: a\n    module_type: m.N\n") +
+                                    "    replace_module: " + kToyNorm + "\n")
+                                .entries[0]);
+    CHECK(famspec::plan_reads_family(mixed));
+}

@@ -37,6 +37,7 @@ inline ModuleAndName split_last(std::string_view path) {
 // The <family> directory of hyper_parallel.models.<family>... Resolution asks this on every call,
 // so it is read in place, without splitting the path.
 inline constexpr std::string_view kModelsRoot = "hyper_parallel.models.";
+inline constexpr std::string_view kComponentsRoot = "hyper_parallel.components.";
 
 inline std::optional<std::string_view> family_directory_view(std::string_view target) {
     if (!target.starts_with(kModelsRoot)) return std::nullopt;
@@ -58,6 +59,9 @@ inline bool is_adapter_path(std::string_view target) {
     const std::string_view after = target.substr(kModelsRoot.size() + directory->size());
     return after == ".adapter" || after.starts_with(".adapter.");
 }
+
+// hyper_parallel.components.…: a generic component named directly, whatever the family.
+inline bool is_component_path(std::string_view target) { return target.starts_with(kComponentsRoot); }
 
 // The <family> directory of a complete declaration target hyper_parallel.models.<family>.adapter.<module>.<name>
 // (no empty part), or nothing: what a factory or CP wrapper must be registered under.

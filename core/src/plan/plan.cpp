@@ -71,6 +71,8 @@ constexpr std::array<std::string_view, 16> kEntryKeys = {
     "inner_target", "inner_wrapper", "inner_out_src", "region_dispatch", "params",         "in_src",
     "in_dst",       "out_src",       "out_dst",       "tp_divide_attrs"};
 
+constexpr std::array<std::string_view, 3> kSlotKeys = {"replace_module", "local_compute_fn", "inner_wrapper"};
+
 constexpr std::array<std::string_view, 5> kTopLevelKeys = {"plan_overrides", "model_type", "architecture", "codegen",
                                                            "model"};
 
@@ -106,8 +108,15 @@ struct Reader {
         const std::string message =
             what + " " + shown(key.Scalar()) + " is not read by famspec" + did_you_mean(nearest);
         if (strict) fail(key, message + " (an error under strict reading)");
-        plan.warnings.push_back(
-            PlanWarning{plan.file, at(key), message, nearest.empty() ? std::string() : nearest.front()});
+        const bool slot =
+            !nearest.empty() && std::find(kSlotKeys.begin(), kSlotKeys.end(), nearest.front()) != kSlotKeys.end();
+        plan.warnings.push_back(PlanWarning{plan.file, at(key),
+                                            slot ? message + ": the target under it would be left out" : message,
+                                            nearest.empty() ? std::string() : nearest.front(), slot});
+    }
+    // A note for what famspec reads nowhere but a reader could think it does.
+    void note(const YamlNode& key, std::string message) {
+        plan.warnings.push_back(PlanWarning{plan.file, at(key), std::move(message), {}, false});
     }
 
     PlanEntry entry(const YamlNode& node);
@@ -193,6 +202,28 @@ std::optional<std::string> model_target(const YamlNode& model) {
     return std::nullopt;
 }
 
+// The first plan_overrides key below the top level (a list put under another section by mistake),
+// with the dotted keys that lead to it. The walk is bounded as the plan is (check_size ran first).
+std::optional<std::pair<YamlNode, std::string>> nested_overrides(const YamlNode& node, const std::string& path) {
+    if (node.IsSequence()) {
+        for (const auto& item : node) {
+            if (auto found = nested_overrides(item, path)) return found;
+        }
+    } else if (node.IsMap()) {
+        for (const auto& item : node) {
+            const std::string key = item.first.IsScalar() ? item.first.Scalar() : std::string("?");
+            if (key == "plan_overrides") return std::pair{item.first, path};
+            if (auto found = nested_overrides(item.second, path + "." + key)) return found;
+        }
+    }
+    return std::nullopt;
+}
+
+std::string position(const YamlNode& node) {
+    const SourceLocation where = at(node);
+    return std::to_string(where.line) + ":" + std::to_string(where.column);
+}
+
 void Reader::root(const YamlNode& root) {
     if (!root.IsDefined() || root.IsNull())
         fail(root, "the plan is empty; expected a mapping with a plan_overrides list");
@@ -201,11 +232,30 @@ void Reader::root(const YamlNode& root) {
     detail::check_size(root, 1, limits, visited);
     check_unique_keys(root);
     bool has_overrides = false;
+    std::string hints;  // what the plan holds instead of a top-level plan_overrides
+    std::optional<std::pair<YamlNode, std::string>> nested;
     for (const auto& item : root) {
-        if (item.first.Scalar() == "plan_overrides") has_overrides = true;
+        const std::string key = item.first.Scalar();
+        if (key == "plan_overrides") has_overrides = true;
+        if (key != "plan_overrides" &&
+            !nearest_names(key, std::array<std::string_view, 1>{"plan_overrides"}, 1).empty()) {
+            hints += "; " + shown(key) + " at " + position(item.first) + " is not it (did you mean `plan_overrides`?)";
+        }
+        if (!nested) {
+            if (auto found = nested_overrides(item.second, key)) nested = std::move(found);
+        }
         guarded([&] { top_level_key(item.first, item.second); });
     }
-    if (!has_overrides) fail(root, "expected a top-level plan_overrides list");
+    if (nested) {
+        const std::string where = "a plan_overrides under '" + nested->second + "'";
+        if (!has_overrides) {
+            hints += "; " + where + " at " + position(nested->first) +
+                     " is not read: famspec reads it only at the top level";
+        } else {
+            note(nested->first, where + " is not read by famspec: only the top-level one is");
+        }
+    }
+    if (!has_overrides) fail(root, "expected a top-level plan_overrides list" + hints);
 }
 
 void Reader::top_level_key(const YamlNode& key_node, const YamlNode& value) {
@@ -225,6 +275,13 @@ void Reader::top_level_key(const YamlNode& key_node, const YamlNode& value) {
         if (!value.IsMap()) boolean(value, key);
     } else if (key == "model") {
         plan.model_target = model_target(value);
+        for (const auto& item : value) {  // a sequence's items have no key: only a map's are looked at
+            if (item.first.IsScalar() && item.first.Scalar() == "model_type") {
+                note(item.first,
+                     "model.model_type is not read by famspec: the family comes from the top-level model_type or "
+                     "architecture, else from model._target_ (or --model-type)");
+            }
+        }
     } else if (!nearest_names(key, kTopLevelKeys, 1).empty()) {
         // Any other section is the runtime's; only a near miss of a key famspec reads is worth a word.
         unread(key_node, "top-level key", kTopLevelKeys);
@@ -253,7 +310,8 @@ std::optional<std::string> effective_model_type(const Plan& plan, const std::opt
 }
 
 std::string PlanWarning::to_string() const {
-    return file + ":" + std::to_string(location.line) + ":" + std::to_string(location.column) + ": warning: " + message;
+    return file + ":" + std::to_string(location.line) + ":" + std::to_string(location.column) +
+           (misspelt_slot ? ": error: " : ": warning: ") + message;
 }
 
 // An error about the file as a whole (it cannot be read) has no line: `file: message`.

@@ -216,12 +216,26 @@ namespace famspec {
 
 Expected<std::pair<std::string, PyLiteral>, PlanError> parse_option(std::string_view item) {
     const std::size_t eq = item.find('=');
-    const std::string name(item.substr(0, eq));
+    if (eq == std::string_view::npos || !detail::is_identifier(std::string(item.substr(0, eq)))) {
+        return unexpected(
+            PlanError{"--option",
+                      {1, 1},
+                      "expected name=value with a Python identifier as the name, found " + detail::shown(item)});
+    }
+    return parse_option(item.substr(0, eq), item.substr(eq + 1));
+}
+
+Expected<std::pair<std::string, PyLiteral>, PlanError> parse_option(std::string_view name_in,
+                                                                    std::string_view value_in) {
+    const std::string name(name_in);
+    // Columns count in `name=value`, as the option is written on the command line.
+    const std::size_t eq = name.size();
+    const std::string item = name + "=" + std::string(value_in);
     auto error = [&](std::size_t column, std::string message) {
         return unexpected(PlanError{"--option", {1, column}, std::move(message)});
     };
-    if (eq == std::string_view::npos || !detail::is_identifier(name)) {
-        return error(1, "expected name=value with a Python identifier as the name, found " + detail::shown(item));
+    if (!detail::is_identifier(name)) {
+        return error(1, "option name " + detail::shown(name) + " is not a Python identifier");
     }
     // yaml-cpp reads a NUL byte as the end of the scalar: "a\0b" would silently become 'a'.
     if (const std::size_t nul = item.find('\0'); nul != std::string_view::npos) {

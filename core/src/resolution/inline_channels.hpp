@@ -13,6 +13,4 @@ inline constexpr std::string_view kEpInput = "hidden_states";          // the Mo
 inline constexpr std::string_view kEpEntry = "moe_ep_forward";         // the runtime EP entry point
 inline constexpr std::string_view kEpModule = "hyper_parallel.distributed.expert_parallel.experts";
 
-inline constexpr std::string_view kComponentsRoot = "hyper_parallel.components.";
-
 }  // namespace famspec::channels

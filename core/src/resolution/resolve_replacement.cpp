@@ -3,7 +3,6 @@
 #include "common/dotted_path.hpp"
 #include "famspec/names.hpp"
 #include "famspec/registry_entries.hpp"
-#include "resolution/inline_channels.hpp"
 #include "resolution/option_check.hpp"
 #include "resolution/replacement_builder.hpp"
 #include "resolution/resolver_state.hpp"
@@ -74,14 +73,9 @@ std::vector<Parameter> keyword_parameters(const Component& component) {
 Resolution<ReplacementSpec> from_component(const ResolverState& state, const ResolveRequest& request,
                                            Explanation explanation) {
     const Registry& registry = *state.registry;
+    // The family is not consulted, as the reference's direct path does not: the answer is the same
+    // under any model_type, registered or not.
     explanation.channel = "direct-component";
-    if (request.model_type) {
-        const FamilyChoice choice = choose_family(registry, request.model_type, request.target, explanation);
-        if (choice.family == nullptr) {
-            return not_covered<ReplacementSpec>(Gap::unknown_family, unknown_family(choice), explanation,
-                                                "unknown family");
-        }
-    }
     const auto* component = registry.find_component(request.target);
     if (component == nullptr) {
         return not_covered<ReplacementSpec>(Gap::not_registered,
@@ -116,7 +110,7 @@ Resolution<ReplacementSpec> ResolverState::replacement(const ResolveRequest& req
                                             explanation, "wrong slot");
     }
     if (is_adapter_path(request.target)) return from_factory(*this, request, std::move(explanation));
-    if (request.target.starts_with(channels::kComponentsRoot)) {
+    if (is_component_path(request.target)) {
         return from_component(*this, request, std::move(explanation));
     }
     return not_covered<ReplacementSpec>(Gap::no_channel,

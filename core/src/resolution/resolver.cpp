@@ -43,7 +43,16 @@ Resolution<T> answered(AnswerCache& answers, const RequestView& request, Resolve
 }  // namespace
 
 Resolution<ReplacementSpec> ResolverState::answer_replacement(const RequestView& request) const {
-    return answered<ReplacementSpec>(answers, request, [this](const ResolveRequest& r) { return replacement(r); });
+    const auto resolve = [this](const ResolveRequest& r) { return replacement(r); };
+    // A component named directly does not depend on the family: one cache entry, one spec object, for
+    // every model_type.
+    if (is_component_path(request.target)) {
+        static const std::optional<std::string> kAnyFamily;
+        return answered<ReplacementSpec>(
+            answers, {request.target, kAnyFamily, request.slot, request.module_type, request.options, request.strict},
+            resolve);
+    }
+    return answered<ReplacementSpec>(answers, request, resolve);
 }
 
 Resolution<StrategySpec> ResolverState::answer_strategy(const RequestView& request) const {
@@ -53,6 +62,17 @@ Resolution<StrategySpec> ResolverState::answer_strategy(const RequestView& reque
 }
 
 }  // namespace detail
+
+bool target_reads_family(Slot slot, std::string_view target) {
+    return slot != Slot::replace_module || !detail::is_component_path(target);
+}
+
+bool plan_reads_family(const Plan& plan) {
+    return std::any_of(plan.entries.begin(), plan.entries.end(), [](const PlanEntry& entry) {
+        return (entry.replace_module && target_reads_family(Slot::replace_module, entry.replace_module->path)) ||
+               entry.local_compute_fn || entry.inner_wrapper;
+    });
+}
 
 Resolver::Resolver(std::shared_ptr<const Registry> registry, ResolverOptions options)
     : state_(std::make_unique<detail::ResolverState>(std::move(registry), std::move(options))) {}

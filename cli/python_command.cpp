@@ -1,7 +1,5 @@
 #include "python_command.hpp"
 
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -9,7 +7,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <ostream>
+#include <iostream>
+
+#include "child_process.hpp"
+#include "signal_relay.hpp"
+#include "supervisor.hpp"
 
 extern char** environ;
 
@@ -71,13 +73,6 @@ constexpr const char* kBootstrap =
     "sys.argv[0] = 'famspec'\n"
     "runpy.run_module('famspec', run_name='__main__', alter_sys=True)\n";
 
-std::vector<char*> pointers(std::vector<std::string>& items) {
-    std::vector<char*> out;
-    for (auto& item : items) out.push_back(item.data());
-    out.push_back(nullptr);
-    return out;
-}
-
 }  // namespace
 
 CLI::App* add_python_subcommand(CLI::App& app, const std::string& name, const std::string& description,
@@ -107,29 +102,30 @@ int run_python_command(const Context& context, const std::string& command, std::
     for (const auto& directory : context.search_path().directories) {
         args.insert(args.end(), {"--plugin-path", directory.string()});
     }
-    const std::string package = package_directory();
-    std::vector<std::string> environment = environment_with(package);
-    auto argv = pointers(args);
-    auto envp = pointers(environment);
-    pid_t pid = 0;
-    if (const int error = posix_spawn(&pid, python.c_str(), nullptr, nullptr, argv.data(), envp.data())) {
-        err << "famspec " << command << ": cannot start " << python << ": " << std::strerror(error) << "\n";
+    ChildOptions child;
+    child.argv = std::move(args);
+    child.environment = environment_with(package_directory());
+    child.descriptors = {{1, 1}, {2, 2}};  // its output is the command's
+    child.relay_signals = true;
+    std::cout.flush();
+    const ChildResult result = run_child(child);
+    if (result.relayed_signal != 0) {
+        end_with(interrupted(result.relayed_signal, "while " + python + " ran famspec " + command), context.json);
+    }
+    if (!result.spawn_error.empty()) {
+        err << "famspec " << command << ": " << result.spawn_error << "\n";
         return kExitUsage;
     }
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    if (result.signal != 0) {
+        err << "famspec " << command << ": " << python << " was killed by " << signal_name(result.signal) << "\n";
+        return kExitFailed;
     }
-    if (WIFEXITED(status)) {
-        const int code = WEXITSTATUS(status);
-        if (code != kExitOk && code != kExitFailed && code != kExitUsage) {
-            err << "famspec " << command << ": " << python << " -m famspec " << command << " exited with " << code
-                << "\n";
-            return kExitFailed;
-        }
-        return code;
+    const int code = result.exit_code;
+    if (code != kExitOk && code != kExitFailed && code != kExitUsage) {
+        err << "famspec " << command << ": " << python << " -m famspec " << command << " exited with " << code << "\n";
+        return kExitFailed;
     }
-    err << "famspec " << command << ": " << python << " was killed by signal " << WTERMSIG(status) << "\n";
-    return kExitFailed;
+    return code;
 }
 
 }  // namespace famspec::cli

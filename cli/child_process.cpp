@@ -12,6 +12,9 @@
 #include <array>
 #include <cerrno>
 #include <cstring>
+#include <optional>
+
+#include "signal_relay.hpp"
 
 extern char** environ;
 
@@ -217,21 +220,26 @@ ChildResult run_child(const ChildOptions& options) {
     const int pipe_error = errno;
     std::vector<std::pair<int, int>> mapped;
     for (std::size_t i = 0; i < outputs.size(); ++i) mapped.emplace_back(options.outputs[i].first, outputs[i].write);
+    std::optional<SignalRelay> relay;
+    if (options.relay_signals) relay.emplace();
     const Spawned spawned = piped ? spawn(options, input.read, mapped) : Spawned{0, pipe_error};
     close_fd(input.read);
     for (Pipe& p : outputs) close_fd(p.write);
     if (!piped || spawned.error != 0) {
         result.spawn_error = std::string("cannot run ") + options.argv[0] + ": " + std::strerror(spawned.error);
+        if (relay) result.relayed_signal = relay->relayed();
         close_fd(input.write);
         for (Pipe& p : outputs) close_fd(p.read);
         return result;
     }
+    if (relay) relay->target(-spawned.pid);  // the child's group: spawn made it its leader
     result.timed_out = Pump(options, spawned.pid, input, std::move(outputs)).run();
     int status = 0;
     while (waitpid(spawned.pid, &status, 0) < 0 && errno == EINTR) {
     }
     if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
     if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
+    if (relay) result.relayed_signal = relay->relayed();
     return result;
 }
 

@@ -1,7 +1,7 @@
-// Runs a child process and collects what it writes: the one spawn-and-poll loop, shared by
-// `famspec verify` and the test suite. The child runs in its own process group, which is killed
-// when the child exits or times out, so a grandchild it forked cannot outlive the call or hold
-// its pipes open.
+// Runs a program in a child process and collects what it writes: the one spawn-and-poll loop, shared
+// by `famspec verify`, the Python-backed commands and the test suite (see supervisor.hpp). The child runs in its own
+// process group, which is killed when the child exits or times out, so a grandchild it forked cannot outlive the call
+// or hold its pipes open.
 #pragma once
 
 #include <chrono>
@@ -24,6 +24,9 @@ struct ChildOptions {
     std::optional<std::chrono::duration<double>> timeout;  // then the group is killed
     // Descriptors given as they are: child fd <- parent fd, or -1 to leave the child's fd closed.
     std::vector<std::pair<int, int>> descriptors;
+    // Signals sent to this process meanwhile go on to the child's group (signal_relay.hpp); the
+    // caller then ends as interrupted (ChildResult::relayed_signal).
+    bool relay_signals = false;
 };
 
 struct ChildResult {
@@ -31,6 +34,7 @@ struct ChildResult {
     int signal = 0;      // the signal that killed it, if one did
     bool timed_out = false;
     std::string spawn_error;  // non-empty: the child never started
+    int relayed_signal = 0;   // the last signal relayed to the child (relay_signals)
 };
 
 ChildResult run_child(const ChildOptions& options);

@@ -111,18 +111,9 @@ std::shared_ptr<const Registry> Context::load_complete(std::ostream& out, std::o
     return nullptr;
 }
 
-boost::json::object error_json(const CliError& error) {
-    auto optional = [](const auto& value) { return value ? boost::json::value(*value) : boost::json::value(nullptr); };
-    return {{"kind", error.kind},
-            {"message", error.message},
-            {"file", optional(error.file)},
-            {"line", optional(error.line)},
-            {"column", optional(error.column)}};
-}
-
 int Context::fail(int code, const CliError& error, std::ostream& out, std::ostream& err) const {
     err << "famspec: " << error.message << "\n";
-    if (json) print_json(out, boost::json::object{{"error", error_json(error)}});
+    if (json) out << error_json_line(error);
     return code;
 }
 

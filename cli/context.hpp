@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "error_report.hpp"
 #include "famspec/plugin_loader.hpp"
 #include "famspec/registry.hpp"
 #include "famspec/search_path.hpp"
@@ -26,18 +27,6 @@ struct UsageError : std::runtime_error {
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailed = 1;  // a plugin failed, a family is unknown, a target is not covered
 inline constexpr int kExitUsage = 2;   // bad flags or bad input
-
-// An error as every command reports it: `famspec: MESSAGE` on stderr, and with --json also
-// {"error": {"kind", "message", "file", "line", "column"}} on stdout.
-struct CliError {
-    std::string kind;     // usage, plan, input, plugin, unknown_family, not_covered, ...
-    std::string message;  // one sentence, without the "famspec: " prefix
-    std::optional<std::string> file;
-    std::optional<int> line;
-    std::optional<int> column;
-};
-
-boost::json::object error_json(const CliError& error);
 
 struct Context {
     std::vector<std::string> plugin_paths;  // --plugin-path, in order

@@ -4,10 +4,9 @@
 #include <unistd.h>
 
 #include <atomic>
-#include <boost/json.hpp>
 #include <string>
 
-#include "escape.hpp"
+#include "error_report.hpp"
 #include "famspec/names.hpp"
 #include "load_watch.hpp"
 
@@ -20,19 +19,10 @@ int answer_fd = 1;
 // Prepared before plugin code runs, so the handler only writes.
 std::string sentence = "a plugin called exit() while famspec loaded it";
 
-void write_all(int fd, const std::string& text) {
-    [[maybe_unused]] const auto written = ::write(fd, text.data(), text.size());
-}
-
 void on_exit_while_armed(int status, void*) {
     if (!armed.load()) return;
     const std::string message = sentence + " (status " + std::to_string(status) + "); famspec stops with status 1";
-    write_all(2, "famspec: error: " + escape_control(message) + "\n");
-    if (json_errors) {
-        const boost::json::object error{
-            {"kind", "plugin_exit"}, {"message", message}, {"file", nullptr}, {"line", nullptr}, {"column", nullptr}};
-        write_all(answer_fd, boost::json::serialize(boost::json::object{{"error", error}}) + "\n");
-    }
+    write_error({"plugin_exit", message, {}, {}, {}}, json_errors, answer_fd);
     watch_reported();
     _exit(1);
 }

@@ -72,7 +72,12 @@ void write_bash_completion(const CLI::App& app, std::ostream& out) {
         << "    case $command in\n"
         << "        '') COMPREPLY=($(compgen -W '" << commands << " --plugin-path --version --help' -- \"$cur\")) ;;\n";
     for (const CLI::App* sub : visible_commands(app)) {
-        std::string words = "--plugin-path";
+        std::string words;  // the app's options, which every command takes too, then its own
+        for (const CLI::Option* option : visible_options(app)) {
+            for (const auto& name : flag_names(*option)) {
+                if (name != "--help" && name != "-h" && name != "--version") words += (words.empty() ? "" : " ") + name;
+            }
+        }
         for (const CLI::Option* option : visible_options(*sub)) {
             for (const auto& name : flag_names(*option)) words += " " + name;
         }

@@ -1,11 +1,11 @@
 // A plugin's code runs inside famspec while it loads, and may end the process: `_exit(0)`, a crash,
 // `kill(getpid(), SIGKILL)`. No in-process guard survives that, and the shell would see the plugin's
 // status (often 0) for famspec's. So the first time a command is about to load plugins, famspec
-// makes a child process (load_watch_clone.cpp: one that shares its memory, where it can; else a
-// fork): the child does the command's work, as it would have, and the parent only waits. The parent
-// exits with the child's status when the child said it finished (after its last flush); otherwise it
-// reports the child's fate, naming the plugin and the stage that was running, and exits 1. famspec
-// therefore never exits 0 unless the command finished.
+// forks: the child does the command's work, as it would have, and records how far it got; the
+// parent only waits (supervisor.hpp), relaying signals to it. The parent exits with the child's
+// status when the child said it finished (after its last flush); otherwise it reports the child's
+// fate, naming the plugin and the stage that was running, and exits 1, or ends by the signal that
+// interrupted it. famspec therefore never exits 0 unless the command finished.
 //
 // Commands that run no plugin code in-process (list, info, verify, diff, new-family...) make none.
 #pragma once

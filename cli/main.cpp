@@ -3,7 +3,7 @@
 #include <iostream>
 
 #include "app.hpp"
-#include "exit_guard.hpp"
+#include "command.hpp"
 #include "famspec/nearest_names.hpp"
 #include "load_watch.hpp"
 #include "output.hpp"
@@ -39,45 +39,33 @@ std::vector<std::string> command_names(const CLI::App& app) {
     return names;
 }
 
-int usage_error(const Invocation& invocation, const std::string& message) {
-    return invocation.context.fail(kExitUsage, {"usage", message, {}, {}, {}}, std::cout, std::cerr);
+int usage_error(const Context& context, const std::string& message) {
+    return context.fail(kExitUsage, {"usage", message, {}, {}, {}}, std::cout, std::cerr);
 }
 
 // CLI11's parse error, or a command nobody declared, as a usage error (JSON too with --json).
-int parse_failure(const CLI::App& app, Invocation& invocation, int argc, char** argv, const CLI::ParseError& e) {
-    invocation.context.json = wants_json(argc, argv);
+int parse_failure(const CLI::App& app, Context& context, int argc, char** argv, const CLI::ParseError& e) {
+    context.json = wants_json(argc, argv);
     const std::string word = command_word(argc, argv);
     const std::vector<std::string> names = command_names(app);
     if (!word.empty() && std::find(names.begin(), names.end(), word) == names.end() && app.get_subcommands().empty()) {
-        return usage_error(invocation, "unknown command '" + word + "'" +
-                                           famspec::did_you_mean(famspec::nearest_names(word, names)) +
-                                           "; famspec --help lists the commands");
+        return usage_error(context, "unknown command '" + word + "'" +
+                                        famspec::did_you_mean(famspec::nearest_names(word, names)) +
+                                        "; famspec --help lists the commands");
     }
     if (word.empty() && app.get_subcommands().empty()) {
-        return usage_error(invocation, "a command is required: " + join(names, ", ") + " (famspec --help)");
+        return usage_error(context, "a command is required: " + join(names, ", ") + " (famspec --help)");
     }
     std::string what = e.what();
     const std::string sub = app.get_subcommands().empty() ? "" : " " + app.get_subcommands().front()->get_name();
-    return usage_error(invocation, what + " (famspec" + sub + " --help shows the usage)");
-}
-
-int run_parsed(const CLI::App& app, Invocation& invocation) {
-    ExitGuard::report_json(invocation.context.json);
-    // JSON is safe as it is, and summary and resolve print JSON (the summary's bytes are digested).
-    const std::string command = app.get_subcommands().front()->get_name();
-    escape_stdout(!invocation.context.json && command != "summary" && command != "resolve");
-    try {
-        return dispatch(app, invocation);
-    } catch (const UsageError& error) {
-        return usage_error(invocation, error.what());
-    }
+    return usage_error(context, what + " (famspec" + sub + " --help shows the usage)");
 }
 
 int run(int argc, char** argv) {
-    Invocation invocation;
-    const std::unique_ptr<CLI::App> app = make_app(invocation);
+    Context context;
+    const std::unique_ptr<CLI::App> app = make_app(context);
     try {
-        app->parse(argc, argv);
+        app->parse(argc, argv);  // runs the command (on_run)
     } catch (const CLI::CallForHelp& e) {
         return app->exit(e);
     } catch (const CLI::CallForAllHelp& e) {
@@ -85,9 +73,9 @@ int run(int argc, char** argv) {
     } catch (const CLI::CallForVersion& e) {
         return app->exit(e);
     } catch (const CLI::ParseError& e) {
-        return parse_failure(*app, invocation, argc, argv, e);
+        return parse_failure(*app, context, argc, argv, e);
     }
-    return run_parsed(*app, invocation);
+    return command_status();
 }
 
 }  // namespace

@@ -48,24 +48,12 @@ protected:
         const std::string_view pending(pbase(), static_cast<std::size_t>(pptr() - pbase()));
         setp(buffer_.data(), buffer_.data() + buffer_.size());
         if (pending.empty() || error_ != 0) return error_ == 0 ? 0 : -1;
-        write_all(escape_ ? escape_control_keep_lines(pending) : std::string(pending));
+        if (closed_) error_ = EBADF;
+        if (error_ == 0) error_ = write_all(fd_, escape_ ? escape_control_keep_lines(pending) : std::string(pending));
         return error_ == 0 ? 0 : -1;
     }
 
 private:
-    void write_all(std::string_view text) {
-        if (closed_ && !text.empty()) error_ = EBADF;
-        while (!text.empty() && error_ == 0) {
-            const ssize_t n = ::write(fd_, text.data(), text.size());
-            if (n < 0 && errno == EINTR) continue;
-            if (n <= 0) {
-                error_ = n < 0 ? errno : EIO;
-                return;
-            }
-            text.remove_prefix(static_cast<std::size_t>(n));
-        }
-    }
-
     int fd_;
     bool escape_;
     int error_ = 0;
@@ -121,6 +109,16 @@ int separate_stdout() {
     answer = copy;
     out_buffer->set_descriptor(answer);
     return answer;
+}
+
+int write_all(int fd, std::string_view text) {
+    while (!text.empty()) {
+        const ssize_t n = ::write(fd, text.data(), text.size());
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return n < 0 ? errno : EIO;
+        text.remove_prefix(static_cast<std::size_t>(n));
+    }
+    return 0;
 }
 
 int finish_output(int code) {

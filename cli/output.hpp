@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 namespace famspec::cli {
 
@@ -19,6 +20,11 @@ void escape_stdout(bool on);
 // stderr and can never pass for part of the answer. Call before plugin code runs. Returns the
 // descriptor the answer now goes to.
 int separate_stdout();
+
+// Writes all of text to fd, retrying after EINTR and short writes. Returns 0, or the errno of the
+// write that failed (EIO when a write wrote nothing). Safe where iostreams are not: in an exit
+// handler, or in the process that waits for a command's work process.
+int write_all(int fd, std::string_view text);
 
 // Flushes both streams. Returns `code`, or 2 after a message on stderr when stdout could not be
 // written completely.

@@ -1,15 +1,18 @@
 #include "python_command.hpp"
 
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <ostream>
+#include <iostream>
+
+#include "child_process.hpp"
+#include "command.hpp"
+#include "signal_relay.hpp"
+#include "supervisor.hpp"
 
 extern char** environ;
 
@@ -71,23 +74,22 @@ constexpr const char* kBootstrap =
     "sys.argv[0] = 'famspec'\n"
     "runpy.run_module('famspec', run_name='__main__', alter_sys=True)\n";
 
-std::vector<char*> pointers(std::vector<std::string>& items) {
-    std::vector<char*> out;
-    for (auto& item : items) out.push_back(item.data());
-    out.push_back(nullptr);
-    return out;
-}
-
 }  // namespace
 
-CLI::App* add_python_subcommand(CLI::App& app, const std::string& name, const std::string& description,
-                                std::string& source_root, const std::string& exit_codes) {
+CLI::App* add_python_command(CLI::App& app, Context& context, const std::string& name, const std::string& description,
+                             const std::string& exit_codes, PassedOn passed_on) {
     CLI::App* command = app.add_subcommand(name, description);
-    command->add_option("--source-root", source_root, "The folder that holds hyper_parallel/")
-        ->type_name("DIR")
-        ->required();
-    command->footer("Runs `python3 -m famspec " + name + "` under " + kAuditPython + " (or $" + kAuditPythonVariable +
-                    "). " + exit_codes);
+    command->prefix_command();  // everything after the name is the Python command's
+    command->set_help_flag();
+    command->footer("Its options are the Python command's: famspec " + name +
+                    " --help lists them. Runs `python3 -m famspec " + name + "` under " + kAuditPython + " (or $" +
+                    kAuditPythonVariable + "). " + exit_codes);
+    on_run(command, context, [command, &context, name, passed_on] {
+        std::vector<std::string> arguments = command->remaining();
+        if (passed_on.json && context.json) arguments.emplace_back("--json");
+        if (passed_on.quiet && context.quiet) arguments.emplace_back("--quiet");
+        return run_python_command(context, name, std::move(arguments), std::cerr);
+    });
     return command;
 }
 
@@ -103,33 +105,41 @@ int run_python_command(const Context& context, const std::string& command, std::
     }
     std::vector<std::string> args{python, "-c", kBootstrap, command};
     args.insert(args.end(), arguments.begin(), arguments.end());
-    // The same directories this command searches, so both sides see the same plugins.
-    for (const auto& directory : context.search_path().directories) {
-        args.insert(args.end(), {"--plugin-path", directory.string()});
+    // The same directories this command searches, so both sides see the same plugins; directories
+    // given after the command name are the Python command's, and only those are searched.
+    const auto names_plugins = [](const std::string& a) {
+        return a == "--plugin-path" || a.starts_with("--plugin-path=");
+    };
+    if (std::none_of(arguments.begin(), arguments.end(), names_plugins)) {
+        for (const auto& directory : context.search_path().directories) {
+            args.insert(args.end(), {"--plugin-path", directory.string()});
+        }
     }
-    const std::string package = package_directory();
-    std::vector<std::string> environment = environment_with(package);
-    auto argv = pointers(args);
-    auto envp = pointers(environment);
-    pid_t pid = 0;
-    if (const int error = posix_spawn(&pid, python.c_str(), nullptr, nullptr, argv.data(), envp.data())) {
-        err << "famspec " << command << ": cannot start " << python << ": " << std::strerror(error) << "\n";
+    const bool json = context.json || std::find(arguments.begin(), arguments.end(), "--json") != arguments.end();
+    ChildOptions child;
+    child.argv = std::move(args);
+    child.environment = environment_with(package_directory());
+    child.descriptors = {{1, 1}, {2, 2}};  // its output is the command's
+    child.relay_signals = true;
+    std::cout.flush();
+    const ChildResult result = run_child(child);
+    if (result.relayed_signal != 0) {
+        end_with(interrupted(result.relayed_signal, "while " + python + " ran famspec " + command), json);
+    }
+    if (!result.spawn_error.empty()) {
+        err << "famspec " << command << ": " << result.spawn_error << "\n";
         return kExitUsage;
     }
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    if (result.signal != 0) {
+        err << "famspec " << command << ": " << python << " was killed by " << signal_name(result.signal) << "\n";
+        return kExitFailed;
     }
-    if (WIFEXITED(status)) {
-        const int code = WEXITSTATUS(status);
-        if (code != kExitOk && code != kExitFailed && code != kExitUsage) {
-            err << "famspec " << command << ": " << python << " -m famspec " << command << " exited with " << code
-                << "\n";
-            return kExitFailed;
-        }
-        return code;
+    const int code = result.exit_code;
+    if (code != kExitOk && code != kExitFailed && code != kExitUsage) {
+        err << "famspec " << command << ": " << python << " -m famspec " << command << " exited with " << code << "\n";
+        return kExitFailed;
     }
-    err << "famspec " << command << ": " << python << " was killed by signal " << WTERMSIG(status) << "\n";
-    return kExitFailed;
+    return code;
 }
 
 }  // namespace famspec::cli

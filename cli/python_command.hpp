@@ -1,17 +1,14 @@
 // Commands that are Python (they read the runtime's source with ast): `famspec audit` and
 // `famspec sync` run `python3 -m famspec <command> ...` with the famspec package found next to this
-// executable, and pass its exit code through.
+// executable, pass it their arguments, and pass its exit code back.
 #pragma once
 
+#include <CLI/CLI.hpp>
 #include <iosfwd>
 #include <string>
 #include <vector>
 
 #include "context.hpp"
-
-namespace CLI {
-class App;
-}
 
 namespace famspec::cli {
 
@@ -19,14 +16,23 @@ namespace famspec::cli {
 inline constexpr const char* kAuditPython = "/usr/bin/python3";
 inline constexpr const char* kAuditPythonVariable = "FAMSPEC_PYTHON";
 
-// The subcommand `name` with its required --source-root and a footer naming the interpreter it runs
-// under, then `exit_codes`.
-CLI::App* add_python_subcommand(CLI::App& app, const std::string& name, const std::string& description,
-                                std::string& source_root, const std::string& exit_codes);
+// Which of the app's options (given before or after the command name) the Python command takes too.
+struct PassedOn {
+    bool json = false;   // --json
+    bool quiet = false;  // --quiet
+};
 
-// `python3 -m famspec <command> <arguments...> --plugin-path D...` (the directories this command would
-// search), with the package next to the executable on PYTHONPATH. Returns its exit code when it is
-// 0, 1 or 2; 2 when the interpreter is missing or the package cannot be imported; 1 otherwise.
+// The subcommand `name`, whose options are the Python command's own: every argument after the name
+// goes to it as written (--help too, so its help is the Python parser's), with the PassedOn app
+// options, and --plugin-path D... for the directories this command would search unless the
+// arguments name their own. The footer names the interpreter, then `exit_codes`.
+CLI::App* add_python_command(CLI::App& app, Context& context, const std::string& name, const std::string& description,
+                             const std::string& exit_codes, PassedOn passed_on);
+
+// `python3 -m famspec <command> <arguments...>` with the package next to the executable on
+// PYTHONPATH. Returns its exit code when it is 0, 1 or 2; 2 when the interpreter is missing or the
+// package cannot be imported; 1 otherwise. Signals sent to famspec meanwhile go on to python3, and
+// famspec then ends as interrupted.
 int run_python_command(const Context& context, const std::string& command, std::vector<std::string> arguments,
                        std::ostream& err);
 

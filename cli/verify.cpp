@@ -15,6 +15,8 @@
 #include "plugin_commands.hpp"
 #include "plugin_report.hpp"
 #include "probe_report.hpp"
+#include "signal_relay.hpp"
+#include "supervisor.hpp"
 
 namespace famspec::cli {
 namespace json = boost::json;
@@ -37,17 +39,13 @@ std::string last_line(const std::string& output) {
     return output.substr(first, end - first + 1);
 }
 
-std::string signal_name(int signal) {
-    const char* abbrev = sigabbrev_np(signal);
-    return abbrev != nullptr ? std::string("SIG") + abbrev : "signal " + std::to_string(signal);
-}
-
 ProbeOutcome probe_in_child(const std::string& file, double timeout_seconds) {
     ProbeOutcome outcome;
     ReportReader report(outcome.report);
     ChildOptions options;
     options.argv = {executable_path(), "__probe", file};
     options.timeout = std::chrono::duration<double>(timeout_seconds);
+    options.relay_signals = true;                                  // an interrupted verify leaves no probe behind
     options.outputs.emplace_back(2, [&](std::string_view chunk) {  // kept: a crash report is worth showing
         outcome.output.append(chunk);
         if (outcome.output.size() > kOutputTail) outcome.output.erase(0, outcome.output.size() - kOutputTail);
@@ -58,21 +56,21 @@ ProbeOutcome probe_in_child(const std::string& file, double timeout_seconds) {
     return outcome;
 }
 
-struct Verdict {
+struct ProbeVerdict {
     std::string status;  // ok, error, crashed, timeout, exited
     std::optional<PluginError> error;
     json::object extras;
 };
 
 // A child's word counts only with its result line *and* a zero exit status.
-Verdict judge(const std::string& path, const ProbeOutcome& outcome) {
+ProbeVerdict judge_probe(const std::string& path, const ProbeOutcome& outcome) {
     const ChildResult& child = outcome.child;
     const ProbeReport& report = outcome.report;
     // What the child printed is the plugin's as much as famspec's: shown escaped, byte by byte.
     const std::string output = escape_foreign_keep_lines(outcome.output);
     auto failure = [&](std::string status, std::string what) {
         const std::string said = last_line(output);
-        Verdict verdict{std::move(status), PluginError{}, {}};
+        ProbeVerdict verdict{std::move(status), PluginError{}, {}};
         PluginError& error = *verdict.error;
         error.path = path;
         error.stage = PluginStage::open;
@@ -156,7 +154,12 @@ int verify_plugins(const Context& context, double timeout_seconds, bool long_lis
     for (std::size_t i = 0; i < records.size(); ++i) {
         PluginRecord& record = records[i];
         if (record.error) continue;  // failed before any plugin code would run
-        Verdict verdict = judge(record.path, probe_in_child(record.path, timeout_seconds));
+        const ProbeOutcome outcome = probe_in_child(record.path, timeout_seconds);
+        if (outcome.child.relayed_signal != 0) {
+            end_with(interrupted(outcome.child.relayed_signal, "while verify probed plugin " + record.path),
+                     context.json);
+        }
+        ProbeVerdict verdict = judge_probe(record.path, outcome);
         statuses[i] = verdict.status;
         record.error = std::move(verdict.error);
         extras[i] = std::move(verdict.extras);

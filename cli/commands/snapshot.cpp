@@ -1,13 +1,17 @@
-#include "snapshot_command.hpp"
+// famspec snapshot: the loaded plugin set as canonical JSON with its digest, and --compare against a
+// stored one (0 same, 1 differs, each difference listed; 2 a bad file).
+#include "famspec/snapshot.hpp"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <boost/json.hpp>
 #include <fstream>
+#include <iostream>
 #include <iterator>
-#include <ostream>
+#include <memory>
+#include <optional>
 
-#include "famspec/snapshot.hpp"
+#include "command.hpp"
 
 namespace famspec::cli {
 namespace json = boost::json;
@@ -56,26 +60,27 @@ int compare(const std::string& file, const std::string& live, std::ostream& out,
 
 }  // namespace
 
-CLI::App* add_snapshot_command(CLI::App& app, SnapshotRequest& request) {
-    CLI::App* snapshot =
-        app.add_subcommand("snapshot", "The loaded plugin set: versions, file hashes, build-ids, families, digest");
-    snapshot->add_option("--compare", request.compare, "Compare with a stored snapshot (0 same, 1 differs, 2 bad file)")
+void setup_snapshot(CLI::App& app, Context& context) {
+    auto compare_with = std::make_shared<std::optional<std::string>>();  // a stored snapshot file
+    CLI::App* command =
+        add_command(app, "snapshot", "The loaded plugin set: versions, file hashes, build-ids, families, digest");
+    command->add_option("--compare", *compare_with, "Compare with a stored snapshot (0 same, 1 differs, 2 bad file)")
         ->type_name("FILE");
-    return snapshot;
-}
-
-int run_snapshot(const Context& context, const SnapshotRequest& request, std::ostream& out, std::ostream& err) {
-    const auto registry = context.load(err);
-    const std::string live = snapshot(*registry);
-    // The set is shown either way (failed plugins with their status), but a set in which a plugin
-    // failed is a failure, as everywhere: 1 unless --allow-partial (or the compared file is bad).
-    const int loaded = registry->all_ok() || context.allow_partial ? kExitOk : kExitFailed;
-    if (request.compare) return std::max(compare(*request.compare, live, out, err), loaded);
-    if (context.json)
-        out << live << "\n";
-    else
-        print_snapshot(out, live);
-    return loaded;
+    on_run(command, context, [&context, compare_with] {
+        auto& out = std::cout;
+        auto& err = std::cerr;
+        const auto registry = context.load(err);
+        const std::string live = snapshot(*registry);
+        // The set is shown either way (failed plugins with their status), but a set in which a plugin
+        // failed is a failure, as everywhere: 1 unless --allow-partial (or the compared file is bad).
+        const int loaded = registry->all_ok() || context.allow_partial ? kExitOk : kExitFailed;
+        if (*compare_with) return std::max(compare(**compare_with, live, out, err), loaded);
+        if (context.json)
+            out << live << "\n";
+        else
+            print_snapshot(out, live);
+        return loaded;
+    });
 }
 
 }  // namespace famspec::cli

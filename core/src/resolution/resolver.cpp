@@ -4,6 +4,7 @@
 #include <set>
 
 #include "famspec/registry_entries.hpp"
+#include "common/dotted_path.hpp"
 #include "resolution/resolver_state.hpp"
 
 namespace famspec {

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "common/dotted_path.hpp"
+#include "famspec/family_dependence.hpp"
 #include "famspec/registry_entries.hpp"
 #include "resolution/resolver_state.hpp"
 

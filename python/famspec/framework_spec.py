@@ -60,6 +60,7 @@ class _State:
         self.lock = threading.Lock()  # taken to store, never to read
 
 
+_UNKNOWN = object()
 _REPLACEMENT = "replace_module"
 _STRATEGY = "strategy"
 _INTERFACE = "interface"
@@ -140,8 +141,9 @@ def _answer(resolution, target: str):
 def _remember(state: _State, key: tuple, target: str, resolve):
     """The memo's answer for key, else resolve() once; not covered (None) is kept, errors are not."""
     answers = state.answers
-    if key in answers:
-        return answers[key]
+    answer = answers.get(key, _UNKNOWN)  # one read: another thread may evict the key at any time
+    if answer is not _UNKNOWN:
+        return answer
     answer = _answer(resolve(), target)
     with state.lock:
         while len(answers) >= _MEMO_CAPACITY:

@@ -4,7 +4,7 @@
 #include <pybind11/stl.h>
 
 #include "bindings.hpp"
-#include "famspec/resolver.hpp"
+#include "famspec/family_dependence.hpp"
 
 namespace famspec::python {
 namespace {

@@ -7,6 +7,7 @@
 
 #include "bindings.hpp"
 #include "famspec/declaration_summary.hpp"
+#include "famspec/family_dependence.hpp"
 #include "famspec/names.hpp"
 #include "famspec/resolver.hpp"
 

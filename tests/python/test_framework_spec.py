@@ -327,3 +327,28 @@ def test_the_memo_is_bounded_and_keeps_answering(framework_spec, monkeypatch):
     assert framework_spec.replacement_spec_for(RMS_NORM, module_type="m.Norm0").old_ctor == "Norm0"
     # The intern table keeps no spec alive: only those the memo (or a caller) still holds.
     assert len(state.resolver._interned) <= 8 + 1
+
+
+def test_a_full_memo_evicting_under_many_threads_still_answers_every_call(framework_spec, monkeypatch):
+    import threading
+
+    monkeypatch.setattr(framework_spec, "_MEMO_CAPACITY", 4)
+    framework_spec.clear_cache()
+    wrong = []
+
+    def ask(offset):
+        for i in range(300):
+            name = f"Norm{(i + offset) % 12}"
+            try:
+                if framework_spec.replacement_spec_for(RMS_NORM, module_type=f"m.{name}").old_ctor != name:
+                    wrong.append(name)
+            except Exception as error:  # a thread's exception would not reach the test otherwise
+                wrong.append(repr(error))
+
+    threads = [threading.Thread(target=ask, args=(n,)) for n in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert wrong == []
+    assert len(framework_spec._loaded().answers) <= 4

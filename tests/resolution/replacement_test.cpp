@@ -2,6 +2,7 @@
 
 #include "famspec/component_renderer.hpp"
 #include "famspec/explanation.hpp"
+#include "famspec/family_dependence.hpp"
 #include "famspec/registry_entries.hpp"
 #include "famspec/resolver.hpp"
 #include "toy_registry.hpp"

@@ -4,6 +4,7 @@
 
 #include "famspec/canonical_json.hpp"
 #include "famspec/declaration_summary.hpp"
+#include "famspec/family_dependence.hpp"
 #include "famspec/resolver.hpp"
 #include "toy_registry.hpp"
 

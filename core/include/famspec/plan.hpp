@@ -49,12 +49,9 @@ struct FAMSPEC_API PlanWarning {
     std::string file;
     SourceLocation location;
     std::string message;
-    std::string suggestion;  // the nearest known name, or empty
-    // A near miss of a slot name (replace_modul): the target written under it would be left out of
-    // every answer while the plan looks fine, so the commands refuse such a plan (check exits 1).
-    bool misspelt_slot = false;
+    std::string suggestion;  // the nearest known name (a slot name: the target under it is dropped), or empty
 
-    std::string to_string() const;  // "file:line:column: warning: message" ("error:" for a misspelt slot)
+    std::string to_string() const;  // "file:line:column: warning: message"
 };
 
 struct Plan {

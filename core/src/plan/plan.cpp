@@ -112,11 +112,11 @@ struct Reader {
             !nearest.empty() && std::find(kSlotKeys.begin(), kSlotKeys.end(), nearest.front()) != kSlotKeys.end();
         plan.warnings.push_back(PlanWarning{plan.file, at(key),
                                             slot ? message + ": the target under it would be left out" : message,
-                                            nearest.empty() ? std::string() : nearest.front(), slot});
+                                            nearest.empty() ? std::string() : nearest.front()});
     }
     // A note for what famspec reads nowhere but a reader could think it does.
     void note(const YamlNode& key, std::string message) {
-        plan.warnings.push_back(PlanWarning{plan.file, at(key), std::move(message), {}, false});
+        plan.warnings.push_back(PlanWarning{plan.file, at(key), std::move(message), {}});
     }
 
     PlanEntry entry(const YamlNode& node);
@@ -202,28 +202,6 @@ std::optional<std::string> model_target(const YamlNode& model) {
     return std::nullopt;
 }
 
-// The first plan_overrides key below the top level (a list put under another section by mistake),
-// with the dotted keys that lead to it. The walk is bounded as the plan is (check_size ran first).
-std::optional<std::pair<YamlNode, std::string>> nested_overrides(const YamlNode& node, const std::string& path) {
-    if (node.IsSequence()) {
-        for (const auto& item : node) {
-            if (auto found = nested_overrides(item, path)) return found;
-        }
-    } else if (node.IsMap()) {
-        for (const auto& item : node) {
-            const std::string key = item.first.IsScalar() ? item.first.Scalar() : std::string("?");
-            if (key == "plan_overrides") return std::pair{item.first, path};
-            if (auto found = nested_overrides(item.second, path + "." + key)) return found;
-        }
-    }
-    return std::nullopt;
-}
-
-std::string position(const YamlNode& node) {
-    const SourceLocation where = at(node);
-    return std::to_string(where.line) + ":" + std::to_string(where.column);
-}
-
 void Reader::root(const YamlNode& root) {
     if (!root.IsDefined() || root.IsNull())
         fail(root, "the plan is empty; expected a mapping with a plan_overrides list");
@@ -233,23 +211,24 @@ void Reader::root(const YamlNode& root) {
     check_unique_keys(root);
     bool has_overrides = false;
     std::string hints;  // what the plan holds instead of a top-level plan_overrides
-    std::optional<std::pair<YamlNode, std::string>> nested;
+    std::optional<std::pair<YamlNode, std::string>> nested;  // a plan_overrides below the top level
     for (const auto& item : root) {
         const std::string key = item.first.Scalar();
         if (key == "plan_overrides") has_overrides = true;
         if (key != "plan_overrides" &&
             !nearest_names(key, std::array<std::string_view, 1>{"plan_overrides"}, 1).empty()) {
-            hints += "; " + shown(key) + " at " + position(item.first) + " is not it (did you mean `plan_overrides`?)";
+            hints += "; " + shown(key) + " at " + detail::position(item.first) +
+                     " is not it (did you mean `plan_overrides`?)";
         }
         if (!nested) {
-            if (auto found = nested_overrides(item.second, key)) nested = std::move(found);
+            if (auto found = detail::nested_overrides(item.second, key)) nested = std::move(found);
         }
         guarded([&] { top_level_key(item.first, item.second); });
     }
     if (nested) {
         const std::string where = "a plan_overrides under '" + nested->second + "'";
         if (!has_overrides) {
-            hints += "; " + where + " at " + position(nested->first) +
+            hints += "; " + where + " at " + detail::position(nested->first) +
                      " is not read: famspec reads it only at the top level";
         } else {
             note(nested->first, where + " is not read by famspec: only the top-level one is");
@@ -310,8 +289,7 @@ std::optional<std::string> effective_model_type(const Plan& plan, const std::opt
 }
 
 std::string PlanWarning::to_string() const {
-    return file + ":" + std::to_string(location.line) + ":" + std::to_string(location.column) +
-           (misspelt_slot ? ": error: " : ": warning: ") + message;
+    return file + ":" + std::to_string(location.line) + ":" + std::to_string(location.column) + ": warning: " + message;
 }
 
 // An error about the file as a whole (it cannot be read) has no line: `file: message`.

@@ -210,6 +210,27 @@ std::string invalid_utf8(std::string_view text, std::size_t& offset) {
     return {};
 }
 
+// Depth first, in file order: the first one found is the one named.
+std::optional<std::pair<YamlNode, std::string>> nested_overrides(const YamlNode& node, const std::string& path) {
+    if (node.IsSequence()) {
+        for (const auto& item : node) {
+            if (auto found = nested_overrides(item, path)) return found;
+        }
+    } else if (node.IsMap()) {
+        for (const auto& item : node) {
+            const std::string key = item.first.IsScalar() ? item.first.Scalar() : std::string("?");
+            if (key == "plan_overrides") return std::pair{item.first, path};
+            if (auto found = nested_overrides(item.second, path + "." + key)) return found;
+        }
+    }
+    return std::nullopt;
+}
+
+std::string position(const YamlNode& node) {
+    const SourceLocation where = at(node);
+    return std::to_string(where.line) + ":" + std::to_string(where.column);
+}
+
 }  // namespace famspec::detail
 
 namespace famspec {

@@ -2,8 +2,10 @@
 // throws PlanFailure with the node's position and what was expected.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "famspec/plan.hpp"
@@ -24,6 +26,12 @@ std::string family_name(const YamlNode& node, std::string_view key);
 bool boolean(const YamlNode& node, std::string_view key);
 std::vector<std::string> text_list(const YamlNode& node, std::string_view key);
 bool is_identifier(const std::string& name);
+
+// The first plan_overrides key below the top level (a list put under another section by mistake),
+// with the dotted keys that lead to it; check_size bounds the walk.
+std::optional<std::pair<YamlNode, std::string>> nested_overrides(const YamlNode& node, const std::string& path);
+// "line:column" of a node, for a message about another place.
+std::string position(const YamlNode& node);
 
 // Where the byte at `offset` is: line and column, both from 1.
 SourceLocation location_at(std::string_view text, std::size_t offset);

@@ -3,8 +3,9 @@
 #include <algorithm>
 #include <set>
 
-#include "famspec/registry_entries.hpp"
 #include "common/dotted_path.hpp"
+#include "famspec/family_dependence.hpp"
+#include "famspec/registry_entries.hpp"
 #include "resolution/resolver_state.hpp"
 
 namespace famspec {

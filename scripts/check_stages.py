@@ -32,7 +32,6 @@ PUBLIC = {
     "plugin_record.hpp": "common",
     "resolution.hpp": "common",
     "search_origin.hpp": "common",
-    "load_options.hpp": "discovery",
     "required_digests.hpp": "discovery",
     "search_path.hpp": "discovery",
     "plugin_manifest.hpp": "registry",

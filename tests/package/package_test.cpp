@@ -226,7 +226,6 @@ TEST_CASE("the installed package builds the out-of-tree example and the installe
     const std::string exported = must_run({"nm", "-D", "--defined-only", "-C", library}).out;
     CHECK(contains(exported, "famspec::load_plugins("));
     CHECK(contains(exported, "famspec::Resolver::replacement_spec_for("));
-    CHECK_FALSE(contains(exported, "std::"));
     // The check fails on a tooling function, a hidden class's member and a standard library instance.
     const ProcessResult leaked =
         run({FAMSPEC_TEST_PYTHON, FAMSPEC_TEST_EXPORTS_CHECK, library, include,

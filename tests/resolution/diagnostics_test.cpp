@@ -3,9 +3,13 @@
 #include <doctest/doctest.h>
 
 #include "famspec/declaration_summary.hpp"
+#include "famspec/moe_vocabulary.hpp"
 #include "famspec/names.hpp"
 #include "famspec/plan_family.hpp"
 #include "famspec/resolver.hpp"
+#include "famspec/sdk/construction.hpp"
+#include "famspec/sdk/parameter.hpp"
+#include "famspec/search_path.hpp"
 #include "toy_registry.hpp"
 
 using famspec::DiagnosticKind;

@@ -8,7 +8,7 @@
 
 #include <memory>
 
-#include "famspec/load_options.hpp"
+#include "famspec/plugin_record.hpp"
 #include "famspec/registry.hpp"
 #include "famspec/sdk/export.hpp"
 

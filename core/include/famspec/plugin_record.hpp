@@ -1,10 +1,14 @@
-// What the loader knows about one candidate plugin file, and the report of why it did not load.
+// The loader's records: what a load is asked, what it knows about each candidate plugin file, and
+// the report of why one did not load. Type-only: discovery reads them, the loader fills them.
 #pragma once
 
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "famspec/log.hpp"
 
 namespace famspec {
 
@@ -32,6 +36,24 @@ struct PluginRecord {
     std::vector<std::string> notes;                  // what differs without changing the ABI (a compiler)
 
     bool ok() const { return !error.has_value(); }
+};
+
+// One pinned plugin file: its SHA-256 (lower-case hex) and the name it is known by.
+struct RequiredDigest {
+    std::string name;
+    std::string sha256;
+};
+
+struct LoadOptions {
+    std::vector<std::filesystem::path> directories;  // every *.so in each, in order, by byte-wise name
+    std::vector<std::filesystem::path> files;        // explicit plugin files, after the directories
+    std::vector<PluginError> search_errors;          // carried into the report (from plugin_search_path)
+    // Load a plugin whose file or directory is writable by group or others, or owned by someone other
+    // than root and the current user. Off by default; each such plugin is logged as a warning.
+    bool allow_insecure = false;
+    // When set, only files whose SHA-256 is listed are loaded; the others are refused before dlopen.
+    std::optional<std::vector<RequiredDigest>> required_digests;
+    LogCallback log;
 };
 
 }  // namespace famspec

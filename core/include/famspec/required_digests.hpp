@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "famspec/expected.hpp"
-#include "famspec/load_options.hpp"
+#include "famspec/plugin_record.hpp"
 #include "famspec/sdk/export.hpp"
 
 namespace famspec {

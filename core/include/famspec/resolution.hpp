@@ -1,6 +1,5 @@
 // The answer of every query: resolved, native (left to the runtime), not covered (with the reason),
-// or an error; with the diagnostics famspec's own checks attach to it. Type-only: every stage may
-// name its kinds (famspec/names.hpp prints them).
+// or an error; with the diagnostics famspec's own checks attach to it.
 #pragma once
 
 #include <memory>
@@ -12,7 +11,6 @@
 
 namespace famspec {
 
-// The slot a query fills: a module replacement, or one of the two strategy slots.
 enum class Slot { replace_module, local_compute_fn, inner_wrapper };
 
 // native: the family builds the target at runtime and nothing is sunk, as on the reference's native path.

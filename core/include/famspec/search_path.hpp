@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "famspec/load_options.hpp"
+#include "famspec/plugin_record.hpp"
 #include "famspec/sdk/export.hpp"
 #include "famspec/search_origin.hpp"
 

@@ -12,7 +12,7 @@
 #include "discovery/plugin_file.hpp"
 #include "discovery/symlink_walk.hpp"
 #include "famspec/elf_file.hpp"
-#include "famspec/load_options.hpp"
+#include "famspec/plugin_record.hpp"
 
 namespace famspec::detail {
 

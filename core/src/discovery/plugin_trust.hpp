@@ -6,7 +6,7 @@
 #include <optional>
 
 #include "discovery/plugin_candidates.hpp"
-#include "famspec/load_options.hpp"
+#include "famspec/plugin_record.hpp"
 
 namespace famspec::detail {
 

@@ -13,8 +13,9 @@ namespace famspec::cli {
 std::string signal_name(int signal);
 
 // While one lives, SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGUSR1 and SIGUSR2 sent to this process are
-// sent on to the target (a pid, or -pgid for a process group) instead of acting here; the previous
-// actions come back when it is destroyed. One at a time.
+// sent on to the target (a pid, or -pgid for a process group) instead of acting here, except those
+// this process was started ignoring; the previous actions come back when it is destroyed. One at a
+// time.
 class SignalRelay {
 public:
     SignalRelay();

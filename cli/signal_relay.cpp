@@ -52,6 +52,13 @@ void SignalRelay::target(pid_t target) {
 
 int SignalRelay::relayed() const { return last_signal; }
 
+sigset_t relayed_signals() {
+    sigset_t set;
+    sigemptyset(&set);
+    for (const int signal : kRelayed) sigaddset(&set, signal);
+    return set;
+}
+
 void end_like(int signal) {
     ::signal(signal, SIG_DFL);
     sigset_t set;

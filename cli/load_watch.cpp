@@ -12,6 +12,7 @@
 #include <iostream>
 #include <new>
 
+#include "signal_relay.hpp"
 #include "supervisor.hpp"
 
 namespace famspec::cli {
@@ -51,13 +52,21 @@ void start_watched_work(bool json) {
     std::cerr.flush();
     std::fflush(nullptr);
     const pid_t parent = ::getpid();
+    // A signal that arrives before the parent relays it waits, instead of ending the parent alone.
+    const sigset_t relayed = relayed_signals();
+    sigset_t before;
+    ::sigprocmask(SIG_BLOCK, &relayed, &before);
     const pid_t child = ::fork();
+    if (child > 0) {
+        shared = told;
+        supervise_work(child, read_record, json);
+    }
+    ::sigprocmask(SIG_SETMASK, &before, nullptr);
     if (child < 0) {
         ::munmap(memory, sizeof(Shared));
         return;
     }
     shared = told;
-    if (child > 0) supervise_work(child, read_record, json);
     // The child dies with its parent, so no work outlives a killed famspec.
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (::getppid() != parent) _exit(1);

@@ -33,7 +33,11 @@ SignalRelay::SignalRelay() {
     struct sigaction action {};
     action.sa_handler = relay;
     sigemptyset(&action.sa_mask);
-    for (std::size_t i = 0; i < kRelayed.size(); ++i) ::sigaction(kRelayed[i], &action, &previous[i]);
+    for (std::size_t i = 0; i < kRelayed.size(); ++i) {
+        ::sigaction(kRelayed[i], &action, &previous[i]);
+        // A signal famspec was started ignoring (nohup, a script's background job) stays ignored.
+        if (previous[i].sa_handler == SIG_IGN) ::sigaction(kRelayed[i], &previous[i], nullptr);
+    }
 }
 
 SignalRelay::~SignalRelay() {
@@ -47,6 +51,13 @@ void SignalRelay::target(pid_t target) {
 }
 
 int SignalRelay::relayed() const { return last_signal; }
+
+sigset_t relayed_signals() {
+    sigset_t set;
+    sigemptyset(&set);
+    for (const int signal : kRelayed) sigaddset(&set, signal);
+    return set;
+}
 
 void end_like(int signal) {
     ::signal(signal, SIG_DFL);

@@ -3,6 +3,7 @@
 // process is left behind; famspec then ends the way the child did (supervisor.hpp).
 #pragma once
 
+#include <signal.h>
 #include <sys/types.h>
 
 #include <string>
@@ -13,8 +14,9 @@ namespace famspec::cli {
 std::string signal_name(int signal);
 
 // While one lives, SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGUSR1 and SIGUSR2 sent to this process are
-// sent on to the target (a pid, or -pgid for a process group) instead of acting here; the previous
-// actions come back when it is destroyed. One at a time.
+// sent on to the target (a pid, or -pgid for a process group) instead of acting here, except those
+// this process was started ignoring; the previous actions come back when it is destroyed. One at a
+// time.
 class SignalRelay {
 public:
     SignalRelay();
@@ -27,6 +29,10 @@ public:
     // The last signal relayed (or held for a target not yet known); 0 for none.
     int relayed() const;
 };
+
+// The signals a SignalRelay relays: block them before making a child, and unblock them once the
+// relay is in place, so that none arriving in between is lost or acts on this process.
+sigset_t relayed_signals();
 
 // Ends this process by `signal`'s default action, so a shell sees what it would have seen from
 // the child (falls back to exit status 128 + signal).

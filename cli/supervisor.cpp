@@ -100,6 +100,8 @@ void end_with(const Verdict& verdict, bool json) {
 void supervise_work(pid_t child, WorkRecord (*read_record)(), bool json) {
     SignalRelay relay;
     relay.target(child);
+    const sigset_t relayed = relayed_signals();  // blocked by the caller across the fork
+    ::sigprocmask(SIG_UNBLOCK, &relayed, nullptr);
     Ending ending;
     for (;;) {
         if (::waitpid(child, &ending.status, WUNTRACED) < 0) {

@@ -56,7 +56,8 @@ Verdict interrupted(int signal, std::string_view doing);
 [[noreturn]] void end_with(const Verdict& verdict, bool json);
 
 // Waits for the work process `child` (relaying signals to it; killing it if it stops on its own),
-// then ends this process with judge(read_record(), ending).
+// then ends this process with judge(read_record(), ending). The caller forked with the relayed
+// signals blocked (relayed_signals()); they are unblocked once the relay is in place.
 [[noreturn]] void supervise_work(pid_t child, WorkRecord (*read_record)(), bool json);
 
 }  // namespace famspec::cli

@@ -1,7 +1,6 @@
 // The process supervisor: the verdict on a work process as a pure function of what it recorded and
 // its wait status; and famspec interrupted by SIGTERM, SIGINT or SIGHUP while it loads a slow plugin
 // ends by the same signal, says so, and leaves no process behind.
-#include "signal_relay.hpp"
 #include "supervisor.hpp"
 
 #include <doctest/doctest.h>
@@ -17,6 +16,7 @@
 #include <thread>
 
 #include "cli_support.hpp"
+#include "signal_relay.hpp"
 
 extern char** environ;
 
@@ -50,8 +50,9 @@ struct Interrupted {
     std::string err;
 };
 
-// famspec summary with the slow plugin on its path, sent `signal` once the plugin is loading.
-Interrupted interrupt_while_loading(int signal) {
+// famspec summary with the slow plugin on its path, sent `signal` once the plugin is loading: to
+// famspec, or to the process that loads the plugin.
+Interrupted interrupt_while_loading(int signal, bool to_worker = false) {
     TempDir dir;
     const std::string pidfile = (dir / "loading").string();
     std::vector<std::string> args{cli_path(),      "summary",    "--digest",      qwen_plan(),
@@ -85,7 +86,7 @@ Interrupted interrupt_while_loading(int signal) {
     while (!fs::exists(pidfile) && Clock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(10));
     const bool loading = fs::exists(pidfile);
     if (loading) std::istringstream(read_file(pidfile)) >> result.worker;
-    ::kill(famspec, signal);
+    ::kill(to_worker && result.worker > 0 ? result.worker : famspec, signal);
     pid_t waited = 0;
     while ((waited = ::waitpid(famspec, &result.status, WNOHANG)) == 0 && Clock::now() < deadline)
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
@@ -171,4 +172,25 @@ TEST_CASE("SIGTERM, SIGINT and SIGHUP sent to famspec while it loads a slow plug
         CHECK(result.worker > 0);
         CHECK_FALSE(process_exists(result.worker));
     }
+}
+
+TEST_CASE("SIGTERM sent to the process loading a plugin is an interruption, not the plugin's fault") {
+    const Interrupted result = interrupt_while_loading(SIGTERM, true);
+    CHECK(WIFSIGNALED(result.status));
+    CHECK(WTERMSIG(result.status) == SIGTERM);
+    CHECK(result.err == "famspec: error: interrupted by SIGTERM during open of plugin " +
+                            fixture_file("hangs_in_static_init").string() + ", before famspec finished\n");
+    CHECK_FALSE(process_exists(result.worker));
+}
+
+TEST_CASE("a plugin that stops its process (raise(SIGSTOP)) is reported and killed, not waited for") {
+    const std::string plugin = fixture_file("stops_in_register").string();
+    const ProcessResult result = run_cli({"summary", "--digest", qwen_plan(), "--plugin-path", plugin_dir(),
+                                          "--plugin-path", fixture_dir("stops_in_register")});
+    INFO(describe(result));
+    CHECK(result.exit_code == kFailed);
+    CHECK(result.out.empty());
+    CHECK(result.err == "famspec: error: plugin " + plugin +
+                            " stopped with SIGSTOP during register; famspec does not wait for a stopped process and "
+                            "stops with status 1\n");
 }

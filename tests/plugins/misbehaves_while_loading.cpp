@@ -1,6 +1,6 @@
 // Plugins that misbehave while they are loaded in ways only a careful host notices: they exit (past
-// any exit handler, too), crash, print on stdout, forge or close verify's report, or leave a process
-// behind. One file, one behaviour per fixture (ZOO_* macros).
+// any exit handler, too), crash, stop, print on stdout, forge or close verify's report, or leave a
+// process behind. One file, one behaviour per fixture (ZOO_* macros).
 // Each carries a template manifest, so no build step runs its code; only famspec verify (in a child
 // process) or a CLI test that expects famspec to stop may load them.
 #include <unistd.h>
@@ -75,6 +75,9 @@ FAMSPEC_PLUGIN(ZOO_NAME, "1.0.0", "famspec test fixture")(famspec::Registrar& re
     std::fputs("crash_in_register: about to fault \xe2\x80\xae\x9b\xff\n", stderr);
     std::signal(SIGSEGV, SIG_DFL);  // not a sanitizer's handler, which would exit 1
     std::raise(SIGSEGV);
+#endif
+#if defined(ZOO_STOPS_IN_REGISTER)
+    std::raise(SIGSTOP);  // no one will send SIGCONT: famspec must not wait for it
 #endif
 #if defined(ZOO_CLOSES_REPORT_FD)
     close(3);

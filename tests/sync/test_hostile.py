@@ -1,0 +1,83 @@
+"""Hostile source trees: what sync reads from the source is data, never code or a path; bad input is
+exit 2 with the file and what is wrong, and nothing is written."""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+
+from famspec.sync import cpp, render
+from famspec.sync.model import Block, Site
+
+NEXT = "hyper_parallel/models/qwen3_next/adapter/registration.py"
+ATTENTION = "hyper_parallel/models/acme_moe/adapter/attention.py"
+SPEC = 'ModelAdapterSpec(architecture="Qwen3NextForCausalLM", model_type="qwen3_next")'
+
+
+@pytest.mark.parametrize("model_type", [
+    'x_family)\nexecute_process(COMMAND touch pwned)\n#',
+    "${CMAKE_COMMAND}", "_DEFAULT", "_32BIT_X", "a\0b", 'q")famspec"', "two__under", "family", "9lives", "",
+])
+def test_a_model_type_that_is_no_family_key_is_refused_at_its_line(tree, tmp_path, sync, model_type):
+    tree.replace(NEXT, SPEC, f'ModelAdapterSpec(architecture="Qwen3NextForCausalLM", model_type={model_type!r})')
+    out = tmp_path / "out"
+    code, stdout, stderr = sync(tree.root, "Qwen3NextForCausalLM", out)
+    assert (code, stdout) == (2, "")
+    assert stderr.startswith(f"famspec sync: {NEXT}:4: model_type ")
+    assert "is not a family key sync can name a plugin after" in stderr
+    assert not out.exists()
+
+
+def test_an_architecture_that_is_no_class_name_is_refused(tree, tmp_path, sync):
+    tree.replace(NEXT, SPEC, 'ModelAdapterSpec(architecture="X\\"); std::system(\\"id", model_type="qwen3_next")')
+    out = tmp_path / "out"
+    code, _, stderr = sync(tree.root, "qwen3_next", out)
+    assert code == 2
+    assert stderr == (f"famspec sync: {NEXT}:4: architecture 'X\"); std::system(\"id' is not a Python class name; "
+                      "nothing was written\n")
+    assert not out.exists()
+
+
+def test_comment_text_cannot_end_the_comment_or_continue_it():
+    assert cpp.comment("a\nb\rc\u2028d\x0ce\\") == "a\\nb\\rc\\u2028d\\x0ce\\\\"
+    assert cpp.comment("hyper_parallel/x.py:3") == "hyper_parallel/x.py:3"
+
+
+def test_a_string_with_a_nul_has_no_literal_and_is_written_as_an_expression():
+    assert cpp.literal("a\0b") is None
+    assert cpp.literal("a\nb") == '"a\\nb"'
+
+
+@pytest.mark.parametrize("name, asset", [("_default", "block_default.py"), ("_32bit", "block_32bit.py"),
+                                         ("a__b", "block_a_b.py"), ("run_attention", "run_attention.py")])
+def test_an_asset_is_named_so_that_py_name_is_a_cpp_name(name, asset):
+    block = Block(Site("m.py", 1), [name], [], [], "x = 1\n")
+    render.asset_names([block])
+    assert block.asset == asset
+
+
+@pytest.mark.parametrize("separator", ["\x0c", "\u2028", "\x1c", "\x85"])
+def test_a_line_separator_above_a_handed_over_function_shifts_nothing(tree, tmp_path, sync, separator):
+    tree.replace(ATTENTION, "import math\n", f"import math\n# a{separator}b\n")
+    out = tmp_path / "acme"
+    code, _, stderr = sync(tree.root, "acme_moe", out)
+    assert code == 0, stderr
+    text = (out / "python" / "acme_attention.py").read_text(encoding="utf-8")
+    assert text.startswith("def acme_attention(module, query, key, value, attention_mask=None, scaling=None, "
+                           "**kwargs):\n")
+    assert text.endswith("    return torch.matmul(weights, value).transpose(1, 2).contiguous(), weights\n")
+    assert (out / "python" / "softmax_dtype.py").read_text(encoding="utf-8") == "_SOFTMAX_DTYPE = torch.float32\n"
+    source = ast.parse(tree.path(ATTENTION).read_text(encoding="utf-8"))
+    function = next(s for s in source.body if getattr(s, "name", "") == "acme_attention")
+    assert ast.dump(ast.parse(text).body[0]) == ast.dump(function)
+
+
+def test_the_raw_string_delimiter_in_handed_over_code_is_refused(tree, tmp_path, sync):
+    tree.replace(ATTENTION, '"""Plain attention', '""")famspec" Plain attention')
+    out = tmp_path / "acme"
+    code, _, stderr = sync(tree.root, "acme_moe", out)
+    assert code == 2
+    assert stderr == (f"famspec sync: {ATTENTION}:13: the handed-over code holds the raw-string delimiter "
+                      ')famspec", which the plugin cannot embed; nothing was written\n')
+    assert not out.exists()

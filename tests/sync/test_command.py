@@ -50,3 +50,27 @@ def test_sync_imports_nothing_of_the_runtime(tmp_path):
                                                  "--out", str(tmp_path / "out"),
                                                  "--plugin-path", _required("FAMSPEC_PLUGIN_DIR")])
     assert (tmp_path / "out" / "python" / "acme_attention.py").is_file()
+
+
+def test_the_cli_imports_nothing_from_the_working_directory(tmp_path, declarations_file):
+    # A planted package and stdlib module in the working directory: isolated, the worker imports neither.
+    cwd = tmp_path / "cwd"
+    (cwd / "famspec").mkdir(parents=True)
+    planted = "import pathlib; pathlib.Path(__file__).with_name('IMPORTED').touch(); raise SystemExit(0)\n"
+    (cwd / "famspec" / "__init__.py").write_text(planted, encoding="utf-8")
+    (cwd / "famspec" / "audit.py").write_text(planted, encoding="utf-8")
+    (cwd / "argparse.py").write_text(planted, encoding="utf-8")
+    result = run([_required("FAMSPEC_CLI"), "sync", "--source-root", RUNTIME, "--family", "qwen3_moe",
+                  "--out", tmp_path / "out", "--declarations", declarations_file], cwd=cwd)
+    assert result.returncode == 0, result.stderr
+    assert not (cwd / "IMPORTED").exists() and not (cwd / "famspec" / "IMPORTED").exists()
+    assert (tmp_path / "out" / "plugin.cpp").is_file()
+
+
+def test_an_interpreter_that_is_not_python_is_refused(tmp_path):
+    result = run([_required("FAMSPEC_CLI"), "sync", "--source-root", RUNTIME, "--family", "qwen3_moe",
+                  "--out", tmp_path / "out"], env={**os.environ, "FAMSPEC_PYTHON": "/bin/true"})
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == ("famspec sync: /bin/true did not run famspec's Python (no handshake; exit 0): is it a "
+                             "Python 3 interpreter? Set FAMSPEC_PYTHON to one, or unset it to use /usr/bin/python3\n")
+    assert not (tmp_path / "out").exists()

@@ -7,7 +7,8 @@ import ast
 
 import pytest
 
-from famspec.sync import cpp, render
+from conftest import RUNTIME
+from famspec.sync import cpp, main, render
 from famspec.sync.model import Block, Site
 
 NEXT = "hyper_parallel/models/qwen3_next/adapter/registration.py"
@@ -81,3 +82,26 @@ def test_the_raw_string_delimiter_in_handed_over_code_is_refused(tree, tmp_path,
     assert stderr == (f"famspec sync: {ATTENTION}:13: the handed-over code holds the raw-string delimiter "
                       ')famspec", which the plugin cannot embed; nothing was written\n')
     assert not out.exists()
+
+
+@pytest.mark.parametrize("out", ["", " "])
+def test_an_empty_out_is_refused(tmp_path, sync, out, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, stdout, stderr = sync(RUNTIME, "qwen3_next", out)
+    assert (code, stdout) == (2, "")
+    assert stderr == ("famspec sync: --out is empty: name the plugin project's directory (sync never writes into "
+                      "the working directory by default); nothing was written\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_no_plugin_loaded_is_refused_even_with_allow_incomplete(tmp_path, capsys):
+    empty = tmp_path / "no-plugins"
+    empty.mkdir()
+    code = main(["--source-root", str(RUNTIME), "--family", "qwen3_moe", "--out", str(tmp_path / "out"),
+                 "--plugin-path", str(empty), "--allow-incomplete"])
+    assert code == 2
+    assert capsys.readouterr().err == (
+        f"famspec sync: --plugin-path {empty}: no plugin loads from there, so the project would declare every "
+        "shipped component again; pass --plugin-path with the shipped plugins' directory (or a saved description "
+        "with --declarations); nothing was written\n")
+    assert not (tmp_path / "out").exists()

@@ -47,14 +47,27 @@ def _emit_json(stream, **fields) -> None:
 
 
 def _described(args) -> dict:
+    """The other plugins' declarations. When the plugin path loads none, every shipped component would
+    be declared again (a project that clashes with the shipped plugins at load): refused, with or
+    without --allow-incomplete, since that is a wrong project, not an incomplete one. A saved
+    description (--declarations) is the caller's explicit choice and is taken as it is."""
     try:
-        return front_end.described(args)
+        described = front_end.described(args)
     except AuditError as error:
         raise SyncError(str(error)) from None
+    if not args.declarations and not described.get("plugins"):
+        where = "--plugin-path " + " ".join(args.plugin_path) if args.plugin_path else "the default plugin path"
+        raise SyncError(f"{where}: no plugin loads from there, so the project would declare every shipped "
+                        "component again; pass --plugin-path with the shipped plugins' directory (or a saved "
+                        "description with --declarations); nothing was written")
+    return described
 
 
 def run(args, out=None, err=None) -> int:
     out, err = out or sys.stdout, err or sys.stderr
+    if not args.out.strip():
+        raise SyncError("--out is empty: name the plugin project's directory (sync never writes into the working "
+                        "directory by default); nothing was written")
     described = _described(args)
     family = read_family(Path(args.source_root), args.family, described)
     target = Path(args.out)

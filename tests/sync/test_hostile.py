@@ -4,10 +4,12 @@ exit 2 with the file and what is wrong, and nothing is written."""
 from __future__ import annotations
 
 import ast
+import hashlib
+import json
 
 import pytest
 
-from conftest import RUNTIME
+from conftest import RUNTIME, snapshot
 from famspec.sync import cpp, main, render
 from famspec.sync.model import Block, Site
 
@@ -105,3 +107,39 @@ def test_no_plugin_loaded_is_refused_even_with_allow_incomplete(tmp_path, capsys
         "shipped component again; pass --plugin-path with the shipped plugins' directory (or a saved description "
         "with --declarations); nothing was written\n")
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("entry", ["../victim.py", "{victim}", "python/../../victim.py", "CMakeLists.txt"])
+def test_a_state_file_naming_a_file_outside_the_assets_is_refused_and_nothing_is_deleted(tmp_path, sync, entry):
+    out = tmp_path / "out"
+    assert sync(RUNTIME, "qwen3_moe", out)[0] == 0
+    victim = tmp_path / "victim.py"
+    victim.write_text("x = 1\n", encoding="utf-8")
+    digest = hashlib.sha256(b"x = 1\n").hexdigest()
+    entry = entry.format(victim=victim)
+    (out / ".famspec-sync.json").write_text(json.dumps({"files": {entry: digest}}), encoding="utf-8")
+    before = snapshot(out)
+    code, _, stderr = sync(RUNTIME, "qwen3_moe", out)
+    assert code == 2
+    assert stderr == (f"famspec sync: {out}/.famspec-sync.json: names {entry!r}, which is no asset sync writes "
+                      "(python/<name>.py): restore it or remove it; nothing was written\n")
+    assert victim.read_text(encoding="utf-8") == "x = 1\n"
+    assert snapshot(out) == before
+
+
+def test_a_symbolic_link_under_out_is_never_followed(tmp_path, sync):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "python").symlink_to(elsewhere)
+    code, _, stderr = sync(RUNTIME, "qwen3_moe", out)
+    assert code == 2
+    assert stderr == (f"famspec sync: {out}/python is a symbolic link: sync writes only regular files under --out "
+                      f"{out}, never through a link; remove it; nothing was written\n")
+    assert list(elsewhere.iterdir()) == [] and sorted(p.name for p in out.iterdir()) == ["python"]
+    (out / "python").unlink()
+    (out / "plugin.cpp").symlink_to(elsewhere / "plugin.cpp")
+    code, _, stderr = sync(RUNTIME, "qwen3_moe", out)
+    assert code == 2 and "plugin.cpp is a symbolic link" in stderr
+    assert list(elsewhere.iterdir()) == []

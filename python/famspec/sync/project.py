@@ -153,19 +153,42 @@ def diff(out: Path, files: dict[str, str], stale: list[str]) -> str:
     return "".join(c if c.endswith("\n") else c + "\n" for c in chunks)
 
 
+# The prefix of sync's temporary files: one a killed sync left behind is removed by the next.
+_TEMPORARY = ".famspec-sync-tmp."
+
+
+def _remove_leftovers(out: Path) -> None:
+    for directory in (out, out / "python"):
+        try:
+            names = os.listdir(directory)
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        for name in names:
+            path = directory / name
+            if name.startswith(_TEMPORARY) and stat.S_ISREG(os.lstat(path).st_mode):
+                path.unlink()
+
+
+def _order(rel: str) -> tuple[int, str]:
+    """Assets first, the state file last: a sync killed part way leaves either the old state (whose
+    assets are each the old or the new text, both of which the next sync accepts) or the new one."""
+    return (2 if rel == STATE else 0 if rel.startswith("python/") else 1, rel)
+
+
 def write(out: Path, files: dict[str, str], stale: list[str]) -> list[str]:
-    """Writes each changed file through a temporary file and a rename; returns what changed."""
+    """Writes each changed file through a temporary file and a rename, in _order(); returns what changed."""
     if out.exists() and not out.is_dir():
         raise SyncError(f"--out {out}: not a directory")
     changed = []
     staged = []
     try:
-        for rel, text in sorted(files.items()):
-            path = out / rel
+        _remove_leftovers(out)
+        for rel in sorted(files, key=_order):
+            text, path = files[rel], out / rel
             if _read(path) == text:
                 continue
             path.parent.mkdir(parents=True, exist_ok=True)
-            fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+            fd, temporary = tempfile.mkstemp(prefix=_TEMPORARY + path.name + ".", dir=path.parent)
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
                 handle.write(text)
             os.chmod(temporary, 0o644 & ~_umask())
@@ -174,13 +197,17 @@ def write(out: Path, files: dict[str, str], stale: list[str]) -> list[str]:
         for temporary, _, _ in staged:
             os.unlink(temporary)
         raise SyncError(f"--out {out}: cannot write: {error}") from None
-    for temporary, path, rel in staged:
+    state = [item for item in staged if item[2] == STATE]
+    for temporary, path, rel in [item for item in staged if item[2] != STATE]:
         os.replace(temporary, path)
         changed.append(rel)
     for rel in stale:
         (out / rel).unlink()
         changed.append(rel)
-    return changed
+    for temporary, path, rel in state:
+        os.replace(temporary, path)
+        changed.append(rel)
+    return sorted(changed)
 
 
 def _umask() -> int:

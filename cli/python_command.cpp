@@ -67,14 +67,22 @@ std::vector<std::string> environment_with(const std::string& package) {
 // `./famspec/audit.py` beside the source tree is never imported; the famspec package directory
 // (PYTHONPATH's absolute entries, which environment_with() puts it first in) is put back in front.
 // It first writes the handshake to descriptor 3, so an interpreter that is not Python (one that
-// exits 0 without running this) is told apart; and a package that cannot be imported exits 2 with a
-// message instead of 1, which would read as a failed check.
+// exits 0 without running this) is told apart. Then it asks to be killed when famspec ends
+// (PR_SET_PDEATHSIG, SIGKILL): a famspec killed outright must not leave a worker writing OUT. And a
+// package that cannot be imported exits 2 with a message instead of 1, which would read as a failed
+// check.
 constexpr const char* kHandshake = "famspec-python 1\n";
 constexpr int kHandshakeDescriptor = 3;
 constexpr const char* kBootstrap =
     "import os, sys\n"
     "os.write(3, b'famspec-python 1\\n')\n"
     "os.close(3)\n"
+    "try:\n"
+    "    import ctypes\n"
+    "    if ctypes.CDLL(None).prctl(1, 9) == 0 and os.getppid() != int(os.environ['FAMSPEC_SUPERVISOR_PID']):\n"
+    "        os._exit(2)\n"
+    "except (OSError, AttributeError, KeyError, ValueError, ImportError):\n"
+    "    pass\n"
     "sys.path[:0] = [p for p in os.environ.get('PYTHONPATH', '').split(os.pathsep) if os.path.isabs(p)]\n"
     "import importlib, runpy\n"
     "try:\n"
@@ -131,6 +139,7 @@ int run_python_command(const Context& context, const std::string& command, std::
     ChildOptions child;
     child.argv = std::move(args);
     child.environment = environment_with(package_directory());
+    child.environment->push_back("FAMSPEC_SUPERVISOR_PID=" + std::to_string(getpid()));
     child.descriptors = {{1, 1}, {2, 2}};  // its output is the command's
     child.relay_signals = true;
     std::string handshake;

@@ -55,7 +55,7 @@ def _described(args) -> dict:
         described = front_end.described(args)
     except AuditError as error:
         raise SyncError(str(error)) from None
-    if not args.declarations and not described.get("plugins"):
+    if not args.declarations and not any(p.get("status") == "ok" for p in described.get("plugins", [])):
         where = "--plugin-path " + " ".join(args.plugin_path) if args.plugin_path else "the default plugin path"
         raise SyncError(f"{where}: no plugin loads from there, so the project would declare every shipped "
                         "component again; pass --plugin-path with the shipped plugins' directory (or a saved "

@@ -172,3 +172,66 @@ def test_a_sync_killed_part_way_leaves_a_project_the_next_sync_completes(tree, t
     code, _, stderr = sync(tree.root, "acme_moe", out)
     assert code == 0, stderr
     assert snapshot(out) == snapshot(fresh)
+
+
+def _refused(sync, root, out, family="qwen3_moe") -> str:
+    code, stdout, stderr = sync(root, family, out)
+    assert (code, stdout) == (2, ""), stderr
+    assert "Traceback" not in stderr and stderr.count("\n") == 1
+    assert not out.exists()
+    return stderr
+
+
+def test_a_registration_in_a_hyphenated_folder_or_a_directory_is_named(tree, tmp_path):
+    models = tree.root / "hyper_parallel" / "models"
+    (models / "bad-name" / "adapter").mkdir(parents=True)
+    (models / "bad-name" / "adapter" / "registration.py").write_text("x = 1\n", encoding="utf-8")
+    (models / "dir_model" / "adapter" / "registration.py").mkdir(parents=True)
+    from famspec.sync import family
+    from famspec.audit.source_tree import SourceTree
+    broken = [str(b) for b in family.registrations(SourceTree(tree.root))[1]]
+    assert any("hyper_parallel/models/bad-name/adapter/registration.py" in b and "not an importable Python module"
+               in b for b in broken), broken
+    assert any("hyper_parallel/models/dir_model/adapter/registration.py" in b for b in broken), broken
+
+
+def test_a_latin1_module_with_a_coding_line_is_copied_as_python_reads_it(tree, tmp_path, sync):
+    path = tree.path(ATTENTION)
+    text = path.read_text(encoding="utf-8").replace("Plain attention", "Plain attention, caf\u00e9")
+    path.write_bytes(("# -*- coding: latin-1 -*-\n" + text).encode("latin-1"))
+    out = tmp_path / "acme"
+    code, _, stderr = sync(tree.root, "acme_moe", out)
+    assert code == 0, stderr
+    assert "caf\u00e9" in (out / "python" / "acme_attention.py").read_text(encoding="utf-8")
+
+
+def test_a_latin1_module_without_a_coding_line_is_bad_input(tree, tmp_path, sync):
+    path = tree.path(ATTENTION)
+    path.write_bytes(path.read_bytes().replace(b"Plain attention", b"caf\xe9"))
+    assert f"{ATTENTION}:" in _refused(sync, tree.root, tmp_path / "acme", "acme_moe")
+
+
+def test_a_deeply_nested_or_too_large_module_is_bad_input(tree, tmp_path, sync):
+    path = tree.path(ATTENTION)
+    original = path.read_text(encoding="utf-8")
+    path.write_text(original + "DEEP = " + "(" * 100000 + "1" + ")" * 100000 + "\n", encoding="utf-8")
+    stderr = _refused(sync, tree.root, tmp_path / "acme", "acme_moe")
+    assert ATTENTION in stderr
+    path.write_text(original + "# " + "x" * (4 << 20) + "\n", encoding="utf-8")
+    stderr = _refused(sync, tree.root, tmp_path / "acme", "acme_moe")
+    assert f"{ATTENTION}:1: is larger than 4 MiB, the limit for one source file" in stderr
+
+
+def test_a_lone_surrogate_in_a_default_is_written_as_an_expression():
+    assert cpp.literal("\ud800") is None
+
+
+def test_an_unreadable_directory_is_bad_input(tree, tmp_path, sync):
+    if os.geteuid() == 0:
+        pytest.skip("root reads every directory")
+    adapter = tree.path("hyper_parallel/models/acme_moe/adapter")
+    adapter.chmod(0)
+    try:
+        _refused(sync, tree.root, tmp_path / "acme", "acme_moe")
+    finally:
+        adapter.chmod(0o755)

@@ -10,6 +10,7 @@ from pathlib import Path
 from ..audit import front_end
 from ..audit.audit import AuditError
 from ..audit.front_end import EXIT_USAGE
+from ..audit.source_tree import UnreadableSource
 from . import project
 from .errors import SyncError
 from .reader import read_family
@@ -111,10 +112,21 @@ def main(argv: list[str] | None = None) -> int:
         return code
     try:
         return run(args)
+    except OSError as error:  # a file or directory of the tree or OUT that cannot be read or written
+        return _bad_input(args, SyncError(f"{error.filename or '--out ' + args.out}: {error.strerror or error}; "
+                                          "sync stopped"))
+    except UnreadableSource as error:  # a module read on a path that has no message of its own
+        return _bad_input(args, SyncError(f"{error}; fix the file and run sync again; nothing was written"))
+    except (RecursionError, MemoryError, UnicodeError) as error:
+        return _bad_input(args, SyncError(f"the source cannot be read: {type(error).__name__}: {error}; nothing "
+                                          "was written"))
     except SyncError as error:
-        if args.json:
-            kind = "bad_input" if error.exit_code == EXIT_USAGE else "unreadable"
-            _emit_json(sys.stdout, error={"kind": kind, "message": str(error), "file": None, "line": None,
-                                          "column": None})
-        print(f"famspec sync: {error}", file=sys.stderr)
-        return error.exit_code
+        return _bad_input(args, error)
+
+
+def _bad_input(args, error: SyncError) -> int:
+    if args.json:
+        kind = "bad_input" if error.exit_code == EXIT_USAGE else "unreadable"
+        _emit_json(sys.stdout, error={"kind": kind, "message": str(error), "file": None, "line": None, "column": None})
+    print(f"famspec sync: {error}", file=sys.stderr)
+    return error.exit_code

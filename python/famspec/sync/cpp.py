@@ -44,7 +44,8 @@ def literal(value: object) -> str | None:
     if isinstance(value, float):
         return repr(value) if math.isfinite(value) else None
     if isinstance(value, str):
-        return string(value) if "\0" not in value else None  # the SDK reads a literal up to its NUL
+        # The SDK reads a literal up to its NUL, and a lone surrogate has no UTF-8 spelling.
+        return None if "\0" in value or any(0xD800 <= ord(c) < 0xE000 for c in value) else string(value)
     return None
 
 

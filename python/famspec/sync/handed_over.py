@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import importlib.util
 import re
 
 from ..audit.source_tree import ParsedModule, SourceTree, UnreadableSource
@@ -95,8 +96,9 @@ _LINE_END = re.compile(r"\r\n|\r|\n")
 
 
 def source_lines(module: ParsedModule) -> list[str]:
-    """The module's lines as ast numbers them (without their line ends)."""
-    return _LINE_END.split(module.path.read_text(encoding="utf-8"))
+    """The module's lines as ast numbers them (without their line ends), decoded as Python decodes the
+    file (its coding declaration, else UTF-8)."""
+    return _LINE_END.split(importlib.util.decode_source(module.path.read_bytes()))
 
 
 def _same_code(a: list[ast.stmt], b: list[ast.stmt]) -> bool:

@@ -19,28 +19,30 @@ ATTENTION = "hyper_parallel/models/acme_moe/adapter/attention.py"
 SPEC = 'ModelAdapterSpec(architecture="Qwen3NextForCausalLM", model_type="qwen3_next")'
 
 
+def _refused(sync, root, out, family="qwen3_moe") -> str:
+    code, stdout, stderr = sync(root, family, out)
+    assert (code, stdout) == (2, ""), stderr
+    assert "Traceback" not in stderr and stderr.count("\n") == 1
+    assert not out.exists()
+    return stderr
+
+
 @pytest.mark.parametrize("model_type", [
     'x_family)\nexecute_process(COMMAND touch pwned)\n#',
     "${CMAKE_COMMAND}", "_DEFAULT", "_32BIT_X", "a\0b", 'q")famspec"', "two__under", "family", "9lives", "",
 ])
 def test_a_model_type_that_is_no_family_key_is_refused_at_its_line(tree, tmp_path, sync, model_type):
     tree.replace(NEXT, SPEC, f'ModelAdapterSpec(architecture="Qwen3NextForCausalLM", model_type={model_type!r})')
-    out = tmp_path / "out"
-    code, stdout, stderr = sync(tree.root, "Qwen3NextForCausalLM", out)
-    assert (code, stdout) == (2, "")
+    stderr = _refused(sync, tree.root, tmp_path / "out", "Qwen3NextForCausalLM")
     assert stderr.startswith(f"famspec sync: {NEXT}:4: model_type ")
     assert "is not a family key sync can name a plugin after" in stderr
-    assert not out.exists()
 
 
 def test_an_architecture_that_is_no_class_name_is_refused(tree, tmp_path, sync):
     tree.replace(NEXT, SPEC, 'ModelAdapterSpec(architecture="X\\"); std::system(\\"id", model_type="qwen3_next")')
-    out = tmp_path / "out"
-    code, _, stderr = sync(tree.root, "qwen3_next", out)
-    assert code == 2
-    assert stderr == (f"famspec sync: {NEXT}:4: architecture 'X\"); std::system(\"id' is not a Python class name; "
-                      "nothing was written\n")
-    assert not out.exists()
+    assert _refused(sync, tree.root, tmp_path / "out", "qwen3_next") == (
+        f"famspec sync: {NEXT}:4: architecture 'X\"); std::system(\"id' is not a Python class name; nothing was "
+        "written\n")
 
 
 def test_comment_text_cannot_end_the_comment_or_continue_it():
@@ -79,12 +81,9 @@ def test_a_line_separator_above_a_handed_over_function_shifts_nothing(tree, tmp_
 
 def test_the_raw_string_delimiter_in_handed_over_code_is_refused(tree, tmp_path, sync):
     tree.replace(ATTENTION, '"""Plain attention', '""")famspec" Plain attention')
-    out = tmp_path / "acme"
-    code, _, stderr = sync(tree.root, "acme_moe", out)
-    assert code == 2
-    assert stderr == (f"famspec sync: {ATTENTION}:13: the handed-over code holds the raw-string delimiter "
-                      ')famspec", which the plugin cannot embed; nothing was written\n')
-    assert not out.exists()
+    assert _refused(sync, tree.root, tmp_path / "acme", "acme_moe") == (
+        f"famspec sync: {ATTENTION}:13: the handed-over code holds the raw-string delimiter )famspec\", which the "
+        "plugin cannot embed; nothing was written\n")
 
 
 @pytest.mark.parametrize("out", ["", " "])
@@ -172,14 +171,6 @@ def test_a_sync_killed_part_way_leaves_a_project_the_next_sync_completes(tree, t
     code, _, stderr = sync(tree.root, "acme_moe", out)
     assert code == 0, stderr
     assert snapshot(out) == snapshot(fresh)
-
-
-def _refused(sync, root, out, family="qwen3_moe") -> str:
-    code, stdout, stderr = sync(root, family, out)
-    assert (code, stdout) == (2, ""), stderr
-    assert "Traceback" not in stderr and stderr.count("\n") == 1
-    assert not out.exists()
-    return stderr
 
 
 def test_a_registration_in_a_hyphenated_folder_or_a_directory_is_named(tree, tmp_path):

@@ -226,3 +226,18 @@ def test_an_unreadable_directory_is_bad_input(tree, tmp_path, sync):
         _refused(sync, tree.root, tmp_path / "acme", "acme_moe")
     finally:
         adapter.chmod(0o755)
+
+
+def test_the_audit_names_a_too_large_or_too_deep_module_as_unreadable(tree, declarations_file, capsys):
+    from famspec.audit import main as audit
+
+    rel = "hyper_parallel/models/qwen3_moe/adapter/replacements.py"
+    path = tree.path(rel)
+    original = path.read_text(encoding="utf-8")
+    for tail, reason in (("#" + "x" * (4 << 20) + "\n", "is larger than 4 MiB, the limit for one source file"),
+                         ("DEEP = " + "(" * 100000 + "1" + ")" * 100000 + "\n", "does not parse")):
+        path.write_text(original + tail, encoding="utf-8")
+        code = audit(["--source-root", str(tree.root), "--declarations", str(declarations_file)])
+        out, err = capsys.readouterr()
+        assert code in (0, 1) and "Traceback" not in out + err
+        assert f"source:   {reason}" in out

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <string_view>
 
 #include "child_process.hpp"
 #include "command.hpp"
@@ -61,10 +62,29 @@ std::vector<std::string> environment_with(const std::string& package) {
     return out;
 }
 
-// `python3 -m famspec <command> ...` (the command is sys.argv[1]), except that a package that cannot
-// be imported exits 2 with a message instead of 1, which would read as a failed check.
+// `python3 -I -m famspec <command> ...` (the command is sys.argv[1]). Isolated (-I): neither the
+// working directory nor the user's site directory is on the path, so a `./argparse.py` or a
+// `./famspec/audit.py` beside the source tree is never imported; the famspec package directory
+// (PYTHONPATH's absolute entries, which environment_with() puts it first in) is put back in front.
+// It first writes the handshake to descriptor 3, so an interpreter that is not Python (one that
+// exits 0 without running this) is told apart. Then it asks to be killed when famspec ends
+// (PR_SET_PDEATHSIG, SIGKILL): a famspec killed outright must not leave a worker writing OUT. And a
+// package that cannot be imported exits 2 with a message instead of 1, which would read as a failed
+// check.
+constexpr const char* kHandshake = "famspec-python 1\n";
+constexpr int kHandshakeDescriptor = 3;
 constexpr const char* kBootstrap =
-    "import importlib, runpy, sys\n"
+    "import os, sys\n"
+    "os.write(3, b'famspec-python 1\\n')\n"
+    "os.close(3)\n"
+    "try:\n"
+    "    import ctypes\n"
+    "    if ctypes.CDLL(None).prctl(1, 9) == 0 and os.getppid() != int(os.environ['FAMSPEC_SUPERVISOR_PID']):\n"
+    "        os._exit(2)\n"
+    "except (OSError, AttributeError, KeyError, ValueError, ImportError):\n"
+    "    pass\n"
+    "sys.path[:0] = [p for p in os.environ.get('PYTHONPATH', '').split(os.pathsep) if os.path.isabs(p)]\n"
+    "import importlib, runpy\n"
     "try:\n"
     "    importlib.import_module('famspec.' + sys.argv[1])\n"
     "except ImportError as error:\n"
@@ -103,7 +123,7 @@ int run_python_command(const Context& context, const std::string& command, std::
             << " to an interpreter\n";
         return kExitUsage;
     }
-    std::vector<std::string> args{python, "-c", kBootstrap, command};
+    std::vector<std::string> args{python, "-I", "-c", kBootstrap, command};
     args.insert(args.end(), arguments.begin(), arguments.end());
     // The same directories this command searches, so both sides see the same plugins; directories
     // given after the command name are the Python command's, and only those are searched.
@@ -119,8 +139,11 @@ int run_python_command(const Context& context, const std::string& command, std::
     ChildOptions child;
     child.argv = std::move(args);
     child.environment = environment_with(package_directory());
+    child.environment->push_back("FAMSPEC_SUPERVISOR_PID=" + std::to_string(getpid()));
     child.descriptors = {{1, 1}, {2, 2}};  // its output is the command's
     child.relay_signals = true;
+    std::string handshake;
+    child.outputs = {{kHandshakeDescriptor, [&handshake](std::string_view chunk) { handshake += chunk; }}};
     std::cout.flush();
     const ChildResult result = run_child(child);
     if (result.relayed_signal != 0) {
@@ -128,6 +151,12 @@ int run_python_command(const Context& context, const std::string& command, std::
     }
     if (!result.spawn_error.empty()) {
         err << "famspec " << command << ": " << result.spawn_error << "\n";
+        return kExitUsage;
+    }
+    if (handshake != kHandshake) {
+        err << "famspec " << command << ": " << python << " did not run famspec's Python (no handshake; exit "
+            << result.exit_code << "): is it a Python 3 interpreter? Set " << kAuditPythonVariable
+            << " to one, or unset it to use " << kAuditPython << "\n";
         return kExitUsage;
     }
     if (result.signal != 0) {

@@ -4,7 +4,10 @@
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
+import time
+from pathlib import Path
 
 from conftest import RUNTIME, make_tree, snapshot
 from runtime_tree import required as _required
@@ -50,3 +53,62 @@ def test_sync_imports_nothing_of_the_runtime(tmp_path):
                                                  "--out", str(tmp_path / "out"),
                                                  "--plugin-path", _required("FAMSPEC_PLUGIN_DIR")])
     assert (tmp_path / "out" / "python" / "acme_attention.py").is_file()
+
+
+def test_the_cli_imports_nothing_from_the_working_directory(tmp_path, declarations_file):
+    # A planted package and stdlib module in the working directory: isolated, the worker imports neither.
+    cwd = tmp_path / "cwd"
+    (cwd / "famspec").mkdir(parents=True)
+    planted = "import pathlib; pathlib.Path(__file__).with_name('IMPORTED').touch(); raise SystemExit(0)\n"
+    (cwd / "famspec" / "__init__.py").write_text(planted, encoding="utf-8")
+    (cwd / "famspec" / "audit.py").write_text(planted, encoding="utf-8")
+    (cwd / "argparse.py").write_text(planted, encoding="utf-8")
+    result = run([_required("FAMSPEC_CLI"), "sync", "--source-root", RUNTIME, "--family", "qwen3_moe",
+                  "--out", tmp_path / "out", "--declarations", declarations_file], cwd=cwd)
+    assert result.returncode == 0, result.stderr
+    assert not (cwd / "IMPORTED").exists() and not (cwd / "famspec" / "IMPORTED").exists()
+    assert (tmp_path / "out" / "plugin.cpp").is_file()
+
+
+def test_an_interpreter_that_is_not_python_is_refused(tmp_path):
+    result = run([_required("FAMSPEC_CLI"), "sync", "--source-root", RUNTIME, "--family", "qwen3_moe",
+                  "--out", tmp_path / "out"], env={**os.environ, "FAMSPEC_PYTHON": "/bin/true"})
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == ("famspec sync: /bin/true did not run famspec's Python (no handshake; exit 0): is it a "
+                             "Python 3 interpreter? Set FAMSPEC_PYTHON to one, or unset it to use /usr/bin/python3\n")
+    assert not (tmp_path / "out").exists()
+
+
+def test_killing_famspec_ends_its_python_worker(tmp_path):
+    # The worker stalls in its first import from PYTHONPATH (after the bootstrap): a famspec killed
+    # outright (SIGKILL, no relay) must take it along.
+    slow = tmp_path / "slow"
+    slow.mkdir()
+    (slow / "argparse.py").write_text(
+        "import os, pathlib, time\n"
+        f"pathlib.Path({str(tmp_path / 'worker.pid')!r}).write_text(str(os.getpid()))\n"
+        "time.sleep(60)\n", encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": f"{slow}"}
+    famspec = subprocess.Popen([_required("FAMSPEC_CLI"), "sync", "--source-root", str(RUNTIME), "--family",
+                                "qwen3_moe", "--out", str(tmp_path / "out")], env=env,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    pid_file = tmp_path / "worker.pid"
+    deadline = time.monotonic() + 30
+    while not pid_file.exists() or not pid_file.read_text():
+        assert time.monotonic() < deadline and famspec.poll() is None, "the worker never started"
+        time.sleep(0.05)
+    worker = int(pid_file.read_text())
+    famspec.kill()
+    famspec.wait()
+    deadline = time.monotonic() + 10
+    while _alive(worker):
+        assert time.monotonic() < deadline, f"the worker {worker} outlived famspec"
+        time.sleep(0.05)
+
+
+def _alive(pid: int) -> bool:
+    # A zombie (reparented, not yet reaped) counts as ended: it runs nothing.
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] != "Z"
+    except (FileNotFoundError, IndexError):
+        return False

@@ -10,6 +10,7 @@ from . import front_end
 from .audit import AuditError, Report, run_audit
 from .findings import OK
 from .front_end import EXIT_USAGE
+from .source_tree import UnreadableSource
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -56,6 +57,15 @@ def main(argv: list[str] | None = None) -> int:
         report = run_audit(front_end.described(args), args.source_root, args.family)
     except AuditError as error:
         print(f"famspec audit: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except UnreadableSource as error:  # read on a path that has no finding for it
+        print(f"famspec audit: {error}; fix the file and run the audit again", file=sys.stderr)
+        return EXIT_USAGE
+    except OSError as error:  # a file or directory of the tree that cannot be read: bad input, not drift
+        print(f"famspec audit: {error.filename}: cannot be read: {error.strerror or error}", file=sys.stderr)
+        return EXIT_USAGE
+    except (RecursionError, MemoryError, UnicodeError) as error:
+        print(f"famspec audit: the source cannot be read: {type(error).__name__}: {error}", file=sys.stderr)
         return EXIT_USAGE
     if args.json:
         json.dump(report.to_json(args.strict), sys.stdout, sort_keys=True, separators=(",", ":"))

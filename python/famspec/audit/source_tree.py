@@ -10,6 +10,10 @@ from pathlib import Path
 _MAX_REEXPORTS = 8
 
 
+# A source file larger than this is refused before it is parsed (ast needs ~150 bytes a byte of source).
+MAX_SOURCE_BYTES = 4 << 20
+
+
 class UnreadableSource(Exception):
     """A file that exists but cannot be parsed; carries its position."""
 
@@ -149,9 +153,14 @@ class SourceTree:
             tree = ast.Module(body=[], type_ignores=[])
         else:
             try:
+                if path.stat().st_size > MAX_SOURCE_BYTES:
+                    raise UnreadableSource(rel, None, f"is larger than {MAX_SOURCE_BYTES >> 20} MiB, the limit for "
+                                           "one source file")
                 tree = ast.parse(path.read_bytes(), filename=rel)
             except SyntaxError as error:
                 raise UnreadableSource(rel, error.lineno, f"does not parse: {error.msg}") from None
+            except (RecursionError, MemoryError):
+                raise UnreadableSource(rel, None, "is nested too deeply to parse") from None
             except (OSError, ValueError) as error:
                 raise UnreadableSource(rel, None, f"cannot be read: {error}") from None
         module = ParsedModule(dotted, path, rel, is_package, tree)

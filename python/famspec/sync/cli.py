@@ -10,6 +10,7 @@ from pathlib import Path
 from ..audit import front_end
 from ..audit.audit import AuditError
 from ..audit.front_end import EXIT_USAGE
+from ..audit.source_tree import UnreadableSource
 from . import project
 from .errors import SyncError
 from .reader import read_family
@@ -47,14 +48,27 @@ def _emit_json(stream, **fields) -> None:
 
 
 def _described(args) -> dict:
+    """The other plugins' declarations. When the plugin path loads none, every shipped component would
+    be declared again (a project that clashes with the shipped plugins at load): refused, with or
+    without --allow-incomplete, since that is a wrong project, not an incomplete one. A saved
+    description (--declarations) is the caller's explicit choice and is taken as it is."""
     try:
-        return front_end.described(args)
+        described = front_end.described(args)
     except AuditError as error:
         raise SyncError(str(error)) from None
+    if not args.declarations and not any(p.get("status") == "ok" for p in described.get("plugins", [])):
+        where = "--plugin-path " + " ".join(args.plugin_path) if args.plugin_path else "the default plugin path"
+        raise SyncError(f"{where}: no plugin loads from there, so the project would declare every shipped "
+                        "component again; pass --plugin-path with the shipped plugins' directory (or a saved "
+                        "description with --declarations); nothing was written")
+    return described
 
 
 def run(args, out=None, err=None) -> int:
     out, err = out or sys.stdout, err or sys.stderr
+    if not args.out.strip():
+        raise SyncError("--out is empty: name the plugin project's directory (sync never writes into the working "
+                        "directory by default); nothing was written")
     described = _described(args)
     family = read_family(Path(args.source_root), args.family, described)
     target = Path(args.out)
@@ -98,10 +112,21 @@ def main(argv: list[str] | None = None) -> int:
         return code
     try:
         return run(args)
+    except OSError as error:  # a file or directory of the tree or OUT that cannot be read or written
+        return _bad_input(args, SyncError(f"{error.filename or '--out ' + args.out}: {error.strerror or error}; "
+                                          "sync stopped"))
+    except UnreadableSource as error:  # a module read on a path that has no message of its own
+        return _bad_input(args, SyncError(f"{error}; fix the file and run sync again; nothing was written"))
+    except (RecursionError, MemoryError, UnicodeError) as error:
+        return _bad_input(args, SyncError(f"the source cannot be read: {type(error).__name__}: {error}; nothing "
+                                          "was written"))
     except SyncError as error:
-        if args.json:
-            kind = "bad_input" if error.exit_code == EXIT_USAGE else "unreadable"
-            _emit_json(sys.stdout, error={"kind": kind, "message": str(error), "file": None, "line": None,
-                                          "column": None})
-        print(f"famspec sync: {error}", file=sys.stderr)
-        return error.exit_code
+        return _bad_input(args, error)
+
+
+def _bad_input(args, error: SyncError) -> int:
+    if args.json:
+        kind = "bad_input" if error.exit_code == EXIT_USAGE else "unreadable"
+        _emit_json(sys.stdout, error={"kind": kind, "message": str(error), "file": None, "line": None, "column": None})
+    print(f"famspec sync: {error}", file=sys.stderr)
+    return error.exit_code

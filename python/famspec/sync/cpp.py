@@ -7,6 +7,16 @@ import math
 from .model import Param, Value
 
 
+# C++20's keywords and alternative tokens: an asset named like one could not be `py::<name>`.
+KEYWORDS = frozenset("""alignas alignof and and_eq asm auto bitand bitor bool break case catch char char8_t char16_t
+char32_t class compl concept const consteval constexpr constinit const_cast continue co_await co_return co_yield
+decltype default delete do double dynamic_cast else enum explicit export extern false float for friend goto if
+inline int long mutable namespace new noexcept not not_eq nullptr operator or or_eq private protected public
+register reinterpret_cast requires return short signed sizeof static static_assert static_cast struct switch
+template this thread_local throw true try typedef typeid typename union unsigned using virtual void volatile
+wchar_t while xor xor_eq""".split())
+
+
 def string(text: str) -> str:
     out = []
     for ch in text:
@@ -34,7 +44,8 @@ def literal(value: object) -> str | None:
     if isinstance(value, float):
         return repr(value) if math.isfinite(value) else None
     if isinstance(value, str):
-        return string(value)
+        # The SDK reads a literal up to its NUL, and a lone surrogate has no UTF-8 spelling.
+        return None if "\0" in value or any(0xD800 <= ord(c) < 0xE000 for c in value) else string(value)
     return None
 
 
@@ -94,3 +105,15 @@ def choices_comment(params: list[Param]) -> list[str]:
 
 def strings(items) -> str:
     return "{" + ", ".join(string(i) for i in items) + "}"
+
+
+def comment(text: object) -> str:
+    """Text read from the source, made inert inside a `//` comment: no line break (\\n, \\r, U+2028, a
+    form feed...) ends the comment, and no trailing backslash continues it onto the next line."""
+    out = []
+    for ch in str(text):
+        if ch == "\\" or not ch.isprintable():
+            out.append(ascii(ch)[1:-1] if ch != "\\" else "\\\\")
+        else:
+            out.append(ch)
+    return "".join(out)

@@ -52,6 +52,10 @@ def registrations(tree: SourceTree) -> tuple[list[Registration], list[Unreadable
         except UnreadableSource as error:
             broken.append(error)
             continue
+        if module is None:  # a folder name Python cannot import (a hyphen), or a directory for the file
+            broken.append(UnreadableSource(tree.rel(path), None, "is not an importable Python module (is each folder "
+                                           "name an identifier, and the file a file?)"))
+            continue
         for node in ast.walk(module.tree):
             if not _is_spec(node):
                 continue

@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import ast
 import builtins
+import importlib.util
+import re
 
 from ..audit.source_tree import ParsedModule, SourceTree, UnreadableSource
+from .errors import SyncError
 from .model import Block, Site, Todo
 
 _BUILTINS = set(dir(builtins))
@@ -54,7 +57,7 @@ def _paragraph(module: ParsedModule, statement: ast.stmt) -> list[ast.stmt]:
     """The run of top-level assignments around one, with no blank line between them: one block."""
     body = module.tree.body
     index = body.index(statement)
-    lines = module.path.read_text(encoding="utf-8").splitlines()
+    lines = source_lines(module)
 
     def joined(a: ast.stmt, b: ast.stmt) -> bool:
         assigns = (ast.Assign, ast.AnnAssign, ast.AugAssign)
@@ -87,11 +90,41 @@ def _defines(statements: list[ast.stmt]) -> list[str]:
     return names
 
 
+# Python's tokenizer ends a line only at \n, \r\n or \r; str.splitlines() also splits at a form feed,
+# U+2028 and others, which would shift every line number ast gives.
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
+def source_lines(module: ParsedModule) -> list[str]:
+    """The module's lines as ast numbers them (without their line ends), decoded as Python decodes the
+    file (its coding declaration, else UTF-8)."""
+    return _LINE_END.split(importlib.util.decode_source(module.path.read_bytes()))
+
+
+def _same_code(a: list[ast.stmt], b: list[ast.stmt]) -> bool:
+    return ast.dump(ast.Module(body=a, type_ignores=[])) == ast.dump(ast.Module(body=b, type_ignores=[]))
+
+
 def _text(module: ParsedModule, statements: list[ast.stmt]) -> str:
-    lines = module.path.read_text(encoding="utf-8").splitlines()
+    """The statements' lines as written; what is copied must parse to the same code, and must be a text
+    the plugin can embed (FamspecEmbedAssets.cmake holds it in a raw string)."""
+    lines = source_lines(module)
     first = statements[0]
     start = min([first.lineno] + [d.lineno for d in getattr(first, "decorator_list", [])])
-    return "\n".join(lines[start - 1 : statements[-1].end_lineno]) + "\n"
+    text = "\n".join(lines[start - 1 : statements[-1].end_lineno]) + "\n"
+    where = f"{module.rel}:{start}"
+    for bad, why in (("\0", "a NUL character"), (')famspec"', "the raw-string delimiter )famspec\"")):
+        if bad in text:
+            raise SyncError(f"{where}: the handed-over code holds {why}, which the plugin cannot embed; "
+                            "nothing was written")
+    try:
+        copied = ast.parse(text).body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        copied = None
+    if copied is None or not _same_code(copied, statements):
+        raise SyncError(f"{where}: the lines of {', '.join(_defines(statements))} do not parse on their own to the "
+                        "same code as in the module (another statement shares their lines?); nothing was written")
+    return text
 
 
 def blocks_for(tree: SourceTree, provider: ParsedModule, name: str, site: Site) -> tuple[list[Block], list[Todo]]:

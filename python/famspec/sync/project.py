@@ -8,6 +8,8 @@ import difflib
 import hashlib
 import json
 import os
+import re
+import stat
 import tempfile
 from pathlib import Path
 
@@ -16,6 +18,8 @@ from .errors import SyncError
 from .model import FamilySource
 
 STATE = ".famspec-sync.json"
+# The only files the state may name: the assets render.asset_names() gives (python/<C++ name>.py).
+_ASSET = re.compile(r"python/[A-Za-z][A-Za-z0-9_]*\.py\Z")
 
 
 def _digest(text: str) -> str:
@@ -48,15 +52,40 @@ def _merge(path: Path, parts: tuple[str, str, str]) -> str:
     return "".join(lines[: begins[0]]) + region + "".join(lines[ends[0] + 1 :])
 
 
+def _check_inside(out: Path, rel: str) -> None:
+    """OUT/rel is a regular file (or nothing yet) reached without a symbolic link below OUT: sync never
+    reads, writes or deletes through a link, whatever it points at."""
+    path = out
+    for part in Path(rel).parts:
+        path = path / part
+        try:
+            mode = os.lstat(path).st_mode
+        except FileNotFoundError:
+            return
+        except OSError as error:
+            raise SyncError(f"{path}: cannot be examined: {error}") from None
+        if stat.S_ISLNK(mode):
+            raise SyncError(f"{path} is a symbolic link: sync writes only regular files under --out {out}, never "
+                            "through a link; remove it; nothing was written")
+        if path != out / rel and not stat.S_ISDIR(mode):
+            raise SyncError(f"{path} is not a directory; nothing was written")
+        if path == out / rel and not stat.S_ISREG(mode):
+            raise SyncError(f"{path} is not a regular file: sync will not replace it; nothing was written")
+
+
 def planned(out: Path, family: FamilySource) -> tuple[dict[str, str], list[str]]:
     """Every file sync would leave in OUT (relative path -> text), and the stale assets it would delete."""
     render.asset_names(family.interface)
+    for rel in ("CMakeLists.txt", "plugin.cpp", STATE):
+        _check_inside(out, rel)
     files = {
         "CMakeLists.txt": _merge(out / "CMakeLists.txt", render.cmake_file(family)),
         "plugin.cpp": _merge(out / "plugin.cpp",
                              render.plugin_file(family, render.kept_version(_read(out / "plugin.cpp"), family))),
     }
     assets = render.assets(family)
+    for rel in assets:
+        _check_inside(out, rel)
     files.update(assets)
     previous = _state(out)
     recorded = previous.get("files", {})
@@ -88,9 +117,21 @@ def _state(out: Path) -> dict:
         return {}
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         raise SyncError(f"{out / STATE} is not JSON: restore it or remove it") from None
-    return data if isinstance(data, dict) else {}
+    if not isinstance(data, dict):
+        return {}
+    # Untrusted: an entry is a file sync deletes when it is no longer generated, so only an asset name
+    # sync itself gives is taken; anything else (`../x`, an absolute path) is refused, never touched.
+    files = data.get("files", {})
+    if not isinstance(files, dict):
+        raise SyncError(f"{out / STATE}: 'files' is not an object: restore it or remove it; nothing was written")
+    for rel, digest in files.items():
+        if not isinstance(rel, str) or not _ASSET.match(rel) or not isinstance(digest, str):
+            raise SyncError(f"{out / STATE}: names {rel!r}, which is no asset sync writes (python/<name>.py): "
+                            "restore it or remove it; nothing was written")
+        _check_inside(out, rel)
+    return data
 
 
 def diff(out: Path, files: dict[str, str], stale: list[str]) -> str:
@@ -112,19 +153,42 @@ def diff(out: Path, files: dict[str, str], stale: list[str]) -> str:
     return "".join(c if c.endswith("\n") else c + "\n" for c in chunks)
 
 
+# The prefix of sync's temporary files: one a killed sync left behind is removed by the next.
+_TEMPORARY = ".famspec-sync-tmp."
+
+
+def _remove_leftovers(out: Path) -> None:
+    for directory in (out, out / "python"):
+        try:
+            names = os.listdir(directory)
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        for name in names:
+            path = directory / name
+            if name.startswith(_TEMPORARY) and stat.S_ISREG(os.lstat(path).st_mode):
+                path.unlink()
+
+
+def _order(rel: str) -> tuple[int, str]:
+    """Assets first, the state file last: a sync killed part way leaves either the old state (whose
+    assets are each the old or the new text, both of which the next sync accepts) or the new one."""
+    return (2 if rel == STATE else 0 if rel.startswith("python/") else 1, rel)
+
+
 def write(out: Path, files: dict[str, str], stale: list[str]) -> list[str]:
-    """Writes each changed file through a temporary file and a rename; returns what changed."""
+    """Writes each changed file through a temporary file and a rename, in _order(); returns what changed."""
     if out.exists() and not out.is_dir():
         raise SyncError(f"--out {out}: not a directory")
     changed = []
     staged = []
     try:
-        for rel, text in sorted(files.items()):
-            path = out / rel
+        _remove_leftovers(out)
+        for rel in sorted(files, key=_order):
+            text, path = files[rel], out / rel
             if _read(path) == text:
                 continue
             path.parent.mkdir(parents=True, exist_ok=True)
-            fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+            fd, temporary = tempfile.mkstemp(prefix=_TEMPORARY + path.name + ".", dir=path.parent)
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
                 handle.write(text)
             os.chmod(temporary, 0o644 & ~_umask())
@@ -133,13 +197,17 @@ def write(out: Path, files: dict[str, str], stale: list[str]) -> list[str]:
         for temporary, _, _ in staged:
             os.unlink(temporary)
         raise SyncError(f"--out {out}: cannot write: {error}") from None
-    for temporary, path, rel in staged:
+    state = [item for item in staged if item[2] == STATE]
+    for temporary, path, rel in [item for item in staged if item[2] != STATE]:
         os.replace(temporary, path)
         changed.append(rel)
     for rel in stale:
         (out / rel).unlink()
         changed.append(rel)
-    return changed
+    for temporary, path, rel in state:
+        os.replace(temporary, path)
+        changed.append(rel)
+    return sorted(changed)
 
 
 def _umask() -> int:

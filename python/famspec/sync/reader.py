@@ -7,7 +7,7 @@ from pathlib import Path
 from ..audit.audit import AuditError, check_root
 from ..audit.registrations import DIRECTORY_ALIASES
 from ..audit.source_tree import SourceTree, UnreadableSource
-from . import archetypes, components, factories, family, handed_over, wrappers
+from . import archetypes, components, factories, family, handed_over, names, wrappers
 from .errors import SyncError
 from .model import Factory, FamilySource, Identity, Todo
 
@@ -63,6 +63,8 @@ def read_family(source_root: Path, name: str, declarations: dict) -> FamilySourc
                         f"one plugin declares every family of that file; run famspec sync --family {owner.model_type}")
     for r in family.in_folder(tree, registration.directory):
         family.check_readable(r)
+    for r in family.in_folder(tree, registration.directory):
+        names.check_family(r.model_type, r.architecture, r.site)
     out = FamilySource(registration.model_type, registration.architecture, registration.site, registration.directory)
     _identity(tree, out, out)
     for sibling in family.in_folder(tree, registration.directory):
@@ -100,6 +102,8 @@ def _identity(tree: SourceTree, identity: Identity, out: FamilySource) -> None:
     register is left to that family's plugin."""
     identity.aliases = family.spellings(tree, identity.model_type, family.FAMILY_ALIASES)
     identity.directory_aliases = family.spellings(tree, identity.model_type, DIRECTORY_ALIASES)
+    for spelling, site in identity.aliases + identity.directory_aliases:
+        names.check_spelling(spelling, site)
 
 
 def _read_factories(tree: SourceTree, out: FamilySource) -> None:

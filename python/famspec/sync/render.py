@@ -18,6 +18,8 @@ def asset_names(blocks: list[Block]) -> None:
     used = set()
     for block in blocks:
         stem = re.sub(r"[^0-9a-zA-Z_]", "_", block.defines[0].lstrip("_").lower()) or "block"
+        if stem[0].isdigit() or stem in cpp.KEYWORDS or "__" in stem:
+            stem = "block_" + stem.replace("__", "_")  # `py::<stem>` must be a C++ name
         candidate, n = stem, 2
         while candidate in used:
             candidate, n = f"{stem}_{n}", n + 1
@@ -26,7 +28,8 @@ def asset_names(blocks: list[Block]) -> None:
 
 
 def _todo(t: Todo) -> list[str]:
-    return [f"// TODO(famspec sync) {t.site}: {t.subject}: {t.reason}; declare it by hand outside the region"]
+    what = f"{cpp.comment(t.site)}: {cpp.comment(t.subject)}: {cpp.comment(t.reason)}"
+    return [f"// TODO(famspec sync) {what}; declare it by hand outside the region"]
 
 
 NEW_VERSION = "0.1.0"
@@ -83,7 +86,7 @@ def _wrapper_call(w) -> list[str]:
 def _factory_lines(family: FamilySource, f) -> list[str]:
     first_provider = family.providers[0][0] if family.providers else ""
     target = f.name if f.provider == first_provider else f"{f.provider}.{f.name}"
-    lines = [f"// {f.site}"]
+    lines = [f"// {cpp.comment(f.site)}"]
     head = f"family.factory({cpp.string(target)})"
     chained = []
     if f.mode == "runtime_only":
@@ -110,7 +113,7 @@ def _factory_lines(family: FamilySource, f) -> list[str]:
 def _interface_lines(blocks: list[Block]) -> list[str]:
     lines = ["family.interface({"]
     for b in blocks:
-        lines.append(f"{INDENT}// {b.site}")
+        lines.append(f"{INDENT}// {cpp.comment(b.site)}")
         lines.append(f"{INDENT}{{.defines = {cpp.strings(b.defines)},")
         lines.append(f"{INDENT} .needs = {cpp.strings(b.needs)},")
         lines.append(f"{INDENT} .imports = {cpp.strings(b.imports)},")
@@ -120,7 +123,7 @@ def _interface_lines(blocks: list[Block]) -> list[str]:
 
 def _archetype_lines(a) -> list[str]:
     return [
-        f"// {a.site}",
+        f"// {cpp.comment(a.site)}",
         *cpp.choices_comment(a.options),
         "family.archetype({",
         f"{INDENT}.fingerprint = {cpp.strings(a.fingerprint)},",
@@ -145,7 +148,7 @@ def _component_lines(family: FamilySource) -> list[str]:
         lines.append(f"Components {variable}{{{cpp.string(package)}}};")
         for c in items:
             lines += [
-                f"// {c.site}",
+                f"// {cpp.comment(c.site)}",
                 f"{variable}.component({{",
                 f"{INDENT}.name = {cpp.string(c.name)},",
                 f"{INDENT}.submodule = {cpp.string(c.submodule)},",
@@ -160,11 +163,11 @@ def _companion_lines(c: Identity) -> list[str]:
     """Another family the same registration file declares: its identity, registered here so that
     each registration file has exactly one plugin."""
     variable = "".join(ch if ch.isalnum() else "_" for ch in c.model_type)
-    lines = [f"// {c.site}", f"Family {variable}{{{cpp.string(c.model_type)}, {cpp.string(c.architecture)}}};"]
+    lines = [f"// {cpp.comment(c.site)}", f"Family {variable}{{{cpp.string(c.model_type)}, {cpp.string(c.architecture)}}};"]
     for spelling, site in c.aliases:
-        lines += [f"// {site}", f"{variable}.alias({cpp.string(spelling)});"]
+        lines += [f"// {cpp.comment(site)}", f"{variable}.alias({cpp.string(spelling)});"]
     for directory, site in c.directory_aliases:
-        lines += [f"// {site}", f"{variable}.directory_alias({cpp.string(directory)});"]
+        lines += [f"// {cpp.comment(site)}", f"{variable}.directory_alias({cpp.string(directory)});"]
     return lines + [f"{variable}.register_into(registrar);"]
 
 
@@ -175,15 +178,16 @@ def plugin_region(family: FamilySource, version: str = NEW_VERSION) -> str:
         body.append("namespace py = famspec_assets;")
     if family.components:
         body += [""] + _component_lines(family)
-    body += ["", f"// {family.site}", f"Family family{{{cpp.string(family.model_type)}, {cpp.string(family.architecture)}}};"]
+    body += ["", f"// {cpp.comment(family.site)}", f"Family family{{{cpp.string(family.model_type)}, {cpp.string(family.architecture)}}};"]
     for spelling, site in family.aliases:
-        body += [f"// {site}", f"family.alias({cpp.string(spelling)});"]
+        body += [f"// {cpp.comment(site)}", f"family.alias({cpp.string(spelling)});"]
     for directory, site in family.directory_aliases:
-        body += [f"// {site}", f"family.directory_alias({cpp.string(directory)});"]
+        body += [f"// {cpp.comment(site)}", f"family.directory_alias({cpp.string(directory)});"]
     for provider, site in family.providers:
-        body += [f"// {site}", f"family.provider({cpp.string(provider)});"]
+        body += [f"// {cpp.comment(site)}", f"family.provider({cpp.string(provider)});"]
     for keyword, module, site, folder in family.borrowed:
-        body += [f"// {site}", f"// {keyword}: {module},", f"// borrowed from {folder}, whose plugin declares it."]
+        body += [f"// {cpp.comment(site)}", f"// {cpp.comment(keyword)}: {cpp.comment(module)},",
+                 f"// borrowed from {cpp.comment(folder)}, whose plugin declares it."]
     if family.interface:
         body += [""] + _interface_lines(family.interface)
     if family.factories:
@@ -193,14 +197,14 @@ def plugin_region(family: FamilySource, version: str = NEW_VERSION) -> str:
     if family.cp_wrappers:
         body.append("")
         for w in family.cp_wrappers:
-            body += [f"// {w.site}", *cpp.choices_comment(w.options)]
+            body += [f"// {cpp.comment(w.site)}", *cpp.choices_comment(w.options)]
             body += _wrapper_call(w)
     for a in family.archetypes:
         body += [""] + _archetype_lines(a)
     if family.compute_functions:
         body.append("")
         for target, site in family.compute_functions:
-            body += [f"// {site}", *_call("family.compute_function", [cpp.string(target)])]
+            body += [f"// {cpp.comment(site)}", *_call("family.compute_function", [cpp.string(target)])]
     for c in family.companions:
         body += ["", *_companion_lines(c)]
     if family.todos:

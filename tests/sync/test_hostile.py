@@ -1,0 +1,243 @@
+"""Hostile source trees: what sync reads from the source is data, never code or a path; bad input is
+exit 2 with the file and what is wrong, and nothing is written."""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+import os
+
+import pytest
+
+from conftest import RUNTIME, snapshot
+from famspec.sync import cpp, main, render
+from famspec.sync.model import Block, Site
+
+NEXT = "hyper_parallel/models/qwen3_next/adapter/registration.py"
+ATTENTION = "hyper_parallel/models/acme_moe/adapter/attention.py"
+SPEC = 'ModelAdapterSpec(architecture="Qwen3NextForCausalLM", model_type="qwen3_next")'
+
+
+def _refused(sync, root, out, family="qwen3_moe") -> str:
+    code, stdout, stderr = sync(root, family, out)
+    assert (code, stdout) == (2, ""), stderr
+    assert "Traceback" not in stderr and stderr.count("\n") == 1
+    assert not out.exists()
+    return stderr
+
+
+@pytest.mark.parametrize("model_type", [
+    'x_family)\nexecute_process(COMMAND touch pwned)\n#',
+    "${CMAKE_COMMAND}", "_DEFAULT", "_32BIT_X", "a\0b", 'q")famspec"', "two__under", "family", "9lives", "",
+])
+def test_a_model_type_that_is_no_family_key_is_refused_at_its_line(tree, tmp_path, sync, model_type):
+    tree.replace(NEXT, SPEC, f'ModelAdapterSpec(architecture="Qwen3NextForCausalLM", model_type={model_type!r})')
+    stderr = _refused(sync, tree.root, tmp_path / "out", "Qwen3NextForCausalLM")
+    assert stderr.startswith(f"famspec sync: {NEXT}:4: model_type ")
+    assert "is not a family key sync can name a plugin after" in stderr
+
+
+def test_an_architecture_that_is_no_class_name_is_refused(tree, tmp_path, sync):
+    tree.replace(NEXT, SPEC, 'ModelAdapterSpec(architecture="X\\"); std::system(\\"id", model_type="qwen3_next")')
+    assert _refused(sync, tree.root, tmp_path / "out", "qwen3_next") == (
+        f"famspec sync: {NEXT}:4: architecture 'X\"); std::system(\"id' is not a Python class name; nothing was "
+        "written\n")
+
+
+def test_comment_text_cannot_end_the_comment_or_continue_it():
+    assert cpp.comment("a\nb\rc\u2028d\x0ce\\") == "a\\nb\\rc\\u2028d\\x0ce\\\\"
+    assert cpp.comment("hyper_parallel/x.py:3") == "hyper_parallel/x.py:3"
+
+
+def test_a_string_with_a_nul_has_no_literal_and_is_written_as_an_expression():
+    assert cpp.literal("a\0b") is None
+    assert cpp.literal("a\nb") == '"a\\nb"'
+
+
+@pytest.mark.parametrize("name, asset", [("_default", "block_default.py"), ("_32bit", "block_32bit.py"),
+                                         ("a__b", "block_a_b.py"), ("run_attention", "run_attention.py")])
+def test_an_asset_is_named_so_that_py_name_is_a_cpp_name(name, asset):
+    block = Block(Site("m.py", 1), [name], [], [], "x = 1\n")
+    render.asset_names([block])
+    assert block.asset == asset
+
+
+@pytest.mark.parametrize("separator", ["\x0c", "\u2028", "\x1c", "\x85"])
+def test_a_line_separator_above_a_handed_over_function_shifts_nothing(tree, tmp_path, sync, separator):
+    tree.replace(ATTENTION, "import math\n", f"import math\n# a{separator}b\n")
+    out = tmp_path / "acme"
+    code, _, stderr = sync(tree.root, "acme_moe", out)
+    assert code == 0, stderr
+    text = (out / "python" / "acme_attention.py").read_text(encoding="utf-8")
+    assert text.startswith("def acme_attention(module, query, key, value, attention_mask=None, scaling=None, "
+                           "**kwargs):\n")
+    assert text.endswith("    return torch.matmul(weights, value).transpose(1, 2).contiguous(), weights\n")
+    assert (out / "python" / "softmax_dtype.py").read_text(encoding="utf-8") == "_SOFTMAX_DTYPE = torch.float32\n"
+    source = ast.parse(tree.path(ATTENTION).read_text(encoding="utf-8"))
+    function = next(s for s in source.body if getattr(s, "name", "") == "acme_attention")
+    assert ast.dump(ast.parse(text).body[0]) == ast.dump(function)
+
+
+def test_the_raw_string_delimiter_in_handed_over_code_is_refused(tree, tmp_path, sync):
+    tree.replace(ATTENTION, '"""Plain attention', '""")famspec" Plain attention')
+    assert _refused(sync, tree.root, tmp_path / "acme", "acme_moe") == (
+        f"famspec sync: {ATTENTION}:13: the handed-over code holds the raw-string delimiter )famspec\", which the "
+        "plugin cannot embed; nothing was written\n")
+
+
+@pytest.mark.parametrize("out", ["", " "])
+def test_an_empty_out_is_refused(tmp_path, sync, out, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, stdout, stderr = sync(RUNTIME, "qwen3_next", out)
+    assert (code, stdout) == (2, "")
+    assert stderr == ("famspec sync: --out is empty: name the plugin project's directory (sync never writes into "
+                      "the working directory by default); nothing was written\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_no_plugin_loaded_is_refused_even_with_allow_incomplete(tmp_path, capsys):
+    empty = tmp_path / "no-plugins"
+    empty.mkdir()
+    code = main(["--source-root", str(RUNTIME), "--family", "qwen3_moe", "--out", str(tmp_path / "out"),
+                 "--plugin-path", str(empty), "--allow-incomplete"])
+    assert code == 2
+    assert capsys.readouterr().err == (
+        f"famspec sync: --plugin-path {empty}: no plugin loads from there, so the project would declare every "
+        "shipped component again; pass --plugin-path with the shipped plugins' directory (or a saved description "
+        "with --declarations); nothing was written\n")
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("entry", ["../victim.py", "{victim}", "python/../../victim.py", "CMakeLists.txt"])
+def test_a_state_file_naming_a_file_outside_the_assets_is_refused_and_nothing_is_deleted(tmp_path, sync, entry):
+    out = tmp_path / "out"
+    assert sync(RUNTIME, "qwen3_moe", out)[0] == 0
+    victim = tmp_path / "victim.py"
+    victim.write_text("x = 1\n", encoding="utf-8")
+    digest = hashlib.sha256(b"x = 1\n").hexdigest()
+    entry = entry.format(victim=victim)
+    (out / ".famspec-sync.json").write_text(json.dumps({"files": {entry: digest}}), encoding="utf-8")
+    before = snapshot(out)
+    code, _, stderr = sync(RUNTIME, "qwen3_moe", out)
+    assert code == 2
+    assert stderr == (f"famspec sync: {out}/.famspec-sync.json: names {entry!r}, which is no asset sync writes "
+                      "(python/<name>.py): restore it or remove it; nothing was written\n")
+    assert victim.read_text(encoding="utf-8") == "x = 1\n"
+    assert snapshot(out) == before
+
+
+def test_a_symbolic_link_under_out_is_never_followed(tmp_path, sync):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "python").symlink_to(elsewhere)
+    code, _, stderr = sync(RUNTIME, "qwen3_moe", out)
+    assert code == 2
+    assert stderr == (f"famspec sync: {out}/python is a symbolic link: sync writes only regular files under --out "
+                      f"{out}, never through a link; remove it; nothing was written\n")
+    assert list(elsewhere.iterdir()) == [] and sorted(p.name for p in out.iterdir()) == ["python"]
+    (out / "python").unlink()
+    (out / "plugin.cpp").symlink_to(elsewhere / "plugin.cpp")
+    code, _, stderr = sync(RUNTIME, "qwen3_moe", out)
+    assert code == 2 and "plugin.cpp is a symbolic link" in stderr
+    assert list(elsewhere.iterdir()) == []
+
+
+@pytest.mark.parametrize("replaced_before_kill", [0, 1, 2])
+def test_a_sync_killed_part_way_leaves_a_project_the_next_sync_completes(tree, tmp_path, sync, monkeypatch,
+                                                                         replaced_before_kill):
+    out = tmp_path / "acme"
+    assert sync(tree.root, "acme_moe", out)[0] == 0
+    tree.replace(ATTENTION, "_SOFTMAX_DTYPE = torch.float32", "_SOFTMAX_DTYPE = torch.float64")
+    tree.replace(ATTENTION, "Plain attention with", "Attention with")
+    fresh = tmp_path / "fresh"
+    assert sync(tree.root, "acme_moe", fresh)[0] == 0
+    real_replace, calls = os.replace, []
+
+    def killed(source, target):
+        if len(calls) == replaced_before_kill:
+            raise KeyboardInterrupt  # the process ends here: nothing after this point runs
+        calls.append(target)
+        real_replace(source, target)
+
+    monkeypatch.setattr(os, "replace", killed)
+    with pytest.raises(KeyboardInterrupt):
+        sync(tree.root, "acme_moe", out)
+    assert len(calls) == replaced_before_kill
+    assert any(p.name.startswith(".famspec-sync-tmp.") for p in out.rglob("*"))  # left by the kill
+    monkeypatch.setattr(os, "replace", real_replace)
+    code, _, stderr = sync(tree.root, "acme_moe", out)
+    assert code == 0, stderr
+    assert snapshot(out) == snapshot(fresh)
+
+
+def test_a_registration_in_a_hyphenated_folder_or_a_directory_is_named(tree, tmp_path):
+    models = tree.root / "hyper_parallel" / "models"
+    (models / "bad-name" / "adapter").mkdir(parents=True)
+    (models / "bad-name" / "adapter" / "registration.py").write_text("x = 1\n", encoding="utf-8")
+    (models / "dir_model" / "adapter" / "registration.py").mkdir(parents=True)
+    from famspec.sync import family
+    from famspec.audit.source_tree import SourceTree
+    broken = [str(b) for b in family.registrations(SourceTree(tree.root))[1]]
+    assert any("hyper_parallel/models/bad-name/adapter/registration.py" in b and "not an importable Python module"
+               in b for b in broken), broken
+    assert any("hyper_parallel/models/dir_model/adapter/registration.py" in b for b in broken), broken
+
+
+def test_a_latin1_module_with_a_coding_line_is_copied_as_python_reads_it(tree, tmp_path, sync):
+    path = tree.path(ATTENTION)
+    text = path.read_text(encoding="utf-8").replace("Plain attention", "Plain attention, caf\u00e9")
+    path.write_bytes(("# -*- coding: latin-1 -*-\n" + text).encode("latin-1"))
+    out = tmp_path / "acme"
+    code, _, stderr = sync(tree.root, "acme_moe", out)
+    assert code == 0, stderr
+    assert "caf\u00e9" in (out / "python" / "acme_attention.py").read_text(encoding="utf-8")
+
+
+def test_a_latin1_module_without_a_coding_line_is_bad_input(tree, tmp_path, sync):
+    path = tree.path(ATTENTION)
+    path.write_bytes(path.read_bytes().replace(b"Plain attention", b"caf\xe9"))
+    assert f"{ATTENTION}:" in _refused(sync, tree.root, tmp_path / "acme", "acme_moe")
+
+
+def test_a_deeply_nested_or_too_large_module_is_bad_input(tree, tmp_path, sync):
+    path = tree.path(ATTENTION)
+    original = path.read_text(encoding="utf-8")
+    path.write_text(original + "DEEP = " + "(" * 100000 + "1" + ")" * 100000 + "\n", encoding="utf-8")
+    stderr = _refused(sync, tree.root, tmp_path / "acme", "acme_moe")
+    assert ATTENTION in stderr
+    path.write_text(original + "# " + "x" * (4 << 20) + "\n", encoding="utf-8")
+    stderr = _refused(sync, tree.root, tmp_path / "acme", "acme_moe")
+    assert f"{ATTENTION}:1: is larger than 4 MiB, the limit for one source file" in stderr
+
+
+def test_a_lone_surrogate_in_a_default_is_written_as_an_expression():
+    assert cpp.literal("\ud800") is None
+
+
+def test_an_unreadable_directory_is_bad_input(tree, tmp_path, sync):
+    if os.geteuid() == 0:
+        pytest.skip("root reads every directory")
+    adapter = tree.path("hyper_parallel/models/acme_moe/adapter")
+    adapter.chmod(0)
+    try:
+        _refused(sync, tree.root, tmp_path / "acme", "acme_moe")
+    finally:
+        adapter.chmod(0o755)
+
+
+def test_the_audit_names_a_too_large_or_too_deep_module_as_unreadable(tree, declarations_file, capsys):
+    from famspec.audit import main as audit
+
+    rel = "hyper_parallel/models/qwen3_moe/adapter/replacements.py"
+    path = tree.path(rel)
+    original = path.read_text(encoding="utf-8")
+    for tail, reason in (("#" + "x" * (4 << 20) + "\n", "is larger than 4 MiB, the limit for one source file"),
+                         ("DEEP = " + "(" * 100000 + "1" + ")" * 100000 + "\n", "does not parse")):
+        path.write_text(original + tail, encoding="utf-8")
+        code = audit(["--source-root", str(tree.root), "--declarations", str(declarations_file)])
+        out, err = capsys.readouterr()
+        assert code in (0, 1) and "Traceback" not in out + err
+        assert f"source:   {reason}" in out

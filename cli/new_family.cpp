@@ -18,7 +18,6 @@
 #include <utility>
 #include <vector>
 
-#include "context.hpp"
 #include "famspec/sdk/version.hpp"
 
 namespace famspec::cli {
@@ -247,10 +246,10 @@ int refuse(bool json, int code, const std::string& message, std::ostream& out, s
 // How CMake finds this famspec: its own CMake package when it has one next to it (an install
 // prefix, or a pip install, whose command sits in famspec/data/bin), else the prefix to name.
 std::string famspec_location_argument() {
-    const fs::path executable(executable_path());
-    const fs::path cmake_dir = executable.parent_path().parent_path() / "lib" / "cmake" / "famspec";
     std::error_code ec;
-    if (executable.is_absolute() && fs::is_regular_file(cmake_dir / "famspecConfig.cmake", ec)) {
+    const fs::path executable = fs::read_symlink("/proc/self/exe", ec);
+    const fs::path cmake_dir = executable.parent_path().parent_path() / "lib" / "cmake" / "famspec";
+    if (!ec && fs::is_regular_file(cmake_dir / "famspecConfig.cmake", ec)) {
         return "-Dfamspec_DIR=" + cmake_dir.lexically_normal().string();
     }
     return "-DCMAKE_PREFIX_PATH=<famspec install prefix>";

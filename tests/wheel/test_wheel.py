@@ -142,15 +142,16 @@ def venv(wheel, tmp_path_factory):
     return directory, python
 
 
-def test_the_sdist_holds_the_tracked_sources_and_no_build(sdist):
+def test_the_sdist_holds_the_sources_of_the_wheel_and_no_build(sdist):
     tracked = set(run(["git", "ls-files"], cwd=SOURCE_DIR).stdout.split())
     with tarfile.open(sdist) as archive:
         names = {m.name.split("/", 1)[1] for m in archive.getmembers() if m.isfile()}
     assert {"pyproject.toml", "CMakeLists.txt", "PKG-INFO", "cmake/FamspecWheel.cmake",
             "python/packaging/manylinux_tag.py", "core/src/plan/plan.cpp"} <= names
-    assert not [n for n in names if n.startswith(("build", "dist/")) or "__pycache__" in n]
-    # Every tracked file that exists is in it (the checkout may hold files not yet committed).
-    assert not {n for n in tracked if os.path.isfile(os.path.join(SOURCE_DIR, n))} - names
+    assert not [n for n in names if n.startswith(("build", "dist/", "tests/", "bench/", ".ci/")) or "__pycache__" in n]
+    # Every other tracked file that exists is in it (the checkout may hold files not yet committed).
+    assert not {n for n in tracked if os.path.isfile(os.path.join(SOURCE_DIR, n))
+                and not n.startswith(("tests/", "bench/", ".ci/"))} - names
 
 
 def test_the_wheel_holds_everything_inside_the_package(wheel):

@@ -243,6 +243,18 @@ int refuse(bool json, int code, const std::string& message, std::ostream& out, s
     return code;
 }
 
+// How CMake finds this famspec: its own CMake package when it has one next to it (an install
+// prefix, or a pip install, whose command sits in famspec/data/bin), else the prefix to name.
+std::string famspec_location_argument() {
+    std::error_code ec;
+    const fs::path executable = fs::read_symlink("/proc/self/exe", ec);
+    const fs::path cmake_dir = executable.parent_path().parent_path() / "lib" / "cmake" / "famspec";
+    if (!ec && fs::is_regular_file(cmake_dir / "famspecConfig.cmake", ec)) {
+        return "-Dfamspec_DIR=" + cmake_dir.lexically_normal().string();
+    }
+    return "-DCMAKE_PREFIX_PATH=<famspec install prefix>";
+}
+
 }  // namespace
 
 int new_family(const NewFamilyOptions& options, std::ostream& out, std::ostream& err, bool json) {
@@ -282,8 +294,8 @@ int new_family(const NewFamilyOptions& options, std::ostream& out, std::ostream&
     out << "wrote family '" << options.name << "' (" << options.architecture << ") to " << directory.string() << ":\n";
     for (const File& file : files) out << "  " << file.name << "\n";
     out << "build it against an installed famspec:\n"
-        << "  cmake -S " << directory.string() << " -B " << (directory / "build").string()
-        << " -DCMAKE_PREFIX_PATH=<famspec install prefix>\n"
+        << "  cmake -S " << directory.string() << " -B " << (directory / "build").string() << " "
+        << famspec_location_argument() << "\n"
         << "  cmake --build " << (directory / "build").string() << "\n"
         << "  famspec list --plugin-path " << (absolute / "build" / "plugins").string() << "\n";
     return 0;

@@ -3,8 +3,9 @@
 # the concurrency suite once more under ThreadSanitizer (only what it needs is built there).
 # Each build directory is configured with what the suite needs, whatever an earlier run (such as
 # scripts/run-example.sh) cached there, and ctest fails when it finds no test to run.
-# The Release run includes the wheel's suite (tests/wheel): the wheel built from that build tree (only
-# its own link of the extension is made), installed with pip into fresh venvs of other interpreters.
+# The Release run includes the wheel's suite (tests/wheel): the wheel built offline from the sdist by
+# scikit-build-core (its build directory is kept in build/tests/wheel), installed with pip into a fresh
+# venv of another interpreter.
 # The last lines are ctest's summary of the Release run.
 set -euo pipefail
 cd "$(dirname "$0")/.."

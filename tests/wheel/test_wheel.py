@@ -1,13 +1,16 @@
-"""The wheel, built from this build tree and installed with pip into fresh venvs of other interpreters
-that see none of Debian's packages: everything it needs comes from inside the package."""
+"""The wheel, built offline by scikit-build-core from the sdist, tagged manylinux, and installed with pip
+into fresh venvs of another interpreter that sees none of Debian's packages: everything it needs,
+but glibc, libstdc++ and libgcc_s, comes from inside the package."""
 
 import glob
 import json
 import os
+import pathlib
 import re
 import shutil
 import subprocess
 import sys
+import tarfile
 import zipfile
 
 import pytest
@@ -16,9 +19,19 @@ BUILD_DIR = os.environ["FAMSPEC_BUILD_DIR"]
 SOURCE_DIR = os.environ["FAMSPEC_SOURCE_DIR"]
 CLI = os.environ["FAMSPEC_CLI"]
 VENV_PYTHON = os.environ["FAMSPEC_WHEEL_TEST_PYTHON"]
-OTHER_PYTHON = os.environ["FAMSPEC_WHEEL_TEST_OTHER_PYTHON"]
 CXX = os.environ["FAMSPEC_TEST_CXX_COMPILER"]
+LAUNCHER = os.environ.get("FAMSPEC_TEST_CXX_COMPILER_LAUNCHER", "")
 PLAN = os.path.join(SOURCE_DIR, "examples", "plans", "qwen3_moe.yaml")
+# Where the sdist is unpacked and its wheel built, kept between runs: the build directory inside it
+# (scikit-build-core's build-wheel/<tag>) makes a second run build only what changed.
+WORK = os.getcwd()
+sys.path.insert(0, os.path.join(SOURCE_DIR, "python", "packaging"))
+import manylinux_tag  # noqa: E402
+
+# The libraries the wheel must carry or link in, never take from the system (Debian's packages).
+DEBIAN_LIBRARIES = ("libyaml-cpp.so", "libboost_json.so", "libnettle.so", "libelf.so", "libelf-")
+# What a file of the wheel may need from outside it.
+ALLOWED = re.compile(r"(libc|libm|libdl|librt|libpthread|ld-linux-x86-64)\.so\.\d+|libstdc\+\+\.so\.6|libgcc_s\.so\.1")
 
 # What a venv must not inherit from the test's own environment (which points at the build tree).
 _LEAKS = ("PYTHONPATH", "PYTHONHOME", "FAMSPEC_PLUGIN_PATH", "FAMSPEC_PYTHON", "FAMSPEC_BUILD_DIR",
@@ -34,7 +47,7 @@ def clean_env(**extra):
 
 def run(args, **kwargs):
     kwargs.setdefault("env", clean_env())
-    result = subprocess.run([str(a) for a in args], capture_output=True, text=True, timeout=900, **kwargs)
+    result = subprocess.run([str(a) for a in args], capture_output=True, text=True, timeout=1800, **kwargs)
     assert result.returncode == 0, f"{args}: exit {result.returncode}\n{result.stdout}\n{result.stderr}"
     return result
 
@@ -43,25 +56,82 @@ def make_venv(python, directory):
     """A venv without pip (no network, and no ensurepip run); pip runs from the interpreter's own
     bundled wheel."""
     run([python, "-m", "venv", "--without-pip", directory])
+    venv_python = os.path.join(directory, "bin", "python")
+    return venv_python, [venv_python, bundled_pip(python)]
+
+
+def bundled_pip(python):
+    """pip, run from the wheel the interpreter bundles."""
     bundled = run([python, "-c", "import ensurepip, os; print(os.path.dirname(ensurepip.__file__))"]).stdout.strip()
     pip_wheels = glob.glob(os.path.join(bundled, "_bundled", "pip-*.whl"))
     assert pip_wheels, f"{python} bundles no pip wheel"
-    venv_python = os.path.join(directory, "bin", "python")
-    return venv_python, [venv_python, os.path.join(pip_wheels[0], "pip")]
+    return os.path.join(pip_wheels[0], "pip")
 
 
 def cli_digest():
     return run([CLI, "summary", "--digest", PLAN]).stdout.strip()
 
 
+def elf_needs(root):
+    """Each ELF file under root (relative path) with its NEEDED entries."""
+    return {os.path.relpath(p, root): manylinux_tag.needed(p) for p in manylinux_tag.elf_files(root)}
+
+
 @pytest.fixture(scope="module")
-def wheel(tmp_path_factory):
+def sdist(tmp_path_factory):
+    out = tmp_path_factory.mktemp("sdist")
+    run(["/usr/bin/python3", "-m", "build", "--sdist", "--no-isolation", "--outdir", out, SOURCE_DIR], cwd=SOURCE_DIR)
+    sdists = glob.glob(str(out / "*.tar.gz"))
+    assert len(sdists) == 1, sdists
+    return sdists[0]
+
+
+@pytest.fixture(scope="module")
+def unpacked(sdist):
+    """The sdist unpacked over the copy of the last run, each file with its time in the checkout (the
+    sdist's own times are one fixed date), so that the kept build sees what changed."""
+    with tarfile.open(sdist) as archive:
+        members = archive.getmembers()
+        top = members[0].name.split("/")[0]
+        copy = os.path.join(WORK, top)
+        # Files the sdist no longer has must not survive from an earlier run.
+        for root, dirs, files in os.walk(copy):
+            dirs[:] = [d for d in dirs if not (root == copy and d == "build-wheel")]
+            for name in files:
+                os.remove(os.path.join(root, name))
+        archive.extractall(WORK)
+    for member in members:
+        if member.isfile():
+            checkout = os.path.join(SOURCE_DIR, member.name.split("/", 1)[1])
+            if os.path.exists(checkout):
+                os.utime(os.path.join(WORK, member.name), ns=(os.stat(checkout).st_atime_ns, os.stat(checkout).st_mtime_ns))
+    return copy
+
+
+@pytest.fixture(scope="module")
+def wheel(unpacked, tmp_path_factory):
+    """The wheel from the unpacked sdist, offline (no build isolation), then tagged manylinux."""
     out = tmp_path_factory.mktemp("dist")
-    run(["/usr/bin/python3", "-m", "build", "--wheel", "--no-isolation", f"-Cbuild-dir={BUILD_DIR}",
-         "--outdir", out, SOURCE_DIR], cwd=SOURCE_DIR)
+    # The system's default compiler, as a user's build gets it (a compiler changed in a kept build
+    # directory makes CMake drop the whole cache, the wheel's settings with it); ccache when the tree
+    # uses it.
+    cmake_args = f"-DCMAKE_CXX_COMPILER_LAUNCHER={LAUNCHER}" if LAUNCHER else ""
+    run(["/usr/bin/python3", "-m", "build", "--wheel", "--no-isolation", "--outdir", out, unpacked], cwd=unpacked,
+        env=clean_env(CMAKE_ARGS=cmake_args))
     wheels = glob.glob(str(out / "*.whl"))
-    assert len(wheels) == 1, wheels
-    return wheels[0]
+    assert len(wheels) == 1 and wheels[0].endswith("-linux_x86_64.whl"), wheels
+    tagged = run(["/usr/bin/python3", os.path.join(unpacked, "python", "packaging", "manylinux_tag.py"),
+                  wheels[0]]).stdout.strip()
+    assert os.path.isfile(tagged) and not os.path.exists(wheels[0])
+    return tagged
+
+
+@pytest.fixture(scope="module")
+def extracted(wheel, tmp_path_factory):
+    directory = tmp_path_factory.mktemp("extracted")
+    with zipfile.ZipFile(wheel) as archive:
+        archive.extractall(directory)
+    return directory
 
 
 @pytest.fixture(scope="module")
@@ -72,18 +142,33 @@ def venv(wheel, tmp_path_factory):
     return directory, python
 
 
+def test_the_sdist_holds_the_sources_of_the_wheel_and_no_build(sdist):
+    tracked = set(run(["git", "ls-files"], cwd=SOURCE_DIR).stdout.split())
+    with tarfile.open(sdist) as archive:
+        names = {m.name.split("/", 1)[1] for m in archive.getmembers() if m.isfile()}
+    assert {"pyproject.toml", "CMakeLists.txt", "PKG-INFO", "cmake/FamspecWheel.cmake",
+            "python/packaging/manylinux_tag.py", "core/src/plan/plan.cpp"} <= names
+    assert not [n for n in names if n.startswith(("build", "dist/", "tests/", "bench/", ".ci/")) or "__pycache__" in n]
+    # Every other tracked file that exists is in it (the checkout may hold files not yet committed).
+    assert not {n for n in tracked if os.path.isfile(os.path.join(SOURCE_DIR, n))
+                and not n.startswith(("tests/", "bench/", ".ci/"))} - names
+
+
 def test_the_wheel_holds_everything_inside_the_package(wheel):
-    assert re.fullmatch(r"famspec-\d+\.\d+\.\d+-cp311-cp311-linux_x86_64\.whl", os.path.basename(wheel))
+    assert re.fullmatch(r"famspec-0\.1\.0-cp311-cp311-manylinux_2_\d+_x86_64\.whl", os.path.basename(wheel))
     with zipfile.ZipFile(wheel) as archive:
         names = archive.namelist()
         record = archive.read(next(n for n in names if n.endswith(".dist-info/RECORD"))).decode()
         entry_points = archive.read(next(n for n in names if n.endswith(".dist-info/entry_points.txt"))).decode()
+        tag = archive.read(next(n for n in names if n.endswith(".dist-info/WHEEL"))).decode()
         modes = {info.filename: info.external_attr >> 16 for info in archive.infolist()}
+    assert "Generator: scikit-build-core 0.11.1" in tag
     tops = {name.split("/")[0] for name in names}
     assert tops == {"famspec", "famspec-0.1.0.dist-info"}
     for required in ("famspec/__init__.py", "famspec/py.typed", "famspec/_native.pyi", "famspec/__init__.pyi",
                      "famspec/framework_spec.pyi", "famspec/_layout.py", "famspec/data/bin/famspec",
                      "famspec/data/bin/famspec-manifest", "famspec/data/lib/libfamspec.so.0",
+                     "famspec/data/lib/libyaml-cpp.so.0.7", "famspec/data/lib/libboost_json.so.1.81.0",
                      "famspec/data/lib/cmake/famspec/famspecConfig.cmake",
                      "famspec/data/lib/cmake/famspec/FamspecPlugin.cmake",
                      "famspec/data/include/famspec/sdk/version.hpp", "famspec/audit/__init__.py"):
@@ -91,32 +176,93 @@ def test_the_wheel_holds_everything_inside_the_package(wheel):
     assert [n for n in names if re.fullmatch(r"famspec/_native\.cpython-311-x86_64-linux-gnu\.so", n)]
     plugins = [n for n in names if n.startswith("famspec/data/lib/famspec/plugins/")]
     assert len(plugins) >= 5 and all(n.endswith(".so") for n in plugins)
-    # No copy of the Debian layout's package, no second link of the library, no bytecode.
+    # No Debian layout, no second copy of a library, no nettle (linked in), no bytecode.
     assert not [n for n in names if "dist-packages" in n or "__pycache__" in n or n.endswith(".pyc")]
-    assert not [n for n in names if re.search(r"libfamspec\.so(\.\d+\.\d+\.\d+)?$", n)]
+    assert [n for n in names if "libfamspec.so" in n] == ["famspec/data/lib/libfamspec.so.0"]
+    assert not [n for n in names if "libnettle" in n]
     assert modes["famspec/data/bin/famspec"] & 0o111 and modes["famspec/data/bin/famspec-manifest"] & 0o111
     assert len(record.splitlines()) == len(names)
-    assert entry_points == "[console_scripts]\nfamspec = famspec._command:main\n"
+    assert entry_points.strip() == "[console_scripts]\nfamspec = famspec._command:main"
 
 
-def test_every_binary_finds_its_libraries_relative_to_itself(wheel, tmp_path):
+def test_every_elf_file_needs_only_glibc_libstdcxx_libgcc_s_and_the_wheel(wheel, extracted):
+    needs = elf_needs(extracted)
+    # The command, the manifest tool, the core, the extension, the plugins and the four carried libraries.
+    assert len(needs) >= 14, sorted(needs)
+    inside = {os.path.basename(p) for p in needs}
+    outside = {path: [n for n in names if not ALLOWED.fullmatch(n) and n not in inside] for path, names in needs.items()}
+    assert not {p: o for p, o in outside.items() if o}, outside
+    assert needs["famspec/data/lib/libfamspec.so.0"].count("libyaml-cpp.so.0.7") == 1
+    assert not [n for n in needs["famspec/data/lib/libfamspec.so.0"] if "nettle" in n]
+    # The tag is the highest GLIBC_ version any file needs, as readelf lists the version needs.
+    highest = max(tuple(map(int, v)) for p in needs
+                  for v in re.findall(r"Name: GLIBC_(\d+)\.(\d+)",
+                                      run(["readelf", "-V", "-W", extracted / p]).stdout))
+    assert f"-manylinux_{highest[0]}_{highest[1]}_x86_64.whl" in os.path.basename(wheel)
     with zipfile.ZipFile(wheel) as archive:
-        archive.extractall(tmp_path)
-    binaries = [p for p in glob.glob(str(tmp_path / "famspec" / "**" / "*"), recursive=True)
-                if os.path.isfile(p) and open(p, "rb").read(4) == b"\x7fELF"]
-    assert len(binaries) >= 8
-    for binary in binaries:
+        assert f"Tag: cp311-cp311-manylinux_{highest[0]}_{highest[1]}_x86_64\n" in \
+            archive.read("famspec-0.1.0.dist-info/WHEEL").decode()
+
+
+def test_every_binary_finds_its_libraries_relative_to_itself(extracted):
+    for binary in manylinux_tag.elf_files(extracted):
         dynamic = run(["readelf", "-d", binary]).stdout
         runpaths = re.findall(r"\((?:RUNPATH|RPATH)\).*\[(.*)\]", dynamic)
         for runpath in runpaths:
             for entry in runpath.split(":"):
                 assert entry.startswith("$ORIGIN"), f"{binary}: {runpath}"
-        if "libfamspec.so.0" in re.findall(r"\(NEEDED\).*\[(.*)\]", dynamic):
-            directory = runpaths[0].replace("$ORIGIN", os.path.dirname(binary))
-            assert os.path.isfile(os.path.join(directory, "libfamspec.so.0")), binary
+        for name in re.findall(r"\(NEEDED\).*\[(.*)\]", dynamic):
+            if ALLOWED.fullmatch(name):
+                continue
+            assert runpaths, f"{binary} needs {name} and has no run path"
+            directory = runpaths[0].replace("$ORIGIN", str(binary.parent))
+            assert os.path.isfile(os.path.join(directory, name)), f"{binary}: {name}"
     # The CMake package names the library as the wheel holds it.
-    targets = "".join(open(p).read() for p in glob.glob(str(tmp_path / "famspec/data/lib/cmake/famspec/*.cmake")))
+    targets = "".join(open(p).read() for p in glob.glob(str(extracted / "famspec/data/lib/cmake/famspec/*.cmake")))
     assert "libfamspec.so.0\"" in targets and "libfamspec.so.0." not in targets
+
+
+def test_no_file_carries_a_path_of_the_build_machine(wheel, extracted, unpacked):
+    checked = 0
+    for path in extracted.rglob("*"):
+        if path.is_file():
+            data = path.read_bytes()
+            checked += 1
+            for root in (unpacked, SOURCE_DIR, BUILD_DIR):
+                assert root.encode() not in data, f"{path} holds {root}"
+    assert checked > 100
+    # A plugin's declaration sites name their file relative to the source tree.
+    plugin = (extracted / "famspec/data/lib/famspec/plugins/famspec_qwen3_moe.so").read_bytes()
+    assert b"plugins/qwen3_moe/" in plugin
+
+
+def test_outside_debian_libraries(venv):
+    """Debian's copies of the libraries the wheel carries are hidden (a mount namespace binds an empty
+    file over each): the command, the drop-in and a first answer still work, and no library the
+    process maps comes from the system but glibc's, libstdc++ and libgcc_s."""
+    directory, python = venv
+    hidden = sorted({os.path.realpath(p) for p in glob.glob("/usr/lib/x86_64-linux-gnu/lib*.so*")
+                     if os.path.basename(p).startswith(DEBIAN_LIBRARIES)})
+    assert len(hidden) == 4, hidden
+    code = (
+        "import famspec.framework_spec as fs, famspec\n"
+        "NORM = 'hyper_parallel.models.qwen3_moe.adapter.replacements.replace_qwen3_moe_rms_norm'\n"
+        "spec = fs.replacement_spec_for(NORM, module_type='x.Qwen3MoeRMSNorm')\n"
+        "assert spec.new_ctor == 'RMSNorm', spec\n"
+        f"print(famspec.Resolver(famspec.load_plugins()).summary({PLAN!r}).digest())\n"
+        "print('\\n'.join(sorted({l.split()[-1] for l in open('/proc/self/maps') if '.so' in l})))\n")
+    script = "".join(f"mount --bind /dev/null {p} && " for p in hidden) + '"$@"'
+    for command in ([directory / "bin" / "famspec", "summary", "--digest", PLAN], [python, "-c", code]):
+        out = run(["unshare", "-m", "sh", "-c", script, "sh", *command]).stdout.split("\n")
+        assert out[0] == cli_digest(), out
+    mapped = [line for line in out[1:] if line]
+    site = str(directory)
+    assert any(m.startswith(site) and m.endswith("/libyaml-cpp.so.0.7") for m in mapped), mapped
+    interpreter = os.path.dirname(os.path.dirname(os.path.realpath(VENV_PYTHON)))
+    # A mapped library is named by its file (libstdc++.so.6.0.30), a needed one by its SONAME.
+    from_system = [m for m in mapped if not m.startswith((site, interpreter + "/"))
+                   and not ALLOWED.fullmatch(re.sub(r"(\.so\.\d+)(\.\d+)+$", r"\1", os.path.basename(m)))]
+    assert not from_system, from_system
 
 
 def test_the_venv_sees_only_the_wheel(venv):
@@ -184,6 +330,28 @@ def test_a_plugin_builds_against_cmake_dir_and_loads(venv, tmp_path):
     loaded = run([python, "-c", f"import famspec; r = famspec.load_plugins({str(plugins)!r}); "
                                 "print(r.all_ok, r.families)"]).stdout.strip()
     assert loaded.startswith("True ("), loaded
+    # Installed, the plugin goes under the family project's own prefix, never into the package, and
+    # the runtime names that directory next to the shipped one.
+    package = os.path.dirname(cmake_dir.split("/data/")[0] + "/")
+    before = sorted(str(p) for p in pathlib.Path(package).rglob("*"))
+    prefix = tmp_path / "prefix"
+    run(["cmake", "--install", project / "build", "--prefix", prefix])
+    assert sorted(str(p) for p in pathlib.Path(package).rglob("*")) == before
+    installed = glob.glob(str(prefix / "lib" / "famspec" / "plugins" / "*.so"))
+    assert [os.path.basename(p) for p in installed] == ["famspec_acme_moe.so"], installed
+    shipped = run([python, "-c", "import famspec.registry as r; print(r.default_plugin_directory())"]).stdout.strip()
+    listed = json.loads(run([directory / "bin" / "famspec", "list", "--json"],
+                            env=clean_env(FAMSPEC_PLUGIN_PATH=f"{shipped}:{prefix}/lib/famspec/plugins")).stdout)
+    records = listed["plugins"] if isinstance(listed, dict) else listed
+    assert ("acme_moe", "ok") in [(r["name"], r["status"]) for r in records] and len(records) >= 6
+
+
+def test_new_family_names_the_cmake_package_of_the_pip_install(venv, tmp_path):
+    directory, python = venv
+    cmake_dir = run([python, "-c", "import famspec; print(famspec.cmake_dir())"]).stdout.strip()
+    out = run([directory / "bin" / "famspec", "new-family", "zeta_moe", "--architecture", "ZetaMoeForCausalLM",
+               "--dir", tmp_path / "zeta"]).stdout
+    assert f" -Dfamspec_DIR={cmake_dir}\n" in out and "<famspec install prefix>" not in out, out
 
 
 def test_famspec_distributed_where_torch_is_importable(wheel, tmp_path):
@@ -225,32 +393,10 @@ def test_mypy_strict_passes_on_a_user_script_against_the_installed_package(venv)
     assert broken.returncode == 1 and "Tuple[str, ...]" in broken.stdout, broken.stdout
 
 
-def test_a_source_install_for_another_python_version(tmp_path):
-    """pip install from the source checkout into a venv of another CPython: the backend compiles only
-    the extension for it, against this build tree."""
-    python, pip = make_venv(OTHER_PYTHON, tmp_path / "venv")
-    version = run([python, "-c", "import sys; print(f'{sys.version_info[0]}{sys.version_info[1]}')"]).stdout.strip()
-    assert version != "311"
-    run([*pip, "install", "--no-index", "--no-cache-dir", "--disable-pip-version-check", "--no-build-isolation",
-         "--config-settings", f"build-dir={BUILD_DIR}", SOURCE_DIR])
-    code = ("import famspec, famspec._native, sys\n"
-            "assert famspec._native.__file__.endswith(f'.cpython-{sys.version_info[0]}{sys.version_info[1]}"
-            "-x86_64-linux-gnu.so'), famspec._native.__file__\n"
-            f"print(famspec.Resolver(famspec.load_plugins()).summary({PLAN!r}).digest())\n")
-    assert run([python, "-c", code]).stdout.strip() == cli_digest()
-    assert run([tmp_path / "venv" / "bin" / "famspec", "summary", "--digest", PLAN]).stdout.strip() == cli_digest()
-
-
-def test_the_backend_reads_pyproject_without_tomllib_as_tomllib_does():
-    """Python 3.9 and 3.10 have no tomllib: the backend's own reader must give the same table."""
-    import tomllib
-
-    sys.path.insert(0, os.path.join(SOURCE_DIR, "python", "packaging"))
-    try:
-        import famspec_build
-    finally:
-        sys.path.pop(0)
-    with open(os.path.join(SOURCE_DIR, "pyproject.toml"), encoding="utf-8") as handle:
-        text = handle.read()
-    assert famspec_build._parse_toml_subset(text) == tomllib.loads(text)
-    assert famspec_build._metadata().startswith("Metadata-Version: 2.1\nName: famspec\nVersion: 0.1.0\n")
+def test_pip_uninstall_leaves_no_importable_famspec(venv):
+    """Last: nothing the suite put into the venv (a family project's install among it) keeps
+    `import famspec` working once pip has removed the package."""
+    _, python = venv
+    run([python, bundled_pip(VENV_PYTHON), "uninstall", "-y", "--disable-pip-version-check", "famspec"])
+    gone = subprocess.run([python, "-c", "import famspec"], env=clean_env(), capture_output=True, text=True)
+    assert gone.returncode == 1 and "No module named 'famspec'" in gone.stderr, gone.stderr

@@ -1,4 +1,4 @@
-#include "famspec/specs.hpp"
+#include "output/spec_json.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -6,8 +6,8 @@
 #include "famspec/canonical_json.hpp"
 #include "famspec/declaration_summary.hpp"
 #include "famspec/names.hpp"
+#include "famspec/specs.hpp"
 #include "famspec/strategy_check.hpp"
-#include "output/spec_json.hpp"
 
 namespace famspec {
 namespace json = boost::json;

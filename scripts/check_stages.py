@@ -42,6 +42,7 @@ PUBLIC = {
     "plan.hpp": "plan",
     "plan_family.hpp": "plan",
     "component_renderer.hpp": "resolution",
+    "family_dependence.hpp": "resolution",
     "resolver.hpp": "resolution",
     "specs.hpp": "resolution",
     "declaration_summary.hpp": "output",

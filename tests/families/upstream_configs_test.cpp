@@ -274,7 +274,7 @@ TEST_CASE("configs: a component named directly is answered under any family, reg
     const auto plain = run_cli({"resolve", "--target", norm, "--module-type", module_type});
     REQUIRE(plain.exit_code == 0);
     CHECK(plain.out.find(R"("new_ctor":"RMSNorm","old_ctor":"Qwen3RMSNorm")") != std::string::npos);
-    for (const std::string family : {"Qwen3ForCausalLM", "LlamaForCausalLM", "qwen3_moe"}) {
+    for (const std::string family : {"MistralForCausalLM", "LlamaForCausalLM", "Qwen3ForCausalLM", "qwen3_moe"}) {
         CAPTURE(family);
         const auto resolved =
             run_cli({"resolve", "--model-type", family, "--target", norm, "--module-type", module_type});
@@ -284,11 +284,11 @@ TEST_CASE("configs: a component named directly is answered under any family, reg
     }
     const std::string entry = "  - match: '*.norm'\n    module_type: " + module_type +
                               "\n    replace_module:\n      _target_: " + norm + "\n";
-    const Config direct("model_type: Qwen3ForCausalLM\nplan_overrides:\n" + entry);
+    const Config direct("model_type: MistralForCausalLM\nplan_overrides:\n" + entry);
     const auto checked = run_cli({"check", direct.path});
     CHECK(checked.exit_code == 0);
     CHECK(checked.out == direct.path +
-                             ": 1 targets, 1 covered, 0 not covered (model_type Qwen3ForCausalLM from "
+                             ": 1 targets, 1 covered, 0 not covered (model_type MistralForCausalLM from "
                              "model_type)\n");
     const auto digest = run_cli({"summary", direct.path, "--digest"});
     REQUIRE(digest.exit_code == 0);
@@ -299,17 +299,17 @@ TEST_CASE("configs: a component named directly is answered under any family, reg
         CHECK(other.out == digest.out);
     }
     // A plan with a target that does read the family still refuses a family no plugin registers.
-    const Config mixed("model_type: Qwen3ForCausalLM\nplan_overrides:\n" + entry +
+    const Config mixed("model_type: MistralForCausalLM\nplan_overrides:\n" + entry +
                        "  - match: '*.mlp'\n    when: ep\n    local_compute_fn:\n      _target_: " + kModels +
                        "qwen3_moe.adapter.distributed.expert_parallel.qwen3moe_ep_compute_fn\n");
     const auto refused = run_cli({"check", mixed.path});
     CHECK(refused.exit_code == 1);
-    CHECK(refused.err.starts_with("famspec: unknown family 'Qwen3ForCausalLM'"));
+    CHECK(refused.err.starts_with("famspec: unknown family 'MistralForCausalLM'"));
     const auto factory =
-        run_cli({"resolve", "--model-type", "Qwen3ForCausalLM", "--target",
+        run_cli({"resolve", "--model-type", "MistralForCausalLM", "--target",
                  kModels + "qwen3_moe.adapter.replacements.replace_qwen3_moe_rms_norm", "--module-type", module_type});
     CHECK(factory.exit_code == 1);
-    CHECK(factory.err.starts_with("famspec: unknown family 'Qwen3ForCausalLM'"));
+    CHECK(factory.err.starts_with("famspec: unknown family 'MistralForCausalLM'"));
 }
 
 TEST_CASE("configs: deepseek_v41's shared-attention CP wrapper is covered under both layouts, use_fused_ops is gone") {

@@ -98,30 +98,30 @@ QWEN3_NORM = "transformers.models.qwen3.modeling_qwen3.Qwen3RMSNorm"
 def test_the_drop_in_answers_a_component_named_directly_under_any_family(framework_spec):
     plain = framework_spec.replacement_spec_for(DIRECT_NORM, module_type=QWEN3_NORM)
     assert (plain.old_ctor, plain.new_ctor) == ("Qwen3RMSNorm", "RMSNorm")
-    for family in ("Qwen3ForCausalLM", "LlamaForCausalLM", "qwen3_moe", "qwen3_mo"):
+    for family in ("MistralForCausalLM", "LlamaForCausalLM", "qwen3_moe", "qwen3_mo"):
         assert framework_spec.replacement_spec_for(DIRECT_NORM, family, module_type=QWEN3_NORM) is plain
     overrides = [{"module_type": QWEN3_NORM, "replace_module": {"_target_": DIRECT_NORM}}]
     assert framework_spec.declaration_summary("LlamaForCausalLM", overrides) == \
         framework_spec.declaration_summary(None, overrides)
-    assert framework_spec.declaration_summary("Qwen3ForCausalLM", overrides)["replacement_specs"][DIRECT_NORM][
+    assert framework_spec.declaration_summary("MistralForCausalLM", overrides)["replacement_specs"][DIRECT_NORM][
         "new_ctor"] == "RMSNorm"
 
 
 def test_a_component_named_directly_needs_no_registered_family_even_under_strict(registry, tmp_path):
     strict = famspec.Resolver(registry, strict=True)
-    answer = strict.replacement(DIRECT_NORM, "Qwen3ForCausalLM", module_type=QWEN3_NORM)
+    answer = strict.replacement(DIRECT_NORM, "MistralForCausalLM", module_type=QWEN3_NORM)
     assert answer.status == "resolved" and answer.value.new_ctor == "RMSNorm"
     assert answer.explanation.family == "" and answer.explanation.channel == "direct-component"
     path = tmp_path / "config.yaml"
-    path.write_text(f"model_type: Qwen3ForCausalLM\nplan_overrides:\n  - match: '*.norm'\n"
+    path.write_text(f"model_type: MistralForCausalLM\nplan_overrides:\n  - match: '*.norm'\n"
                     f"    module_type: {QWEN3_NORM}\n    replace_module: {DIRECT_NORM}\n")
     summary = strict.summary(str(path))
     assert [e.status for e in summary.entries] == ["resolved"]
     assert strict.summary(str(path), "LlamaForCausalLM").digest() == summary.digest()
     assert run_cli("summary", str(path), "--digest").stdout == summary.digest() + "\n"
     # A target that reads the family still needs a registered one.
-    with pytest.raises(famspec.ResolutionError, match="unknown family 'Qwen3ForCausalLM'"):
-        strict.replacement(RMS_NORM, "Qwen3ForCausalLM", module_type=QWEN3_NORM)
+    with pytest.raises(famspec.ResolutionError, match="unknown family 'MistralForCausalLM'"):
+        strict.replacement(RMS_NORM, "MistralForCausalLM", module_type=QWEN3_NORM)
 
 
 def test_shared_compressed_attention_ignores_use_fused_ops(registry, framework_spec):

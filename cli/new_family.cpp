@@ -13,11 +13,13 @@
 #include <filesystem>
 #include <fstream>
 #include <ostream>
+#include <stdexcept>
 #include <string_view>
 #include <system_error>
 #include <utility>
 #include <vector>
 
+#include "family_templates.hpp"
 #include "famspec/sdk/version.hpp"
 
 namespace famspec::cli {
@@ -81,120 +83,94 @@ std::string camel_case(std::string_view name) {
     return out;
 }
 
-void replace_all(std::string& text, std::string_view from, const std::string& to) {
-    for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
-        text.replace(at, from.size(), to);
+// A C++ string literal of a validated name: its characters need no escape.
+std::string string_literal(std::string_view name) { return "\"" + std::string(name) + "\""; }
+
+using Values = std::vector<std::pair<std::string_view, std::string>>;
+
+// The name of the placeholder text[at] opens (@NAME@, NAME of A-Z and '_'), or "" if it opens none.
+std::string_view placeholder_at(std::string_view text, std::size_t at) {
+    const std::size_t close = text.find('@', at + 1);
+    if (text[at] != '@' || close == std::string_view::npos || close == at + 1) return {};
+    const std::string_view name = text.substr(at + 1, close - at - 1);
+    return std::all_of(name.begin(), name.end(), [](char c) { return is_upper(c) || c == '_'; }) ? name
+                                                                                                 : std::string_view{};
 }
 
-constexpr std::string_view kCMakeLists = R"(# The @NAME@ family plugin, built against an installed famspec:
-#
-#   cmake -S . -B build -DCMAKE_PREFIX_PATH=<famspec install prefix>
-#   cmake --build build
-#   famspec list --plugin-path "$PWD/build/plugins"
-cmake_minimum_required(VERSION 3.25)
-project(@NAME@_family VERSION 0.1.0 LANGUAGES CXX)
-
-find_package(famspec @FAMSPEC_VERSION@ CONFIG REQUIRED)
-
-# Everything a plugin needs (hidden visibility, export list, -Wl,--no-undefined, the embedded
-# manifest) comes with famspec_add_plugin(); the result is build/plugins/famspec_@NAME@.so.
-# `cmake --install build` copies it into the famspec plugin directory.
-famspec_add_plugin(@NAME@
-    SOURCES plugin.cpp
-    OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/plugins
-    INSTALL_DESTINATION ${famspec_PLUGIN_DIR})
-
-# `ctest --test-dir build`: the README's resolve command, run by the famspec this project was
-# configured against; it exits 1 unless the example factory resolves.
-enable_testing()
-add_test(NAME resolve_@NAME@_rms_norm
-    COMMAND famspec::famspec resolve --target @RESOLVE_TARGET@
-        --module-type @MODULE_TYPE@ --plugin-path ${CMAKE_BINARY_DIR}/plugins)
-)";
-
-constexpr std::string_view kPlugin =
-    R"(// The @NAME@ family (@ARCHITECTURE@). Each declaration below maps to one resolution channel; see
-// docs/plugin-authors.md in the famspec sources.
-#include "famspec/sdk.hpp"
-
-FAMSPEC_PLUGIN("@NAME@", "0.1.0", "@CLASS@ family")(famspec::Registrar& registrar) {
-    using namespace famspec::declare;
-    const std::string adapter = "hyper_parallel.models.@NAME@.adapter.";
-    const std::string components = "@NAME@_components.modules";
-
-    // The component the example factory constructs. A family that uses the shipped components
-    // (hyper_parallel.components.modules) registers none and names that package in wraps().
-    Components{components}
-        .component({
-            .name = "@CLASS@RMSNorm",
-            .submodule = "norm",
-            .signature = {param("module"), kw_only, param("eps", 1e-6), param("module_fqn", ""),
-                          param("context", famspec::none)},
-            .source = {},
-        })
-        .register_into(registrar);
-
-    Family family{"@NAME@", "@ARCHITECTURE@"};
-    // replace_module: @CLASS@RMSNorm(module=module, module_fqn=module_fqn, context=context)
-    family.factory(adapter + "replacements.replace_@NAME@_rms_norm")
-        .wraps("@CLASS@RMSNorm", components)
-        .bind("module_fqn")
-        .bind("context");
-    // Add CP wrappers (family.cp_wrapper), MoE archetypes (family.archetype) and aliases
-    // (family.alias) here.
-    family.register_into(registrar);
+// The template (sdk/templates/family/, embedded by the build) with each placeholder replaced in one
+// pass, as sync expands the same files (python/famspec/sync/template.py): a line holding only a
+// placeholder whose value is empty is left out. A placeholder without a value is the build's mistake.
+std::string expand(std::string_view text, const Values& values) {
+    std::string out;
+    for (std::size_t begin = 0; begin < text.size();) {
+        const std::size_t newline = text.find('\n', begin);
+        const std::string_view line =
+            text.substr(begin, newline == std::string_view::npos ? newline : newline + 1 - begin);
+        begin += line.size();
+        for (std::size_t at = 0; at < line.size();) {
+            const std::string_view name = placeholder_at(line, at);
+            if (name.empty()) {
+                out += line[at++];
+                continue;
+            }
+            const auto value =
+                std::find_if(values.begin(), values.end(), [&](const auto& v) { return v.first == name; });
+            if (value == values.end())
+                throw std::logic_error("family template: no value for @" + std::string(name) + "@");
+            const std::string_view rest = line.substr(at + name.size() + 2);
+            if (at == 0 && value->second.empty() && (rest.empty() || rest == "\n")) break;  // the line is left out
+            out += value->second;
+            at += name.size() + 2;
+        }
+    }
+    return out;
 }
-)";
-
-constexpr std::string_view kReadme = R"(# @NAME@: a famspec family plugin
-
-Family `@NAME@` (architecture `@ARCHITECTURE@`), written by `famspec new-family`.
-
-```sh
-cmake -S . -B build -DCMAKE_PREFIX_PATH=<famspec install prefix>
-cmake --build build
-famspec list --plugin-path "$PWD/build/plugins"
-famspec show @NAME@ --plugin-path "$PWD/build/plugins"
-famspec resolve --target @RESOLVE_TARGET@ \
-    --module-type @MODULE_TYPE@ --plugin-path "$PWD/build/plugins"
-ctest --test-dir build   # runs the resolve command above
-```
-
-`cmake --install build` copies `famspec_@NAME@.so` into the plugin directory of that famspec, where
-it is found without `--plugin-path`.
-
-Any compiler will do (GCC or Clang), as long as the standard library, `_GLIBCXX_USE_CXX11_ABI`,
-debug containers and sanitizer flags are the ones famspec was built with, and its libstdc++ is not
-newer than the one a job loads; `famspec list` names any difference, and notes another compiler.
-
-Targets follow `hyper_parallel.models.@NAME@.adapter.<module>.<name>`: the directory after
-`models` must name the family, or famspec rejects the declaration at load time.
-)";
 
 struct File {
     std::string name;
     std::string text;
 };
 
+// The example's target and module type: the README's resolve command and the generated test share them.
 std::vector<File> render(const NewFamilyOptions& options) {
-    const std::vector<std::pair<std::string_view, std::string>> values = {
-        // The README's resolve command and the generated test share these (expanded first).
-        {"@RESOLVE_TARGET@", "hyper_parallel.models.@NAME@.adapter.replacements.replace_@NAME@_rms_norm"},
-        {"@MODULE_TYPE@", "transformers.models.@NAME@.modeling_@NAME@.@CLASS@RMSNorm"},
-        {"@NAME@", options.name},
-        {"@ARCHITECTURE@", options.architecture},
-        {"@CLASS@", camel_case(options.name)},
-        {"@FAMSPEC_VERSION@", std::to_string(FAMSPEC_VERSION_MAJOR) + "." + std::to_string(FAMSPEC_VERSION_MINOR)},
+    const std::string& name = options.name;
+    const std::string target = "hyper_parallel.models." + name + ".adapter.replacements.replace_" + name + "_rms_norm";
+    const std::string module_type =
+        "transformers.models." + name + ".modeling_" + name + "." + camel_case(name) + "RMSNorm";
+    Values values = {
+        {"FAMILY", name},
+        {"ARCHITECTURE", options.architecture},
+        {"CLASS", camel_case(name)},
+        {"FAMSPEC_VERSION", std::to_string(FAMSPEC_VERSION_MAJOR) + "." + std::to_string(FAMSPEC_VERSION_MINOR)},
+        {"VERSION", "0.1.0"},
+        {"WRITTEN_BY", "written by `famspec new-family`"},
+        {"ABOUT",
+         "written by `famspec new-family`.\n"
+         "// Each declaration below maps to one resolution channel; see docs/plugin-authors.md in the famspec "
+         "sources."},
+        // sync's generated regions; this project is its author's throughout.
+        {"BEGIN_REGION", ""},
+        {"END_REGION", ""},
+        {"ASSETS", ""},
+        {"ASSETS_INCLUDE", ""},
+        {"PLUGIN_NAME", string_literal(name)},
+        {"PLUGIN_VERSION", string_literal("0.1.0")},
+        {"PLUGIN_DESCRIPTION", string_literal(camel_case(name) + " family")},
+        {"RESOLVE_TARGET", target},
+        {"MODULE_TYPE", module_type},
+        {"TEST_PURPOSE", "the README's resolve command, which fails unless the example factory resolves"},
+        {"TEST_NAME", "resolve_" + name + "_rms_norm"},
+        {"TEST_COMMAND", "resolve --target " + target + "\n            --module-type " + module_type +
+                             " --plugin-path ${CMAKE_BINARY_DIR}/plugins"},
     };
-    std::vector<File> files = {
-        {"CMakeLists.txt", std::string(kCMakeLists)},
-        {"plugin.cpp", std::string(kPlugin)},
-        {"README.md", std::string(kReadme)},
+    std::string declarations = expand(family_templates::example_declarations, values);
+    declarations.pop_back();  // the placeholder's line ends it
+    values.emplace_back("DECLARATIONS", std::move(declarations));
+    return {
+        {"CMakeLists.txt", expand(family_templates::CMakeLists, values)},
+        {"plugin.cpp", expand(family_templates::plugin, values)},
+        {"README.md", expand(family_templates::README, values)},
     };
-    for (File& file : files) {
-        for (const auto& [key, value] : values) replace_all(file.text, key, value);
-    }
-    return files;
 }
 
 // Writes the files into a fresh sibling directory, then renames it to `directory` only if nothing

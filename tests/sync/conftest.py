@@ -3,6 +3,7 @@ plugins' description (which components a generated plugin need not declare)."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -57,3 +58,29 @@ def sync(declarations_file, capsys):
         return code, captured.out, captured.err
 
     return run
+
+
+TEMPLATES = SOURCE / "sdk" / "templates" / "family"
+
+
+def from_template(template: str, text: str) -> dict[str, str | None] | None:
+    """The placeholder values that make ``template`` (the text of a file of sdk/templates/family/) read
+    as ``text``, or None when no values do: a line holding only a placeholder may be left out (its value
+    None), and a placeholder that stands twice has one value."""
+    pattern, seen = [], set()
+    for line in template.splitlines(keepends=True):
+        alone = re.fullmatch(r"@([A-Z_]+)@\n?", line)
+        if alone and alone.group(1) not in seen:
+            seen.add(alone.group(1))
+            pattern.append(f"(?:(?P<{alone.group(1)}>.*?){re.escape(line[len(alone.group(0).rstrip()):])})?")
+            continue
+        for n, piece in enumerate(re.split(r"@([A-Z_]+)@", line)):
+            if n % 2 == 0:
+                pattern.append(re.escape(piece))
+            elif piece in seen:
+                pattern.append(f"(?P={piece})")
+            else:
+                seen.add(piece)
+                pattern.append(f"(?P<{piece}>.*?)")
+    found = re.fullmatch("".join(pattern), text, re.DOTALL)
+    return found.groupdict() if found else None

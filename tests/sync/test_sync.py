@@ -7,6 +7,7 @@ import json
 import pytest
 
 from conftest import RUNTIME, SHIPPED, SOURCE, snapshot
+from famspec import __version__
 from famspec.sync import read_family
 
 QWEN = "hyper_parallel/models/qwen3_moe/adapter"
@@ -145,10 +146,16 @@ def test_qwen3_moe_project_reads_like_a_shipped_plugin(tmp_path, sync):
     assert "famspec_add_plugin(qwen3_moe\n    SOURCES plugin.cpp\n    INSTALL_DESTINATION ${famspec_PLUGIN_DIR}\n" in cmake
     assert "    ASSETS\n        python/run_qwen3_moe_flash_attention.py\n" in cmake
     # Alone it finds the installed famspec; in famspec's tree (plugins/) it is a subdirectory of the build.
-    assert "if(NOT DEFINED FAMSPEC_PLUGIN_OUTPUT_DIR)\n    find_package(famspec CONFIG REQUIRED)\nendif()\n" in cmake
+    requirement = ".".join(__version__.split(".")[:2])
+    assert f"if(NOT DEFINED FAMSPEC_PLUGIN_OUTPUT_DIR)\n    find_package(famspec {requirement} CONFIG REQUIRED)\nendif()\n" \
+        in cmake
+    assert "    add_test(NAME verify_qwen3_moe\n        COMMAND famspec::famspec verify --plugin-path ${CMAKE_BINARY_DIR}" \
+        "/plugins)\n" in cmake
     # The project under plugins/ is this one, the version its author set aside.
     shipped = (SOURCE / "plugins" / "qwen3_moe" / "plugin.cpp").read_text(encoding="utf-8")
     assert shipped == plugin.replace('FAMSPEC_PLUGIN("qwen3_moe", "0.1.0"', 'FAMSPEC_PLUGIN("qwen3_moe", "1.0.0"')
+    shipped = (SOURCE / "plugins" / "qwen3_moe" / "CMakeLists.txt").read_text(encoding="utf-8")
+    assert shipped == cmake.replace("project(qwen3_moe_family VERSION 0.1.0", "project(qwen3_moe_family VERSION 1.0.0")
 
 
 def test_a_new_family_declares_its_own_component_and_wrapper_options(tree, tmp_path, sync):

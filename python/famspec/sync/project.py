@@ -78,10 +78,10 @@ def planned(out: Path, family: FamilySource) -> tuple[dict[str, str], list[str]]
     render.asset_names(family.interface)
     for rel in ("CMakeLists.txt", "plugin.cpp", STATE):
         _check_inside(out, rel)
+    version = render.kept_version(_read(out / "plugin.cpp"), family)
     files = {
-        "CMakeLists.txt": _merge(out / "CMakeLists.txt", render.cmake_file(family)),
-        "plugin.cpp": _merge(out / "plugin.cpp",
-                             render.plugin_file(family, render.kept_version(_read(out / "plugin.cpp"), family))),
+        "CMakeLists.txt": _merge(out / "CMakeLists.txt", render.cmake_file(family, version)),
+        "plugin.cpp": _merge(out / "plugin.cpp", render.plugin_file(family, version)),
     }
     assets = render.assets(family)
     for rel in assets:

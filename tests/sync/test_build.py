@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import HERE, SHIPPED, SOURCE, make_tree
+from conftest import HERE, SHIPPED, SOURCE, TEMPLATES, make_tree
 from runtime_tree import required as _required
+from test_templates import FILES, new_family, values_of
 
 PLANS = {
     "qwen3_moe": ["qwen3_moe.yaml", "qwen3_moe_training.yaml"],
@@ -65,7 +66,10 @@ def built(tmp_path_factory):
     plugins = {"qwen3_moe": qwen / "build" / "plugins" / "famspec_qwen3_moe.so"}
     for family in (*SHIPPED[1:], "acme_moe"):
         plugins[family] = together / "build" / "plugins" / f"famspec_{family}.so"
-    return {"prefix": prefix, "tree": tree, "projects": projects, "plugins": plugins, "work": work}
+    # A project from new-family, written from the same templates by the installed command, built alone.
+    zeta = new_family(work / "zeta moe", cli=prefix / "bin" / "famspec")
+    _configure(zeta, zeta / "build", prefix)
+    return {"prefix": prefix, "tree": tree, "projects": projects, "plugins": plugins, "work": work, "zeta": zeta}
 
 
 def _plugin_dir(built, family: str, replace: bool) -> Path:
@@ -84,6 +88,21 @@ def _plugin_dir(built, family: str, replace: bool) -> Path:
 def _famspec(built, *args) -> subprocess.CompletedProcess:
     return subprocess.run([str(built["prefix"] / "bin" / "famspec"), *map(str, args)], capture_output=True, text=True,
                           timeout=300)
+
+
+def test_new_family_and_sync_projects_from_the_installed_templates_build_and_pass_their_tests(built):
+    installed = sorted((built["prefix"] / "lib").glob("python3*/*-packages/famspec/templates/family"))
+    assert len(installed) == 1
+    assert sorted(p.name for p in installed[0].iterdir()) == FILES
+    assert all((installed[0] / name).read_bytes() == (TEMPLATES / name).read_bytes() for name in FILES)
+    ctest = Path(_required("FAMSPEC_TEST_CMAKE")).with_name("ctest")
+    for project, family, test in ((built["zeta"], "zeta_moe", "resolve_zeta_moe_rms_norm"),
+                                  (built["projects"] / "qwen3_moe", "qwen3_moe", "verify_qwen3_moe")):
+        assert values_of(project)["CMakeLists.txt"]["TEST_NAME"] == test
+        assert (project / "build" / "plugins" / f"famspec_{family}.so").is_file()
+        # The project's own test, run by the installed famspec it was configured against.
+        result = run([ctest, "--test-dir", project / "build", "--no-tests=error"])
+        assert f": {test} " in result.stdout and "100% tests passed, 0 tests failed out of 1" in result.stdout
 
 
 def test_the_standalone_build_leaves_exactly_one_plugin(built):

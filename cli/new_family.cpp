@@ -131,7 +131,8 @@ struct File {
     std::string text;
 };
 
-// The example's target and module type: the README's resolve command and the generated test share them.
+// The project's files: sync's template files, with this family's names and new-family's example factory,
+// whose target and module type the README's resolve command and the generated test share.
 std::vector<File> render(const NewFamilyOptions& options) {
     const std::string& name = options.name;
     const std::string target = "hyper_parallel.models." + name + ".adapter.replacements.replace_" + name + "_rms_norm";

@@ -1,6 +1,6 @@
 // famspec new-family: writes a ready-to-build out-of-tree family project (CMakeLists.txt, plugin
-// source with one example factory, README, a test that runs the README's resolve command), in the
-// shape of examples/out-of-tree-family.
+// source with one example factory, README, a test that runs the README's resolve command) from the
+// templates `famspec sync` writes its projects from too (sdk/templates/family/, embedded at build time).
 #pragma once
 
 #include <iosfwd>

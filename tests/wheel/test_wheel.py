@@ -352,6 +352,12 @@ def test_new_family_names_the_cmake_package_of_the_pip_install(venv, tmp_path):
     out = run([directory / "bin" / "famspec", "new-family", "zeta_moe", "--architecture", "ZetaMoeForCausalLM",
                "--dir", tmp_path / "zeta"]).stdout
     assert f" -Dfamspec_DIR={cmake_dir}\n" in out and "<famspec install prefix>" not in out, out
+    # sync writes the same project from the wheel's copy of the templates new-family embeds.
+    templates = run([python, "-c", "from famspec.sync import template; print(template.directory())"]).stdout.strip()
+    package = run([python, "-c", "import famspec, os; print(os.path.dirname(famspec.__file__))"]).stdout.strip()
+    assert templates == os.path.join(package, "templates", "family")
+    assert sorted(os.listdir(templates)) == ["CMakeLists.txt.in", "README.md.in", "example_declarations.cpp.in",
+                                             "plugin.cpp.in"]
 
 
 def test_famspec_distributed_where_torch_is_importable(wheel, tmp_path):

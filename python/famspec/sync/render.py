@@ -1,5 +1,6 @@
-"""The generated project: the regions of plugin.cpp and CMakeLists.txt that sync owns, their default
-surroundings for a new project, and the Python assets (handed-over functions) as files."""
+"""The generated project: plugin.cpp and CMakeLists.txt expanded from the family project templates
+that `famspec new-family` writes from too (template.py), split into the region sync owns and its
+default surroundings for a new project; and the Python assets (handed-over functions) as files."""
 
 from __future__ import annotations
 

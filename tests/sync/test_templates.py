@@ -125,3 +125,10 @@ def test_a_placeholder_without_a_value_is_refused():
     with pytest.raises(SyncError, match=r"template t: @MISSING@ has no value"):
         template.substitute("x @MISSING@\n", {}, "t")
     assert template.substitute("mail@example.com @ 3\n", {}, "t") == "mail@example.com @ 3\n"
+
+
+def test_missing_templates_are_named_before_anything_is_written(tmp_path, monkeypatch):
+    monkeypatch.setattr(template, "_DIRECTORIES", (tmp_path / "none",))
+    with pytest.raises(SyncError, match=r"the family project templates are missing \(looked in .*none\): "
+                                        r"reinstall famspec; nothing was written"):
+        template.expand("plugin.cpp.in", {})

@@ -145,34 +145,6 @@ def test_a_symbolic_link_under_out_is_never_followed(tmp_path, sync):
     assert list(elsewhere.iterdir()) == []
 
 
-@pytest.mark.parametrize("replaced_before_kill", [0, 1, 2])
-def test_a_sync_killed_part_way_leaves_a_project_the_next_sync_completes(tree, tmp_path, sync, monkeypatch,
-                                                                         replaced_before_kill):
-    out = tmp_path / "acme"
-    assert sync(tree.root, "acme_moe", out)[0] == 0
-    tree.replace(ATTENTION, "_SOFTMAX_DTYPE = torch.float32", "_SOFTMAX_DTYPE = torch.float64")
-    tree.replace(ATTENTION, "Plain attention with", "Attention with")
-    fresh = tmp_path / "fresh"
-    assert sync(tree.root, "acme_moe", fresh)[0] == 0
-    real_replace, calls = os.replace, []
-
-    def killed(source, target):
-        if len(calls) == replaced_before_kill:
-            raise KeyboardInterrupt  # the process ends here: nothing after this point runs
-        calls.append(target)
-        real_replace(source, target)
-
-    monkeypatch.setattr(os, "replace", killed)
-    with pytest.raises(KeyboardInterrupt):
-        sync(tree.root, "acme_moe", out)
-    assert len(calls) == replaced_before_kill
-    assert any(p.name.startswith(".famspec-sync-tmp.") for p in out.rglob("*"))  # left by the kill
-    monkeypatch.setattr(os, "replace", real_replace)
-    code, _, stderr = sync(tree.root, "acme_moe", out)
-    assert code == 0, stderr
-    assert snapshot(out) == snapshot(fresh)
-
-
 def test_a_registration_in_a_hyphenated_folder_or_a_directory_is_named(tree, tmp_path):
     models = tree.root / "hyper_parallel" / "models"
     (models / "bad-name" / "adapter").mkdir(parents=True)

@@ -174,7 +174,7 @@ def test_a_pending_write_through_a_link_or_over_an_edit_is_refused(tmp_path, syn
     before = snapshot(tmp_path)
     code, _, stderr = sync(tree.root, "acme_moe", out)
     assert code == 2
-    assert stderr == (f"famspec sync: {out}/plugin.cpp changed since sync staged its replacement in "
+    assert stderr == (f"famspec sync: {out}/plugin.cpp changed since sync staged the write in "
                       f"{out}/{journal.PENDING}: move it away to let sync complete that write, or remove "
                       f"{out}/{journal.PENDING} to drop it; nothing was written\n")
     assert snapshot(tmp_path) == before and list(elsewhere.iterdir()) == []

@@ -66,9 +66,8 @@ def _umask() -> int:
     return mask
 
 
-def _stage(out: Path, files: dict[str, str], stale: list[str]) -> tuple[Path, list[dict]]:
+def _stage(out: Path, files: dict[str, str], changes: list[str], stale: list[str]) -> tuple[Path, list[dict]]:
     """The staging directory, holding each changed file and the journal; nothing in OUT is replaced yet."""
-    changes = [rel for rel in sorted(files, key=_order) if _file_digest(out / rel) != _text_digest(files[rel])]
     out.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=_STAGING, dir=out))
     entries = []
@@ -101,9 +100,10 @@ def write(out: Path, files: dict[str, str], stale: list[str]) -> list[str]:
         raise SyncError(f"{out / PENDING} appeared while sync was planning: run sync again; nothing was written")
     try:
         _remove_leftovers(out)
-        if not stale and all(_file_digest(out / rel) == _text_digest(text) for rel, text in files.items()):
+        changes = [rel for rel in sorted(files, key=_order) if _file_digest(out / rel) != _text_digest(files[rel])]
+        if not changes and not stale:
             return []
-        staging, entries = _stage(out, files, stale)
+        staging, entries = _stage(out, files, changes, stale)
         os.rename(staging, out / PENDING)  # the commit: from here on, the next sync completes this write
     except OSError as error:
         raise SyncError(f"--out {out}: cannot write: {error}; nothing was written") from None
@@ -116,15 +116,11 @@ def _apply(out: Path, pending: Path, entries: list[dict]) -> None:
     A file still staged must hold what it held when it was staged: an edit since is refused, whole."""
     for entry in entries:
         target = out / entry["file"]
-        if entry["staged"] is None:
-            expected = (entry["before"], None)  # or deleted already
-        elif os.path.lexists(pending / entry["staged"]):
-            expected = (entry["before"],)
-        else:
-            continue  # moved already
-        if _file_digest(target) not in expected:
-            raise SyncError(f"{target} changed since sync staged its replacement in {pending}: move it away to "
-                            f"let sync complete that write, or remove {pending} to drop it; nothing was written")
+        moved = entry["staged"] is not None and not os.path.lexists(pending / entry["staged"])
+        # What it held when the write was staged, or nothing (deleted already, or moved away by hand).
+        if not moved and _file_digest(target) not in (entry["before"], None):
+            raise SyncError(f"{target} changed since sync staged the write in {pending}: move it away to let "
+                            f"sync complete that write, or remove {pending} to drop it; nothing was written")
     for entry in entries:
         target = out / entry["file"]
         if entry["staged"] is None:

@@ -221,9 +221,9 @@ def _unprivileged(run) -> tuple[int, str, str]:
 
 
 def test_an_unreadable_directory_is_bad_input(declarations_file):
-    # A tree every user can read but the adapter's directory: under tmp_path, which only root reads,
-    # an unprivileged run would fail on the whole tree instead.
-    root = Path(tempfile.mkdtemp(prefix="famspec-unreadable-"))
+    # A tree every user can read but the adapter's directory: under tmp_path (or a TMPDIR) that only
+    # root reads, an unprivileged run would fail on the whole tree instead.
+    root = Path(tempfile.mkdtemp(prefix="famspec-unreadable-", dir="/tmp" if os.geteuid() == 0 else None))
     try:
         root.chmod(0o755)
         tree = make_tree(root / "runtime")

@@ -10,6 +10,7 @@
 #include "famspec/family_suggestions.hpp"
 #include "famspec/names.hpp"
 #include "famspec/plan_family.hpp"
+#include "famspec/plan_keys.hpp"
 #include "famspec/plan_option.hpp"
 #include "famspec/resolver.hpp"
 #include "famspec/snapshot.hpp"
@@ -76,9 +77,8 @@ std::optional<Plan> read_checked_plan(const Context& context, const std::string&
     const PlanWarning* misspelt = nullptr;
     std::size_t misspelt_count = 0;
     for (const PlanWarning& warning : parsed->warnings) {
-        // An unread key whose nearest known key is a slot name (replace_modul) would drop its target
-        // while the plan looks covered: an error, shown under --quiet too.
-        if (from_name<Slot>(warning.suggestion)) {
+        // A near miss of a slot key (famspec/plan_keys.hpp): an error, shown under --quiet too.
+        if (refuses_plan(warning)) {
             if (misspelt_count++ == 0) misspelt = &warning;
             err << "famspec: " << warning.file << ":" << warning.location.line << ":" << warning.location.column
                 << ": error: " << warning.message << "\n";
@@ -87,14 +87,10 @@ std::optional<Plan> read_checked_plan(const Context& context, const std::string&
         }
     }
     if (misspelt != nullptr) {
-        failure = context.fail(
-            kExitFailed,
-            {"plan",
-             parsed->file + ": " + std::to_string(misspelt_count) +
-                 " misspelt slot key(s): the plan is refused rather than answered without their "
-                 "targets",
-             parsed->file, static_cast<int>(misspelt->location.line), static_cast<int>(misspelt->location.column)},
-            out, err);
+        failure = context.fail(kExitFailed,
+                               {"plan", parsed->file + ": " + plan_refusal_reason(misspelt_count), parsed->file,
+                                static_cast<int>(misspelt->location.line), static_cast<int>(misspelt->location.column)},
+                               out, err);
         return std::nullopt;
     }
     return std::move(parsed).value();

@@ -41,6 +41,7 @@ PUBLIC = {
     "family_suggestions.hpp": "plan",
     "plan.hpp": "plan",
     "plan_family.hpp": "plan",
+    "plan_keys.hpp": "plan",
     "component_renderer.hpp": "resolution",
     "family_dependence.hpp": "resolution",
     "resolver.hpp": "resolution",

@@ -21,6 +21,7 @@ _LAZY = {
     "PartialRegistryError": "errors",
     "Plan": "plan",
     "PlanError": "errors",
+    "PlanWarning": "errors",
     "PluginRecord": "registry",
     "ProvenanceMismatch": "_provenance",
     "Registry": "registry",

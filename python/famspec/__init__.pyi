@@ -4,6 +4,7 @@ from ._provenance import check_provenance as check_provenance
 from ._provenance import provenance as provenance
 from .errors import PartialRegistryError as PartialRegistryError
 from .errors import PlanError as PlanError
+from .errors import PlanWarning as PlanWarning
 from .errors import ResolutionError as ResolutionError
 from .plan import Plan as Plan
 from .plan import parse_plan as parse_plan

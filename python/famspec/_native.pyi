@@ -127,6 +127,19 @@ class PlanEntry(TypedDict):
     line: int
     column: int
 
+class PlanWarningFields(TypedDict):
+    file: str
+    line: int
+    column: int
+    message: str
+    suggestion: str
+    refuses: bool
+
+class UnreadKeyFields(TypedDict):
+    message: str
+    suggestion: str
+    refuses: bool
+
 class Plan:
     @property
     def file(self) -> str: ...
@@ -142,9 +155,13 @@ class Plan:
     def entries(self) -> List[PlanEntry]: ...
     @property
     def reads_family(self) -> bool: ...
+    @property
+    def warnings(self) -> List[PlanWarningFields]: ...
 
 def parse_plan_file(path: str) -> PlanParse: ...
 def parse_plan_text(text: str, file_name: str) -> PlanParse: ...
+def unread_entry_key(key: str) -> Optional[UnreadKeyFields]: ...
+def plan_refusal_reason(refusing_warnings: int) -> str: ...
 def target_reads_family(slot: str, target: str) -> bool: ...
 
 class Registry:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["PartialRegistryError", "PlanError", "ResolutionError"]
+__all__ = ["PartialRegistryError", "PlanError", "PlanWarning", "ResolutionError"]
 
 
 class PlanError(ValueError):
@@ -24,6 +24,23 @@ class PlanError(ValueError):
 
     def __reduce__(self):
         return (type(self), (self.file, self.line, self.column, self.message, self.errors[1:]))
+
+
+class PlanWarning(UserWarning):
+    """Something in a plan famspec does not read, the hint ``famspec check`` shows: an unread key with
+    the nearest known one, ``model.model_type``, a ``plan_overrides`` below the top level. ``parse_plan``
+    (and the drop-in, for its override records) warns with it and reads the rest; a near miss of a
+    slot key is a ``PlanError`` instead. ``line`` is 0 where there is no line (an override record)."""
+
+    def __init__(self, file: str, line: int, column: int, message: str):
+        super().__init__(f"{file}: {message}" if line == 0 else f"{file}:{line}:{column}: {message}")
+        self.file = file
+        self.line = line
+        self.column = column
+        self.message = message
+
+    def __reduce__(self):
+        return (type(self), (self.file, self.line, self.column, self.message))
 
 
 class ResolutionError(RuntimeError):

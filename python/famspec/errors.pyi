@@ -10,6 +10,13 @@ class PlanError(ValueError):
     errors: Tuple["PlanError", ...]
     def __init__(self, file: str, line: int, column: int, message: str, others: Tuple["PlanError", ...] = ...) -> None: ...
 
+class PlanWarning(UserWarning):
+    file: str
+    line: int
+    column: int
+    message: str
+    def __init__(self, file: str, line: int, column: int, message: str) -> None: ...
+
 class ResolutionError(RuntimeError):
     target: Optional[str]
     message: str

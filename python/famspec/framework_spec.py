@@ -21,9 +21,11 @@ from __future__ import annotations
 
 import dataclasses
 import threading
+import warnings
 from typing import Any, Iterable, Mapping, Optional, Tuple
 
-from .errors import ResolutionError
+from . import _native
+from .errors import PlanError, PlanWarning, ResolutionError
 from .registry import Registry, load_plugins
 from .resolver import Resolver
 from .specs import ReplacementSpec, StrategySpec
@@ -230,6 +232,25 @@ def _records(name: str, records: Optional[Iterable[Mapping[str, Any]]]):
     return records
 
 
+def _heed_keys(records) -> None:
+    """The plan reader's word on each key of the override records (``overrides[i]`` for a place): a
+    near miss of a slot key raises ``PlanError`` before anything is answered, as ``famspec check``
+    refuses it; another key famspec does not read is a ``PlanWarning``."""
+    refusing = []
+    for index, record in enumerate(records):
+        for key in record:
+            word = _native.unread_entry_key(key) if isinstance(key, str) else None
+            if word is None:
+                continue
+            if word["refuses"]:
+                refusing.append(PlanError(f"overrides[{index}]", 0, 0, word["message"]))
+            else:
+                warnings.warn(PlanWarning(f"overrides[{index}]", 0, 0, word["message"]), stacklevel=3)
+    if refusing:
+        first, *others = refusing
+        raise PlanError(first.file, 0, 0, first.message, others=tuple(others))
+
+
 def external_state_classes_for(model_type: Optional[str],
                                injections: Optional[Iterable[Mapping[str, Any]]] = None) -> Tuple[str, ...]:
     """Classes whose ``forward`` an inline strategy body replaces, sorted, each once."""
@@ -243,11 +264,15 @@ def external_state_classes_for(model_type: Optional[str],
 def declaration_summary(model_type: Optional[str],
                         overrides: Optional[Iterable[Mapping[str, Any]]] = None) -> dict:
     """``{"replacement_specs": {target: asdict(spec) or None}, "strategy_specs": {...}}`` for the
-    targets of an override set; a later entry with the same target overwrites an earlier one."""
+    targets of an override set; a later entry with the same target overwrites an earlier one. A key
+    that is a near miss of a slot key (``replace_modul``) raises ``famspec.PlanError`` (its target
+    would be left out); another key famspec does not read warns (``famspec.PlanWarning``)."""
     _check_optional_str("model_type", model_type)
+    records = _records("overrides", overrides)
+    _heed_keys(records)
     replacement_specs = {}
     strategy_specs = {}
-    for entry in _records("overrides", overrides):
+    for entry in records:
         replace = entry.get("replace_module")
         path, _ = _target(replace)
         if path is not None:

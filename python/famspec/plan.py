@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import os
+import warnings
 
 from . import _native
-from .errors import PlanError
+from .errors import PlanError, PlanWarning
 
 __all__ = ["Plan", "parse_plan"]
 
@@ -30,7 +31,19 @@ def _shown(text: str) -> str:
 def _checked(parsed) -> Plan:
     if parsed["plan"] is None:
         _raise(parsed["errors"])
-    return parsed["plan"]
+    return _heeded(parsed["plan"])
+
+
+def _heeded(plan: Plan) -> Plan:
+    """The plan, after its hints: a near miss of a slot key refuses it (its target would be left out of
+    every answer), as ``famspec check`` refuses it; every other hint is a ``PlanWarning``."""
+    hints = plan.warnings
+    refusing = [{key: hint[key] for key in ("file", "line", "column", "message")} for hint in hints if hint["refuses"]]
+    if refusing:
+        _raise(refusing)
+    for hint in hints:
+        warnings.warn(PlanWarning(hint["file"], hint["line"], hint["column"], hint["message"]), stacklevel=4)
+    return plan
 
 
 def _from_file(path: str) -> Plan:
@@ -55,6 +68,11 @@ def parse_plan(path_or_text: str | os.PathLike) -> Plan:
     (``"FILE: cannot read the plan: it is a directory, not a plan file"``). A plan that does not read
     raises ``PlanError`` with ``file``, ``line``, ``column`` and ``message`` of its first error, and
     ``errors``: every error of the plan, in file order.
+
+    The hints of ``famspec check`` come too, from the same reader: a near miss of a slot key
+    (``replace_modul:``) raises ``PlanError``, each such key an error, since its target would be left
+    out; any other key famspec does not read, ``model.model_type`` and a ``plan_overrides`` below the
+    top level are each a ``famspec.PlanWarning`` (``warnings.warn``), and the plan is returned.
     """
     if isinstance(path_or_text, os.PathLike):
         path = os.fspath(path_or_text)
@@ -70,7 +88,7 @@ def parse_plan(path_or_text: str | os.PathLike) -> Plan:
         return _from_file(text)
     parsed = _native.parse_plan_text(text, _TEXT_NAME)
     if parsed["plan"] is not None:
-        return parsed["plan"]
+        return _heeded(parsed["plan"])
     first = parsed["errors"][0]
     line, column, message = first["line"], first["column"], first["message"]
     raise PlanError(_TEXT_NAME, 0, 0, f"{_shown(text)} is neither an existing file nor a plan's YAML text: no such "

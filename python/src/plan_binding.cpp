@@ -5,6 +5,7 @@
 
 #include "bindings.hpp"
 #include "famspec/family_dependence.hpp"
+#include "famspec/plan_keys.hpp"
 
 namespace famspec::python {
 namespace {
@@ -83,6 +84,35 @@ py::list entries_of(const PlanHandle& handle) {
     return out;
 }
 
+// {file, line, column, message, suggestion, refuses} per warning, in file order: refuses marks a near
+// miss of a slot key, which parse_plan raises as the commands refuse it.
+py::list warnings_of(const PlanHandle& handle) {
+    py::list out;
+    for (const PlanWarning& warning : handle.plan->warnings) {
+        py::dict row;
+        row["file"] = warning.file;
+        row["line"] = warning.location.line;
+        row["column"] = warning.location.column;
+        row["message"] = warning.message;
+        row["suggestion"] = warning.suggestion;
+        row["refuses"] = refuses_plan(warning);
+        out.append(std::move(row));
+    }
+    return out;
+}
+
+// The reader's word on a key of an override record that is no YAML: None for a key it reads, else
+// {message, suggestion, refuses} with the warning's text.
+py::object entry_key_word(std::string_view key) {
+    const auto word = unread_entry_key(key);
+    if (!word) return py::none();
+    py::dict out;
+    out["message"] = word->warning();
+    out["suggestion"] = word->suggestion;
+    out["refuses"] = word->drops_target;
+    return out;
+}
+
 }  // namespace
 
 void bind_plan(py::module_& module) {
@@ -93,7 +123,11 @@ void bind_plan(py::module_& module) {
         .def_property_readonly("model_target", [](const PlanHandle& h) { return h.plan->model_target; })
         .def_property_readonly("targets", &targets_of)
         .def_property_readonly("entries", &entries_of)
-        .def_property_readonly("reads_family", [](const PlanHandle& h) { return plan_reads_family(*h.plan); });
+        .def_property_readonly("reads_family", [](const PlanHandle& h) { return plan_reads_family(*h.plan); })
+        .def_property_readonly("warnings", &warnings_of);
+
+    module.def("unread_entry_key", &entry_key_word);
+    module.def("plan_refusal_reason", &plan_refusal_reason);
 
     module.def("parse_plan_file", [](const std::string& path) {
         PlanParse parsed = [&] {

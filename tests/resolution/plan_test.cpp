@@ -2,8 +2,14 @@
 
 #include <doctest/doctest.h>
 
+#include "famspec/plan_keys.hpp"
+
 using famspec::parse_plan_text;
+using famspec::plan_refusal_reason;
 using famspec::PlanLimits;
+using famspec::refuses_plan;
+using famspec::unread_entry_key;
+using famspec::unread_top_level_key;
 
 namespace {
 
@@ -171,6 +177,35 @@ TEST_CASE("a near miss of a slot name says its target is left out, and suggests 
     CHECK(parsed->warnings[1].suggestion == "local_compute_fn");
     CHECK(parsed->warnings[2].suggestion == "inner_wrapper");
     CHECK(parsed->warnings[0].suggestion == "replace_module");
+}
+
+TEST_CASE("the word on a key of an override record is the plan reader's, and so is the refusal") {
+    CHECK_FALSE(unread_entry_key("params").has_value());
+    CHECK_FALSE(unread_entry_key("replace_module").has_value());
+    const auto slot = unread_entry_key("replace_modul");
+    REQUIRE(slot.has_value());
+    CHECK(slot->warning() ==
+          "plan_overrides entry key 'replace_modul' is not read by famspec (did you mean `replace_module`?): the "
+          "target under it would be left out");
+    CHECK(slot->drops_target);
+    const auto other = unread_entry_key("module_tpye");
+    REQUIRE(other.has_value());
+    CHECK(other->warning() ==
+          "plan_overrides entry key 'module_tpye' is not read by famspec (did you mean `module_type`?)");
+    CHECK_FALSE(other->drops_target);
+    CHECK_FALSE(unread_top_level_key("training").has_value());  // the runtime's own section
+    REQUIRE(unread_top_level_key("model_typ").has_value());
+    CHECK(unread_top_level_key("model_typ")->suggestion == "model_type");
+
+    const auto parsed =
+        parse_plan_text("plan_overrides:\n  - match: x\n    inner_wraper: a.d\n    modul_type: a\n", "plan.yaml");
+    REQUIRE(parsed.has_value());
+    REQUIRE(parsed->warnings.size() == 2);
+    CHECK(refuses_plan(parsed->warnings[0]));
+    CHECK_FALSE(refuses_plan(parsed->warnings[1]));
+    CHECK(plan_refusal_reason(1) ==
+          "1 misspelt slot key(s): the plan is refused rather than answered without their "
+          "targets");
 }
 
 TEST_CASE("entries that carry only the runtime's placement keys stay valid, without a word") {

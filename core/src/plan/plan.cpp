@@ -8,13 +8,13 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
-#include <span>
 #include <sstream>
 #include <tuple>
 
 #include "common/dotted_path.hpp"
 #include "famspec/nearest_names.hpp"
 #include "famspec/plan_family.hpp"
+#include "famspec/plan_keys.hpp"
 #include "plan/plan_encoding.hpp"
 #include "plan/plan_yaml.hpp"
 
@@ -66,16 +66,6 @@ Target target(const YamlNode& node, std::string_view key) {
     return out;
 }
 
-constexpr std::array<std::string_view, 16> kEntryKeys = {
-    "match",        "when",          "module_type",   "exact_type",      "replace_module", "local_compute_fn",
-    "inner_target", "inner_wrapper", "inner_out_src", "region_dispatch", "params",         "in_src",
-    "in_dst",       "out_src",       "out_dst",       "tp_divide_attrs"};
-
-constexpr std::array<std::string_view, 3> kSlotKeys = {"replace_module", "local_compute_fn", "inner_wrapper"};
-
-constexpr std::array<std::string_view, 5> kTopLevelKeys = {"plan_overrides", "model_type", "architecture", "codegen",
-                                                           "model"};
-
 // Thrown when a plan has as many errors as the limit: reading stops there.
 struct TooManyErrors {};
 
@@ -103,16 +93,9 @@ struct Reader {
     }
 
     // A name famspec does not read: a warning (with the nearest known name), or under strict an error.
-    void unread(const YamlNode& key, const std::string& what, std::span<const std::string_view> known) {
-        const auto nearest = nearest_names(key.Scalar(), known, 1);
-        const std::string message =
-            what + " " + shown(key.Scalar()) + " is not read by famspec" + did_you_mean(nearest);
-        if (strict) fail(key, message + " (an error under strict reading)");
-        const bool slot =
-            !nearest.empty() && std::find(kSlotKeys.begin(), kSlotKeys.end(), nearest.front()) != kSlotKeys.end();
-        plan.warnings.push_back(PlanWarning{plan.file, at(key),
-                                            slot ? message + ": the target under it would be left out" : message,
-                                            nearest.empty() ? std::string() : nearest.front()});
+    void unread(const YamlNode& key, const UnreadKey& word) {
+        if (strict) fail(key, word.message + " (an error under strict reading)");
+        plan.warnings.push_back(PlanWarning{plan.file, at(key), word.warning(), word.suggestion});
     }
     // A note for what famspec reads nowhere but a reader could think it does.
     void note(const YamlNode& key, std::string message) {
@@ -163,8 +146,8 @@ PlanEntry Reader::entry(const YamlNode& node) {
 void Reader::entry_key(const YamlNode& key_node, const YamlNode& value, PlanEntry& out,
                        std::optional<YamlNode>& match) {
     const std::string key = key_node.Scalar();
-    if (std::find(kEntryKeys.begin(), kEntryKeys.end(), key) == kEntryKeys.end()) {
-        unread(key_node, "plan_overrides entry key", kEntryKeys);
+    if (const auto word = unread_entry_key(key)) {
+        unread(key_node, *word);
     } else if (key == "match") {
         out.match = detail::text_list(value, key);
         match = value;
@@ -261,9 +244,9 @@ void Reader::top_level_key(const YamlNode& key_node, const YamlNode& value) {
                      "architecture, else from model._target_ (or --model-type)");
             }
         }
-    } else if (!nearest_names(key, kTopLevelKeys, 1).empty()) {
+    } else if (const auto word = unread_top_level_key(key)) {
         // Any other section is the runtime's; only a near miss of a key famspec reads is worth a word.
-        unread(key_node, "top-level key", kTopLevelKeys);
+        unread(key_node, *word);
     }
 }
 

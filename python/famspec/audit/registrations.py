@@ -65,8 +65,9 @@ def _is_spec_call(node: ast.AST) -> bool:
 
 def index_registrations(tree: SourceTree) -> RegistrationIndex:
     index = RegistrationIndex()
-    models = tree.root / "hyper_parallel" / "models"
-    for path in sorted(models.glob("*/adapter/registration.py")):
+    paths, unreadable = tree.registration_files()
+    index.broken += [(error.rel, error.line, error.reason) for error in unreadable]
+    for path in paths:
         dotted = ".".join(path.relative_to(tree.root).with_suffix("").parts)
         try:
             module = tree.module(dotted)

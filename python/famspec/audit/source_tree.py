@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -125,6 +126,29 @@ class SourceTree:
         if base.is_dir():
             return base, True  # a namespace package: it exists, with no module body
         return None, False
+
+    def registration_files(self) -> tuple[list[Path], list[UnreadableSource]]:
+        """Every hyper_parallel/models/<folder>/adapter/registration.py, sorted, and each directory on
+        the way that cannot be read: a glob would pass over it in silence, as if it held no family."""
+        found, unreadable = [], []
+        models = self.root / "hyper_parallel" / "models"
+        try:
+            folders = sorted(os.listdir(models))
+        except (FileNotFoundError, NotADirectoryError):
+            return found, unreadable
+        except OSError as error:
+            return found, [UnreadableSource(self.rel(models), None, f"cannot be read: {error.strerror}")]
+        for folder in folders:
+            path = models / folder / "adapter" / "registration.py"
+            try:
+                os.stat(path)
+            except (FileNotFoundError, NotADirectoryError):
+                continue
+            except OSError as error:
+                unreadable.append(UnreadableSource(self.rel(path.parent), None, f"cannot be read: {error.strerror}"))
+                continue
+            found.append(path)
+        return found, unreadable
 
     def exists(self, dotted: str) -> bool:
         return self.module_path(dotted)[0] is not None

@@ -11,7 +11,7 @@ from ..audit import front_end
 from ..audit.audit import AuditError
 from ..audit.front_end import EXIT_USAGE
 from ..audit.source_tree import UnreadableSource
-from . import project
+from . import journal, project
 from .errors import SyncError
 from .reader import read_family
 
@@ -72,6 +72,11 @@ def run(args, out=None, err=None) -> int:
     described = _described(args)
     family = read_family(Path(args.source_root), args.family, described)
     target = Path(args.out)
+    if not args.check:
+        completed = journal.finish(target)
+        if completed and not args.quiet:
+            print(f"famspec sync: {target}: completed the write an earlier sync left unfinished ("
+                  + ", ".join(completed) + ")", file=err)
     files, stale = project.planned(target, family)
     todos = sorted(family.todos, key=lambda t: (t.site.file, t.site.line))
     if not args.quiet:
@@ -80,16 +85,21 @@ def run(args, out=None, err=None) -> int:
     incomplete = bool(todos) and not args.allow_incomplete
     if args.check:
         difference = project.diff(target, files, stale)
-        code = 1 if difference or incomplete else 0
+        unfinished = journal.unfinished(target)
+        code = 1 if difference or unfinished or incomplete else 0
+        if unfinished:  # the reason for the exit status, so said under --quiet too
+            print(f"famspec sync --check: {target / journal.PENDING}: an earlier sync was killed before it "
+                  "finished writing; run famspec sync to complete it", file=err)
         if args.json:
-            _emit_json(out, family=family.model_type, out=str(target), up_to_date=not difference, diff=difference,
+            _emit_json(out, family=family.model_type, out=str(target), up_to_date=not (difference or unfinished),
+                       diff=difference,
                        todos=[_todo_json(t) for t in todos], exit_code=code)
         elif difference:
             out.write(difference)
         if difference and not args.quiet:
             print(f"famspec sync --check: {target} is not what the source generates; run famspec sync", file=err)
         return code
-    changed = project.write(target, files, stale)
+    changed = journal.write(target, files, stale)
     code = EXIT_INCOMPLETE if incomplete else 0
     if args.json:
         _emit_json(out, family=family.model_type, out=str(target), changed=changed,

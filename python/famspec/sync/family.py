@@ -44,8 +44,9 @@ def _is_spec(node: ast.AST) -> bool:
 
 
 def registrations(tree: SourceTree) -> tuple[list[Registration], list[UnreadableSource]]:
-    found, broken = [], []
-    for path in sorted((tree.root / "hyper_parallel" / "models").glob("*/adapter/registration.py")):
+    found = []
+    paths, broken = tree.registration_files()
+    for path in paths:
         dotted = ".".join(path.relative_to(tree.root).with_suffix("").parts)
         try:
             module = tree.module(dotted)

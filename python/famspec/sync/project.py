@@ -1,6 +1,6 @@
 """OUT as files: the generated regions merged into what is there, the assets sync wrote before
-(recorded with their digests in OUT/.famspec-sync.json), ``--check``'s diff, and the write itself,
-which refuses before touching anything when it would overwrite an author's work."""
+(recorded with their digests in OUT/.famspec-sync.json) and ``--check``'s diff; planning refuses before
+anything is touched when the write would overwrite an author's work. The write is journal.py's."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ import json
 import os
 import re
 import stat
-import tempfile
 from pathlib import Path
 
 from . import render
@@ -19,7 +18,7 @@ from .model import FamilySource
 
 STATE = ".famspec-sync.json"
 # The only files the state may name: the assets render.asset_names() gives (python/<C++ name>.py).
-_ASSET = re.compile(r"python/[A-Za-z][A-Za-z0-9_]*\.py\Z")
+ASSET = re.compile(r"python/[A-Za-z][A-Za-z0-9_]*\.py\Z")
 
 
 def _digest(text: str) -> str:
@@ -52,7 +51,7 @@ def _merge(path: Path, parts: tuple[str, str, str]) -> str:
     return "".join(lines[: begins[0]]) + region + "".join(lines[ends[0] + 1 :])
 
 
-def _check_inside(out: Path, rel: str) -> None:
+def check_inside(out: Path, rel: str) -> None:
     """OUT/rel is a regular file (or nothing yet) reached without a symbolic link below OUT: sync never
     reads, writes or deletes through a link, whatever it points at."""
     path = out
@@ -77,7 +76,7 @@ def planned(out: Path, family: FamilySource) -> tuple[dict[str, str], list[str]]
     """Every file sync would leave in OUT (relative path -> text), and the stale assets it would delete."""
     render.asset_names(family.interface)
     for rel in ("CMakeLists.txt", "plugin.cpp", STATE):
-        _check_inside(out, rel)
+        check_inside(out, rel)
     version = render.kept_version(_read(out / "plugin.cpp"), family)
     files = {
         "CMakeLists.txt": _merge(out / "CMakeLists.txt", render.cmake_file(family, version)),
@@ -85,7 +84,7 @@ def planned(out: Path, family: FamilySource) -> tuple[dict[str, str], list[str]]
     }
     assets = render.assets(family)
     for rel in assets:
-        _check_inside(out, rel)
+        check_inside(out, rel)
     files.update(assets)
     previous = _state(out)
     recorded = previous.get("files", {})
@@ -127,10 +126,10 @@ def _state(out: Path) -> dict:
     if not isinstance(files, dict):
         raise SyncError(f"{out / STATE}: 'files' is not an object: restore it or remove it; nothing was written")
     for rel, digest in files.items():
-        if not isinstance(rel, str) or not _ASSET.match(rel) or not isinstance(digest, str):
+        if not isinstance(rel, str) or not ASSET.match(rel) or not isinstance(digest, str):
             raise SyncError(f"{out / STATE}: names {rel!r}, which is no asset sync writes (python/<name>.py): "
                             "restore it or remove it; nothing was written")
-        _check_inside(out, rel)
+        check_inside(out, rel)
     return data
 
 
@@ -151,66 +150,3 @@ def diff(out: Path, files: dict[str, str], stale: list[str]) -> str:
         old = _read(out / rel) or ""
         chunks += difflib.unified_diff(old.splitlines(keepends=True), [], fromfile=f"a/{rel}", tofile="/dev/null")
     return "".join(c if c.endswith("\n") else c + "\n" for c in chunks)
-
-
-# The prefix of sync's temporary files: one a killed sync left behind is removed by the next.
-_TEMPORARY = ".famspec-sync-tmp."
-
-
-def _remove_leftovers(out: Path) -> None:
-    for directory in (out, out / "python"):
-        try:
-            names = os.listdir(directory)
-        except (FileNotFoundError, NotADirectoryError):
-            continue
-        for name in names:
-            path = directory / name
-            if name.startswith(_TEMPORARY) and stat.S_ISREG(os.lstat(path).st_mode):
-                path.unlink()
-
-
-def _order(rel: str) -> tuple[int, str]:
-    """Assets first, the state file last: a sync killed part way leaves either the old state (whose
-    assets are each the old or the new text, both of which the next sync accepts) or the new one."""
-    return (2 if rel == STATE else 0 if rel.startswith("python/") else 1, rel)
-
-
-def write(out: Path, files: dict[str, str], stale: list[str]) -> list[str]:
-    """Writes each changed file through a temporary file and a rename, in _order(); returns what changed."""
-    if out.exists() and not out.is_dir():
-        raise SyncError(f"--out {out}: not a directory")
-    changed = []
-    staged = []
-    try:
-        _remove_leftovers(out)
-        for rel in sorted(files, key=_order):
-            text, path = files[rel], out / rel
-            if _read(path) == text:
-                continue
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, temporary = tempfile.mkstemp(prefix=_TEMPORARY + path.name + ".", dir=path.parent)
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(text)
-            os.chmod(temporary, 0o644 & ~_umask())
-            staged.append((temporary, path, rel))
-    except OSError as error:
-        for temporary, _, _ in staged:
-            os.unlink(temporary)
-        raise SyncError(f"--out {out}: cannot write: {error}") from None
-    state = [item for item in staged if item[2] == STATE]
-    for temporary, path, rel in [item for item in staged if item[2] != STATE]:
-        os.replace(temporary, path)
-        changed.append(rel)
-    for rel in stale:
-        (out / rel).unlink()
-        changed.append(rel)
-    for temporary, path, rel in state:
-        os.replace(temporary, path)
-        changed.append(rel)
-    return sorted(changed)
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask

@@ -233,22 +233,15 @@ def _records(name: str, records: Optional[Iterable[Mapping[str, Any]]]):
 
 
 def _heed_keys(records) -> None:
-    """The plan reader's word on each key of the override records (``overrides[i]`` for a place): a
-    near miss of a slot key raises ``PlanError`` before anything is answered, as ``famspec check``
-    refuses it; another key famspec does not read is a ``PlanWarning``."""
-    refusing = []
+    """The plan reader's word on each key of the override records (``overrides[i]`` for a place), as a
+    ``PlanWarning``. A near miss of a slot key, which ``famspec check`` and ``parse_plan`` refuse,
+    only warns here: the drop-in answers as the upstream module does on every rank, and a raise
+    there would stop the job where upstream runs."""
     for index, record in enumerate(records):
         for key in record:
             word = _native.unread_entry_key(key) if isinstance(key, str) else None
-            if word is None:
-                continue
-            if word["refuses"]:
-                refusing.append(PlanError(f"overrides[{index}]", 0, 0, word["message"]))
-            else:
+            if word is not None:
                 warnings.warn(PlanWarning(f"overrides[{index}]", 0, 0, word["message"]), stacklevel=3)
-    if refusing:
-        first, *others = refusing
-        raise PlanError(first.file, 0, 0, first.message, others=tuple(others))
 
 
 def external_state_classes_for(model_type: Optional[str],
@@ -265,8 +258,8 @@ def declaration_summary(model_type: Optional[str],
                         overrides: Optional[Iterable[Mapping[str, Any]]] = None) -> dict:
     """``{"replacement_specs": {target: asdict(spec) or None}, "strategy_specs": {...}}`` for the
     targets of an override set; a later entry with the same target overwrites an earlier one. A key
-    that is a near miss of a slot key (``replace_modul``) raises ``famspec.PlanError`` (its target
-    would be left out); another key famspec does not read warns (``famspec.PlanWarning``)."""
+    famspec does not read warns (``famspec.PlanWarning``), a near miss of a slot key
+    (``replace_modul``, whose target is left out) included."""
     _check_optional_str("model_type", model_type)
     records = _records("overrides", overrides)
     _heed_keys(records)

@@ -25,7 +25,7 @@ import warnings
 from typing import Any, Iterable, Mapping, Optional, Tuple
 
 from . import _native
-from .errors import PlanError, PlanWarning, ResolutionError
+from .errors import PlanWarning, ResolutionError
 from .registry import Registry, load_plugins
 from .resolver import Resolver
 from .specs import ReplacementSpec, StrategySpec

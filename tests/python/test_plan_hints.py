@@ -85,7 +85,8 @@ def test_the_drop_in_warns_of_a_misspelt_slot_key_and_answers_as_upstream(framew
     with warnings.catch_warnings(record=True) as slot_warnings:
         warnings.simplefilter("always")
         answered = framework_spec.declaration_summary("qwen3_moe", overrides)
-    assert [(w.category, str(w.message)) for w in slot_warnings] == [(famspec.PlanWarning, f"overrides[1]: {SLOT_HINT}")]
+    assert [(w.category, str(w.message)) for w in slot_warnings] == [
+        (famspec.PlanWarning, f"overrides[1]: {SLOT_HINT}")]
     assert list(answered["replacement_specs"]) == [RMS_NORM]
     with warnings.catch_warnings(record=True) as caught_warnings:
         warnings.simplefilter("always")

@@ -97,47 +97,51 @@ void end_if_channel_broken() {
                                          "with status 1");
 }
 
-// The parent's stdin and stdout, sent to the work process to be received once loading is over.
-bool send_descriptors(int socket) {
-    std::array<int, 2> descriptors{0, 1};
+// A one-byte message carrying two descriptors (SCM_RIGHTS): famspec's stdin and stdout, sent by
+// the parent and received by the work process once loading is over.
+struct DescriptorMessage {
+    static constexpr std::size_t kBytes = 2 * sizeof(int);
     char byte = 'd';
     iovec data{&byte, 1};
-    alignas(cmsghdr) std::array<char, CMSG_SPACE(sizeof descriptors)> control{};
+    alignas(cmsghdr) std::array<char, CMSG_SPACE(kBytes)> control{};
     msghdr message{};
-    message.msg_iov = &data;
-    message.msg_iovlen = 1;
-    message.msg_control = control.data();
-    message.msg_controllen = control.size();
-    cmsghdr* header = CMSG_FIRSTHDR(&message);
+
+    DescriptorMessage() {
+        message.msg_iov = &data;
+        message.msg_iovlen = 1;
+        message.msg_control = control.data();
+        message.msg_controllen = control.size();
+    }
+    DescriptorMessage(const DescriptorMessage&) = delete;
+    DescriptorMessage& operator=(const DescriptorMessage&) = delete;
+};
+
+bool send_descriptors(int socket) {
+    const std::array<int, 2> descriptors{0, 1};
+    DescriptorMessage sent;
+    cmsghdr* header = CMSG_FIRSTHDR(&sent.message);
     header->cmsg_level = SOL_SOCKET;
     header->cmsg_type = SCM_RIGHTS;
-    header->cmsg_len = CMSG_LEN(sizeof descriptors);
-    std::memcpy(CMSG_DATA(header), descriptors.data(), sizeof descriptors);
-    ssize_t sent = -1;
-    while ((sent = ::sendmsg(socket, &message, MSG_NOSIGNAL)) < 0 && errno == EINTR) {
+    header->cmsg_len = CMSG_LEN(DescriptorMessage::kBytes);
+    std::memcpy(CMSG_DATA(header), descriptors.data(), DescriptorMessage::kBytes);
+    ssize_t n = -1;
+    while ((n = ::sendmsg(socket, &sent.message, MSG_NOSIGNAL)) < 0 && errno == EINTR) {
     }
-    return sent == 1;
+    return n == 1;
 }
 
-// Receives the stdin and answer descriptors the parent sent; false when they are not there.
+// False when the message is not there (or not whole).
 bool receive_descriptors(std::array<int, 2>& descriptors) {
-    char byte = 0;
-    iovec data{&byte, 1};
-    alignas(cmsghdr) std::array<char, CMSG_SPACE(sizeof descriptors)> control{};
-    msghdr message{};
-    message.msg_iov = &data;
-    message.msg_iovlen = 1;
-    message.msg_control = control.data();
-    message.msg_controllen = control.size();
-    ssize_t got = -1;
-    while ((got = ::recvmsg(channel, &message, MSG_CMSG_CLOEXEC)) < 0 && errno == EINTR) {
+    DescriptorMessage got;
+    ssize_t n = -1;
+    while ((n = ::recvmsg(channel, &got.message, MSG_CMSG_CLOEXEC)) < 0 && errno == EINTR) {
     }
-    const cmsghdr* header = got == 1 ? CMSG_FIRSTHDR(&message) : nullptr;
+    const cmsghdr* header = n == 1 ? CMSG_FIRSTHDR(&got.message) : nullptr;
     if (header == nullptr || header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS ||
-        header->cmsg_len != CMSG_LEN(sizeof descriptors) || (message.msg_flags & MSG_CTRUNC) != 0) {
+        header->cmsg_len != CMSG_LEN(DescriptorMessage::kBytes) || (got.message.msg_flags & MSG_CTRUNC) != 0) {
         return false;
     }
-    std::memcpy(descriptors.data(), CMSG_DATA(header), sizeof descriptors);
+    std::memcpy(descriptors.data(), CMSG_DATA(header), DescriptorMessage::kBytes);
     return true;
 }
 
@@ -157,11 +161,15 @@ void hand_over_standard_descriptors() {
 bool start_watched_work(bool json) {
     if (started) return worker != 0;
     started = true;
+    // Sent before the fork, so the message waits in the child's end whatever the child does first;
+    // the sending end is closed on both sides, so a taken message reads as the end of the socket.
     std::array<int, 2> sockets{};
     if (::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sockets.data()) != 0) return false;
-    void* memory = ::mmap(nullptr, sizeof(Shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    const bool sent = send_descriptors(sockets[0]);
+    ::close(sockets[0]);
+    void* memory =
+        sent ? ::mmap(nullptr, sizeof(Shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0) : MAP_FAILED;
     if (memory == MAP_FAILED) {  // the work goes on here, guarded by ExitGuard only
-        ::close(sockets[0]);
         ::close(sockets[1]);
         return false;
     }
@@ -179,15 +187,11 @@ bool start_watched_work(bool json) {
     if (child > 0) {
         shared = told;
         ::close(sockets[1]);
-        const bool sent = send_descriptors(sockets[0]);
-        ::close(sockets[0]);
-        if (!sent) ::kill(child, SIGKILL);  // judged as killed before it loaded plugins
         supervise_work(child, read_record, json);
     }
     ::sigprocmask(SIG_SETMASK, &before, nullptr);
     if (child < 0) {
         ::munmap(memory, sizeof(Shared));
-        ::close(sockets[0]);
         ::close(sockets[1]);
         return false;
     }
@@ -195,7 +199,6 @@ bool start_watched_work(bool json) {
     // The child dies with its parent, so no work outlives a killed famspec.
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (::getppid() != parent) _exit(1);
-    ::close(sockets[0]);
     channel = sockets[1];
     struct stat status {};
     ::fstat(channel, &status);

@@ -3,13 +3,11 @@
 // or replaces the descriptors from 3 up is named and famspec stops with status 1, its answer in no
 // file; and one that forks and returns into famspec twice gets each answer printed once.
 #include <doctest/doctest.h>
-#include <signal.h>
+#include <sys/types.h>
 
 #include <algorithm>
-#include <chrono>
 #include <fstream>
 #include <sstream>
-#include <thread>
 
 #include "cli_support.hpp"
 
@@ -30,7 +28,10 @@ std::string queries() {
     return query + query;
 }
 
-ProcessResult batch_with(const std::string& fixture, ProcessOptions options = {}) {
+// With `variable` naming `file` (a file the fixture writes), when given.
+ProcessResult batch_with(const std::string& fixture, const std::string& variable = "", const fs::path& file = {}) {
+    ProcessOptions options;
+    if (!variable.empty()) options.environment[variable] = file.string();
     options.input = queries();
     return run_cli({"resolve", "--batch", "--plugin-path", plugin_dir(), "--plugin-path", fixture_dir(fixture)},
                    std::move(options));
@@ -47,6 +48,28 @@ bool runs(pid_t pid) {
     const std::string stat = read_file("/proc/" + std::to_string(pid) + "/stat");
     const std::size_t paren = stat.rfind(')');
     return paren != std::string::npos && paren + 2 < stat.size() && stat[paren + 2] != 'Z';
+}
+
+// famspec resolve --batch with the plugin that forks, under a shell that stays until the copy has
+// ended by itself (the test's process runner kills the group once its child exits, and the copy
+// would not get to say anything).
+ProcessResult batch_until_copy_ends(const fs::path& pidfile) {
+    const std::string script =
+        "file=$1; shift; \"$@\"; status=$?; i=0\n"
+        "while [ $i -lt 1000 ]; do\n"
+        "  pid=$(cat \"$file\" 2>/dev/null); state=$(cut -d')' -f2 /proc/$pid/stat 2>/dev/null | cut -c2)\n"
+        "  if [ -n \"$pid\" ] && { [ -z \"$state\" ] || [ \"$state\" = Z ]; }; then break; fi\n"
+        "  sleep 0.01; i=$((i + 1))\n"
+        "done\n"
+        "exit $status\n";
+    ProcessOptions options;
+    options.input = queries();
+    options.environment["FAMSPEC_TEST_GRANDCHILD_PIDFILE"] = pidfile.string();
+    for (const char* variable : {"FAMSPEC_PLUGIN_PATH", "FAMSPEC_ALLOW_INSECURE", "FAMSPEC_REQUIRE_DIGESTS"})
+        options.environment[variable] = std::nullopt;
+    return run_process({"/bin/sh", "-c", script, "sh", pidfile.string(), cli_path(), "resolve", "--batch",
+                        "--plugin-path", plugin_dir(), "--plugin-path", fixture_dir("forks_and_returns")},
+                       options);
 }
 
 }  // namespace
@@ -67,9 +90,7 @@ TEST_CASE("a plugin that closes, reads or replaces stdin while it registers: eve
 TEST_CASE("a plugin that closes the descriptors from 3 up and opens a file: named, exit 1, the file holds no answer") {
     TempDir dir;
     const fs::path opened = dir / "opened";
-    ProcessOptions options;
-    options.environment["FAMSPEC_TEST_OPENED_FILE"] = opened.string();
-    const ProcessResult result = batch_with("closes_fds_opens_file", options);
+    const ProcessResult result = batch_with("closes_fds_opens_file", "FAMSPEC_TEST_OPENED_FILE", opened);
     INFO(describe(result));
     CHECK(result.exit_code == kFailed);
     CHECK(result.out.empty());
@@ -103,22 +124,17 @@ TEST_CASE("a plugin that forks and returns in both processes: each answer is pri
     const ProcessResult expected = batch_without_fixture();
     TempDir dir;
     const fs::path pidfile = dir / "copy";
-    ProcessOptions options;
-    options.environment["FAMSPEC_TEST_GRANDCHILD_PIDFILE"] = pidfile.string();
-    const ProcessResult result = batch_with("forks_and_returns", options);
+    const ProcessResult result = batch_until_copy_ends(pidfile);
     INFO(describe(result));
     CHECK(result.exit_code == kOk);
     CHECK(result.out == expected.out);
-    CHECK(result.err.find("famspec: warning: plugin " + fixture_file("forks_and_returns").string() +
-                          " forked famspec's work process during register; the copy stops here and answers "
-                          "nothing\n") != std::string::npos);
+    CHECK(result.err == "famspec: warning: plugin " + fixture_file("forks_and_returns").string() +
+                            " forked famspec's work process during register; the copy stops here and answers "
+                            "nothing\n");
     REQUIRE(fs::exists(pidfile));
     pid_t copy = 0;
     std::istringstream(read_file(pidfile)) >> copy;
     REQUIRE(copy > 0);
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    while (runs(copy) && std::chrono::steady_clock::now() < deadline)
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
     CHECK_FALSE(runs(copy));
 
     const ProcessResult digest = run_cli({"summary", "--digest", qwen_plan(), "--plugin-path", plugin_dir(),

@@ -33,7 +33,7 @@ struct Shared {
     int stage = 0;  // a PluginStage
     std::size_t path_size = 0;
     char path[4000] = {};
-    char kind[32] = {};  // what the work process said itself, for the parent to say (with_said)
+    char kind[32] = {};  // what the work process said itself, for the parent to say (watch_said)
     char message[8000] = {};
 };
 

@@ -8,8 +8,8 @@
 // interrupted it. famspec therefore never exits 0 unless the command finished.
 //
 // Nor can a plugin take or divert famspec's input and answer: while plugins load, the child's stdin
-// is /dev/null and its stdout is stderr; the parent's stdin and stdout reach it through a socket
-// only once loading is over, and only if that socket is still the one famspec made. A plugin that
+// is /dev/null and its stdout is stderr; famspec's stdin and stdout wait in a socket it reads only
+// once loading is over, and only if that socket is still the one famspec made. A plugin that
 // closed or replaced it is named, and famspec stops with status 1. A copy of the child that a
 // plugin forked (both returning into famspec) stops at its first step, so each answer is given once.
 //

@@ -94,6 +94,10 @@ def main():
             wait_for(lambda: state(worker) not in ("T", "t"), "the worker to go on after SIGCONT")
             os.write(terminal, b"\x03")  # Ctrl-C
             wait_for(lambda: os.path.exists(os.path.join(tmp, "report")), "famspec to end after Ctrl-C")
+        except BaseException:
+            # The session's end hangs up its foreground job: famspec, which takes its worker along.
+            os.kill(session, signal.SIGKILL)
+            raise
         finally:
             try:
                 while os.read(terminal, 4096):

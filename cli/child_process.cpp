@@ -12,6 +12,8 @@
 #include <array>
 #include <cerrno>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <optional>
 
 #include "signal_relay.hpp"
@@ -62,6 +64,14 @@ void write_input(int& fd, std::string_view& left) {
     pthread_sigmask(SIG_SETMASK, &previous, nullptr);
     if (n > 0) left.remove_prefix(static_cast<std::size_t>(n));
     if ((n < 0 && errno != EAGAIN && errno != EINTR) || left.empty()) close_fd(fd);
+}
+
+// The signal `pid` stopped with, when it is stopped (0 otherwise).
+int stop_signal(pid_t pid) {
+    siginfo_t info{};
+    const bool reported = waitid(P_PID, static_cast<id_t>(pid), &info, WSTOPPED | WNOHANG | WNOWAIT) == 0 &&
+                          info.si_pid == pid && info.si_code == CLD_STOPPED;
+    return reported && still_stopped(pid) ? info.si_status : 0;
 }
 
 bool has_exited(pid_t pid) {
@@ -136,11 +146,14 @@ public:
         if (options.timeout) deadline_ = Clock::now() + std::chrono::duration_cast<Clock::duration>(*options.timeout);
     }
 
+    int stopped_by() const { return stopped_by_; }
+
     // Returns whether the child timed out.
     bool run() {
         for (;;) {
             const bool exited = has_exited(pid_);
             if (!killed_ && (exited || Clock::now() >= deadline_)) kill_group(!exited);
+            if (!killed_ && options_.kill_if_stopped && (stopped_by_ = stop_signal(pid_)) != 0) kill_group(false);
             // A grandchild that left the group may hold a pipe; stop waiting for it after a while.
             if (killed_ && Clock::now() >= drain_deadline_) close_all();
             std::vector<pollfd> fds;
@@ -202,10 +215,18 @@ private:
     Clock::time_point drain_deadline_ = Clock::time_point::max();
     bool killed_ = false;
     bool timed_out_ = false;
+    int stopped_by_ = 0;
     std::array<char, 65536> chunk_{};
 };
 
 }  // namespace
+
+bool still_stopped(pid_t pid) {
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+    const std::size_t paren = text.rfind(')');
+    return paren != std::string::npos && paren + 2 < text.size() && (text[paren + 2] == 'T' || text[paren + 2] == 't');
+}
 
 ChildResult run_child(const ChildOptions& options) {
     ChildResult result;
@@ -233,7 +254,9 @@ ChildResult run_child(const ChildOptions& options) {
         return result;
     }
     if (relay) relay->target(-spawned.pid);  // the child's group: spawn made it its leader
-    result.timed_out = Pump(options, spawned.pid, input, std::move(outputs)).run();
+    Pump pump(options, spawned.pid, input, std::move(outputs));
+    result.timed_out = pump.run();
+    result.stopped_by = pump.stopped_by();
     int status = 0;
     while (waitpid(spawned.pid, &status, 0) < 0 && errno == EINTR) {
     }

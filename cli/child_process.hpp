@@ -4,6 +4,8 @@
 // or hold its pipes open.
 #pragma once
 
+#include <sys/types.h>
+
 #include <chrono>
 #include <functional>
 #include <optional>
@@ -27,6 +29,9 @@ struct ChildOptions {
     // Signals sent to this process meanwhile go on to the child's group (signal_relay.hpp); the
     // caller then ends as interrupted (ChildResult::relayed_signal).
     bool relay_signals = false;
+    // A child that stops on its own (SIGSTOP, SIGTSTP...) is not waited for: its group is killed
+    // (ChildResult::stopped_by).
+    bool kill_if_stopped = false;
 };
 
 struct ChildResult {
@@ -35,8 +40,14 @@ struct ChildResult {
     bool timed_out = false;
     std::string spawn_error;  // non-empty: the child never started
     int relayed_signal = 0;   // the last signal relayed to the child (relay_signals)
+    int stopped_by = 0;       // the signal it stopped with when it was killed for it (kill_if_stopped)
 };
 
 ChildResult run_child(const ChildOptions& options);
+
+// Whether `pid` is stopped now, by its /proc state: after Ctrl-Z famspec and a child in its process
+// group stop together and the shell's SIGCONT wakes both, so only a child that stopped alone is
+// still stopped by the time famspec looks.
+bool still_stopped(pid_t pid);
 
 }  // namespace famspec::cli

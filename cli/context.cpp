@@ -70,8 +70,8 @@ std::shared_ptr<const Registry> Context::load(std::ostream& err) const {
     const LoadOptions options = load_options(err);
     // From here plugin code may end the process: the work goes on in a child (see load_watch.hpp),
     // and nothing a plugin writes to stdout reaches the answer.
-    start_watched_work(json);
-    ExitGuard::answer_descriptor(separate_stdout());
+    const bool watched = start_watched_work(json);
+    ExitGuard::answer_descriptor(watched ? -1 : separate_stdout());
     std::shared_ptr<const Registry> registry;
     {
         const ExitGuard guard;

@@ -22,6 +22,7 @@ std::string sentence = "a plugin called exit() while famspec loaded it";
 void on_exit_while_armed(int status, void*) {
     if (!armed.load()) return;
     const std::string message = sentence + " (status " + std::to_string(status) + "); famspec stops with status 1";
+    if (answer_fd < 0) watch_said("plugin_exit", message);
     write_error({"plugin_exit", message, {}, {}, {}}, json_errors, answer_fd);
     watch_reported();
     _exit(1);

@@ -20,7 +20,8 @@ public:
     static void entering(const std::string& path, PluginStage stage);
     // Also print the error as JSON on stdout (--json).
     static void report_json(bool on);
-    // The descriptor famspec's answer goes to, when not 1 (see separate_stdout).
+    // The descriptor famspec's answer goes to, when not 1 (see separate_stdout); -1 in the work
+    // process, which holds no stdout while plugins load: the process that waits says the error.
     static void answer_descriptor(int fd);
 };
 

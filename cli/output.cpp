@@ -111,6 +111,10 @@ int separate_stdout() {
     return answer;
 }
 
+void answer_to(int fd) {
+    if (out_buffer != nullptr) out_buffer->set_descriptor(fd);
+}
+
 int write_all(int fd, std::string_view text) {
     while (!text.empty()) {
         const ssize_t n = ::write(fd, text.data(), text.size());

@@ -21,6 +21,10 @@ void escape_stdout(bool on);
 // descriptor the answer now goes to.
 int separate_stdout();
 
+// famspec's answer (std::cout) goes to `fd` from now on: the stdout the work process receives once
+// plugins are loaded (load_watch.hpp).
+void answer_to(int fd);
+
 // Writes all of text to fd, retrying after EINTR and short writes. Returns 0, or the errno of the
 // write that failed (EIO when a write wrote nothing). Safe where iostreams are not: in an exit
 // handler, or in the process that waits for a command's work process.

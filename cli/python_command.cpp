@@ -142,6 +142,7 @@ int run_python_command(const Context& context, const std::string& command, std::
     child.environment->push_back("FAMSPEC_SUPERVISOR_PID=" + std::to_string(getpid()));
     child.descriptors = {{1, 1}, {2, 2}};  // its output is the command's
     child.relay_signals = true;
+    child.kill_if_stopped = true;
     std::string handshake;
     child.outputs = {{kHandshakeDescriptor, [&handshake](std::string_view chunk) { handshake += chunk; }}};
     std::cout.flush();
@@ -149,6 +150,8 @@ int run_python_command(const Context& context, const std::string& command, std::
     if (result.relayed_signal != 0) {
         end_with(interrupted(result.relayed_signal, "while " + python + " ran famspec " + command), json);
     }
+    if (result.stopped_by != 0)
+        end_with(stopped_alone(python + " running famspec " + command, result.stopped_by), json);
     if (!result.spawn_error.empty()) {
         err << "famspec " << command << ": " << result.spawn_error << "\n";
         return kExitUsage;

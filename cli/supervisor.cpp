@@ -6,8 +6,8 @@
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 
+#include "child_process.hpp"
 #include "error_report.hpp"
 #include "famspec/names.hpp"
 #include "signal_relay.hpp"
@@ -27,16 +27,14 @@ std::string when(const WorkRecord& record) {
     return record.state == WorkState::loaded ? "after its plugins loaded" : "before it loaded plugins";
 }
 
-// Whether `pid` is still stopped: after Ctrl-Z both famspec and its child stop, and the shell's
-// SIGCONT wakes both before famspec reads the stop; only a child that stopped alone stays stopped.
-bool still_stopped(pid_t pid) {
-    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-    std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
-    const std::size_t paren = text.rfind(')');
-    return paren != std::string::npos && paren + 2 < text.size() && (text[paren + 2] == 'T' || text[paren + 2] == 't');
-}
-
 }  // namespace
+
+Verdict stopped_alone(std::string_view who, int signal, std::string_view when) {
+    return {"stopped",
+            std::string(who) + " stopped with " + signal_name(signal) + (when.empty() ? "" : " ") + std::string(when) +
+                "; famspec does not wait for a stopped process and stops with status 1",
+            1, 0};
+}
 
 Verdict interrupted(int signal, std::string_view doing) {
     return {"interrupted",
@@ -58,10 +56,7 @@ Verdict judge(const WorkRecord& record, const Ending& ending) {
                         "; famspec does not wait for a stopped process and stops with status 1",
                     1, 0};
         }
-        return {"stopped",
-                "famspec's work process " + stopped + " " + when(record) +
-                    "; famspec does not wait for a stopped process and stops with status 1",
-                1, 0};
+        return stopped_alone("famspec's work process", ending.stopped_by, when(record));
     }
     if (record.state == WorkState::finished) {
         if (exited) return {"", "", code != 0 ? code : record.code, 0};
@@ -69,6 +64,7 @@ Verdict judge(const WorkRecord& record, const Ending& ending) {
         return {"crash", "famspec was killed by " + signal_name(signal) + " after its output was complete",
                 record.code != 0 ? record.code : 1, 0};
     }
+    if (record.state == WorkState::reported && !record.message.empty()) return {record.kind, record.message, 1, 0};
     if (record.state == WorkState::reported) return {"", "", exited && code != 0 ? code : 1, 0};  // ExitGuard said
     if (signal != 0 && (signal == ending.relayed_signal || asks_to_stop(signal))) {
         return interrupted(signal, in_plugin ? "during " + plugin_at_work(record) : when(record));

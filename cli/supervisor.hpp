@@ -23,6 +23,8 @@ struct WorkRecord {
     int code = 0;                           // famspec's status, once finished
     PluginStage stage = PluginStage::open;  // the stage of the plugin at work, when in_plugin
     std::string path;                       // that plugin's file
+    std::string kind;                       // what the work process said itself (watch_said), for
+    std::string message;                    // the parent to say: its kind and message
 };
 
 // How the child ended: its wait status, the signal famspec relayed to it (0 for none), and the
@@ -47,6 +49,10 @@ struct Verdict {
 // ended, crashed or stopped it while it ran is named with its stage (status 1); an interrupted one
 // ends famspec by the same signal; and famspec never exits 0 unless the work finished.
 Verdict judge(const WorkRecord& record, const Ending& ending);
+
+// A child that stopped on its own (`who`: "python3 running famspec audit"; `when`: "after its
+// plugins loaded", or empty), killed instead of waited for: said, and famspec exits 1.
+Verdict stopped_alone(std::string_view who, int signal, std::string_view when = {});
 
 // famspec was interrupted by `signal` while `doing` (e.g. "while verify probed plugin P"): said,
 // and famspec ends by the same signal.

@@ -32,7 +32,7 @@ namespace {
 
 constexpr int exited(int code) { return code << 8; }  // a wait status
 constexpr int killed(int signal) { return signal; }
-const WorkRecord kInRegister{WorkState::in_plugin, 0, PluginStage::register_, "/p/famspec_x.so"};
+const WorkRecord kInRegister{WorkState::in_plugin, 0, PluginStage::register_, "/p/famspec_x.so", "", ""};
 
 std::string read_file(const fs::path& path) {
     std::ifstream in(path);
@@ -104,7 +104,7 @@ Interrupted interrupt_while_loading(int signal, bool to_worker = false) {
 }  // namespace
 
 TEST_CASE("judge: a finished work process ends famspec with its status, silently") {
-    const WorkRecord finished{WorkState::finished, 1, PluginStage::open, ""};
+    const WorkRecord finished{WorkState::finished, 1, PluginStage::open, "", "", ""};
     CHECK(judge(finished, {exited(0)}) == Verdict{"", "", 1, 0});
     CHECK(judge(finished, {exited(2)}) == Verdict{"", "", 2, 0});
     CHECK(judge(finished, {killed(SIGPIPE)}) == Verdict{"", "", 1, SIGPIPE});
@@ -128,8 +128,14 @@ TEST_CASE("judge: a plugin that ends, crashes or stops the work process is named
                   "plugin /p/famspec_x.so stopped with SIGSTOP during register; famspec does not wait for a "
                   "stopped process and stops with status 1",
                   1, 0});
-    const WorkRecord reported{WorkState::reported, 0, PluginStage::register_, "/p/famspec_x.so"};
+    const WorkRecord reported{WorkState::reported, 0, PluginStage::register_, "/p/famspec_x.so", "", ""};
     CHECK(judge(reported, {exited(0)}) == Verdict{"", "", 1, 0});
+    // What the work process said itself is said by famspec (with --json on its stdout), status 1.
+    const WorkRecord said{WorkState::reported,    0,
+                          PluginStage::register_, "/p/famspec_x.so",
+                          "plugin_descriptors",   "plugin /p/famspec_x.so closed famspec's descriptors"};
+    CHECK(judge(said, {exited(1)}) ==
+          Verdict{"plugin_descriptors", "plugin /p/famspec_x.so closed famspec's descriptors", 1, 0});
 }
 
 TEST_CASE("judge: a signal that asks to stop is an interruption, never the plugin's fault") {
@@ -140,13 +146,13 @@ TEST_CASE("judge: a signal that asks to stop is an interruption, never the plugi
     // Sent to the work process alone, from outside famspec.
     CHECK(judge(kInRegister, {killed(SIGTERM), 0}).kind == "interrupted");
     CHECK(judge(kInRegister, {killed(SIGUSR1), SIGUSR1}).end_signal == SIGUSR1);
-    const WorkRecord working{WorkState::working, 0, PluginStage::open, ""};
+    const WorkRecord working{WorkState::working, 0, PluginStage::open, "", "", ""};
     CHECK(judge(working, {killed(SIGINT), SIGINT}) ==
           Verdict{"interrupted", "interrupted by SIGINT before it loaded plugins, before famspec finished", 1, SIGINT});
 }
 
 TEST_CASE("judge: the work process ending early by itself is never a success") {
-    const WorkRecord loaded{WorkState::loaded, 0, PluginStage::open, ""};
+    const WorkRecord loaded{WorkState::loaded, 0, PluginStage::open, "", "", ""};
     CHECK(judge(loaded, {exited(1)}) == Verdict{"", "", 1, 0});
     CHECK(judge(loaded, {exited(0)}) ==
           Verdict{"internal",
@@ -193,4 +199,28 @@ TEST_CASE("a plugin that stops its process (raise(SIGSTOP)) is reported and kill
     CHECK(result.err == "famspec: error: plugin " + plugin +
                             " stopped with SIGSTOP during register; famspec does not wait for a stopped process and "
                             "stops with status 1\n");
+}
+
+TEST_CASE("a Python command whose interpreter stops on its own is reported and killed, not waited for") {
+    TempDir dir;
+    const fs::path python = dir / "python3";
+    const fs::path pidfile = dir / "python.pid";
+    // An interpreter that passes the handshake, then stops itself: no one will send SIGCONT.
+    std::ofstream(python) << "#!/bin/sh\nprintf 'famspec-python 1\\n' >&3\necho $$ > \"$FAMSPEC_TEST_PYTHON_PIDFILE\"\n"
+                             "kill -STOP $$\n";
+    fs::permissions(python, fs::perms::owner_all);
+    ProcessOptions options;
+    options.environment["FAMSPEC_PYTHON"] = python.string();
+    options.environment["FAMSPEC_TEST_PYTHON_PIDFILE"] = pidfile.string();
+    const ProcessResult result = run_cli({"audit", "--help"}, options);
+    INFO(describe(result));
+    CHECK(result.exit_code == kFailed);
+    CHECK(result.out.empty());
+    CHECK(result.err == "famspec: error: " + python.string() +
+                            " running famspec audit stopped with SIGSTOP; famspec does not wait for a stopped process "
+                            "and stops with status 1\n");
+    pid_t stopped = 0;
+    std::istringstream(read_file(pidfile)) >> stopped;
+    REQUIRE(stopped > 0);
+    CHECK_FALSE(process_exists(stopped));  // killed, and reaped by famspec
 }

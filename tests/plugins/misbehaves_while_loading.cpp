@@ -1,8 +1,10 @@
 // Plugins that misbehave while they are loaded in ways only a careful host notices: they exit (past
-// any exit handler, too), crash, stop, print on stdout, forge or close verify's report, or leave a
-// process behind. One file, one behaviour per fixture (ZOO_* macros).
+// any exit handler, too), crash, stop, print on stdout, forge or close verify's report, leave a
+// process behind, take or replace famspec's descriptors (stdin, the answer's), or fork and return
+// into famspec twice. One file, one behaviour per fixture (ZOO_* macros).
 // Each carries a template manifest, so no build step runs its code; only famspec verify (in a child
 // process) or a CLI test that expects famspec to stop may load them.
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <csignal>
@@ -55,6 +57,32 @@ void leave_a_grandchild() {
 }
 #endif
 
+#if defined(ZOO_CLOSES_FDS_OPENS_FILE) || defined(ZOO_NULL_ONTO_FDS)
+// Every descriptor from 3 up, whatever famspec keeps there, is closed or made /dev/null.
+void clobber_descriptors_from_3() {
+    const int top = static_cast<int>(sysconf(_SC_OPEN_MAX));
+#if defined(ZOO_NULL_ONTO_FDS)
+    const int null = open("/dev/null", O_RDWR);
+    for (int fd = 3; fd < top && fd < 1024; ++fd) {
+        if (fd != null && fcntl(fd, F_GETFD) >= 0) dup2(null, fd);
+    }
+#else
+    for (int fd = 3; fd < top && fd < 1024; ++fd) close(fd);
+    // The lowest free descriptor: the number famspec's answer had, if it was one of them.
+    if (const char* file = std::getenv("FAMSPEC_TEST_OPENED_FILE")) open(file, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+#endif
+}
+#endif
+
+#if defined(ZOO_FORKS_AND_RETURNS)
+// Forks, and both processes go on into famspec; the copy's pid goes to the file the test names.
+void fork_and_return_twice() {
+    const pid_t pid = fork();
+    if (pid != 0) return;
+    if (const char* file = std::getenv("FAMSPEC_TEST_GRANDCHILD_PIDFILE")) std::ofstream(file) << getpid() << "\n";
+}
+#endif
+
 }  // namespace
 
 FAMSPEC_PLUGIN(ZOO_NAME, "1.0.0", "famspec test fixture")(famspec::Registrar& registrar) {
@@ -92,6 +120,28 @@ FAMSPEC_PLUGIN(ZOO_NAME, "1.0.0", "famspec test fixture")(famspec::Registrar& re
 #endif
 #if defined(ZOO_FORK_GRANDCHILD)
     leave_a_grandchild();
+#endif
+#if defined(ZOO_CLOSES_STDIN)
+    close(0);
+#endif
+#if defined(ZOO_READS_STDIN)
+    // All of it, raw and through stdio: a `resolve --batch` would have no query left.
+    char buffer[4096];
+    while (read(0, buffer, sizeof buffer) > 0) {
+    }
+    while (std::getchar() != EOF) {
+    }
+#endif
+#if defined(ZOO_NULL_ONTO_STDIN)
+    const int null = open("/dev/null", O_RDONLY);
+    dup2(null, 0);
+    close(null);
+#endif
+#if defined(ZOO_CLOSES_FDS_OPENS_FILE) || defined(ZOO_NULL_ONTO_FDS)
+    clobber_descriptors_from_3();
+#endif
+#if defined(ZOO_FORKS_AND_RETURNS)
+    fork_and_return_twice();
 #endif
     famspec::declare::Family family{ZOO_FAMILY, ZOO_FAMILY "ForCausalLM"};
     family.factory("hyper_parallel.models." ZOO_FAMILY ".adapter.replacements.replace_norm")

@@ -3,13 +3,13 @@
 //
 // famspec side by side with floors measured in the same run: loading N generated family plugins
 // against a raw dlopen+dlsym of the same files, a cached resolve against a hash-map lookup, whole
-// CLI processes against `python3 -c pass` and a full load, plan parsing against a bare yaml-cpp
-// parse, peak RSS per plugin against the floor's; and where a load goes, stage by stage, with the
-// floor's own cost when it maps each file through its descriptor. Every sample is a fresh process;
-// the measures are interleaved (the order rotates each run) and the process is pinned to one CPU
-// when it can be. With --wheel (a famspec wheel, `python3 -m build --wheel`), the wheel's size
-// against the libraries it ships for a runtime, and the first answer after `import torch` from the
-// wheel installed by pip in a venv of Debian's python3.
+// CLI processes against `python3 -c pass` (a C++ program's bare start-up beside them) and a full
+// load, plan parsing against a bare yaml-cpp parse, peak RSS per plugin against the floor's; and
+// where a load goes, stage by stage, with the floor's own cost when it maps each file through its
+// descriptor. Every sample is a fresh process; the measures are interleaved (the order rotates each
+// run) and the process is pinned to one CPU when it can be. With --wheel (a famspec wheel, `python3
+// -m build --wheel`), the wheel's size against the libraries it ships for a runtime, and the first
+// answer after `import torch` from the wheel installed by pip in a venv of Debian's python3.
 // Figures and ratios are printed; nothing is asserted.
 #include <algorithm>
 #include <cstdio>
@@ -270,8 +270,21 @@ int main(int argc, char** argv) {
     const std::size_t show = add(whole_process({cli, "--plugin-path", plugins, "show", "qwen3_moe"}));
     // What every command pays before it reads a plugin: the process, its dynamic linking, the parser.
     const std::size_t version = add(whole_process({cli, "--version"}));
+    // Any C++ command's start-up: exec, the dynamic linker relocating libstdc++, iostreams' start-up.
+    const std::size_t cxx_floor = add(whole_process({FAMSPEC_BENCH_CXX_FLOOR}));
     rows.push_back({"summary --digest process vs python3 -c pass", "ms", 1e-6, summary, python, key("ns"), key("ns"),
                     "<= 0.3x", at_most(0.3)});
+    rows.push_back(
+        {"list process vs python3 -c pass", "ms", 1e-6, list, python, key("ns"), key("ns"), "<= 0.15x", at_most(0.15)});
+    rows.push_back({"  C++ floor (prints a line) vs python3 -c pass",
+                    "ms",
+                    1e-6,
+                    cxx_floor,
+                    python,
+                    key("ns"),
+                    key("ns"),
+                    "",
+                    {}});
     rows.push_back({"list process vs full load (show) process", "ms", 1e-6, list, show, key("ns"), key("ns"), "<= 0.5x",
                     at_most(0.5)});
     rows.push_back({"start-up alone (--version) process vs show process", "ms", 1e-6, version, show, key("ns"),

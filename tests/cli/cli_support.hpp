@@ -5,6 +5,8 @@
 
 #include <boost/json.hpp>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -20,6 +22,14 @@ namespace json = boost::json;
 
 inline const std::string kQwenNorm = "hyper_parallel.models.qwen3_moe.adapter.replacements.replace_qwen3_moe_rms_norm";
 inline const std::string kQwenNormType = "transformers.models.qwen3_moe.modeling_qwen3_moe.Qwen3MoeRMSNorm";
+
+// A whole file, byte for byte; empty when it cannot be read.
+inline std::string read_file(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
 
 inline std::string qwen_plan() { return source_dir() + "/examples/plans/qwen3_moe.yaml"; }
 

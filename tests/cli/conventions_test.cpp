@@ -15,13 +15,6 @@ using namespace famspec::test::cli;
 
 namespace {
 
-std::string read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
 // The {"error": {...}} object a --json run printed on stdout.
 json::object error_of(const ProcessResult& result) {
     INFO(describe(result));

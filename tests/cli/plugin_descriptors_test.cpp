@@ -15,13 +15,6 @@ using namespace famspec::test::cli;
 
 namespace {
 
-std::string read_file(const fs::path& path) {
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
 // Two queries that both resolve: exit 0 with two answers.
 std::string queries() {
     const std::string query = R"({"target": ")" + kQwenNorm + R"(", "module_type": ")" + kQwenNormType + "\"}\n";

@@ -34,13 +34,6 @@ constexpr int exited(int code) { return code << 8; }  // a wait status
 constexpr int killed(int signal) { return signal; }
 const WorkRecord kInRegister{WorkState::in_plugin, 0, PluginStage::register_, "/p/famspec_x.so", "", ""};
 
-std::string read_file(const fs::path& path) {
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
 bool process_exists(pid_t pid) { return ::kill(pid, 0) == 0 || errno != ESRCH; }
 
 struct Interrupted {

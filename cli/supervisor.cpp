@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <utility>
 
 #include "child_process.hpp"
 #include "error_report.hpp"
@@ -29,8 +30,8 @@ std::string when(const WorkRecord& record) {
 
 }  // namespace
 
-Verdict stopped_alone(std::string_view who, int signal, std::string_view when) {
-    return {"stopped",
+Verdict stopped_alone(std::string_view who, int signal, std::string_view when, std::string kind) {
+    return {std::move(kind),
             std::string(who) + " stopped with " + signal_name(signal) + (when.empty() ? "" : " ") + std::string(when) +
                 "; famspec does not wait for a stopped process and stops with status 1",
             1, 0};
@@ -49,12 +50,9 @@ Verdict judge(const WorkRecord& record, const Ending& ending) {
     const int signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
     const bool in_plugin = record.state == WorkState::in_plugin;
     if (ending.stopped_by != 0) {
-        const std::string stopped = "stopped with " + signal_name(ending.stopped_by);
         if (in_plugin) {
-            return {"plugin_stopped",
-                    "plugin " + record.path + " " + stopped + " during " + std::string(name_of(record.stage)) +
-                        "; famspec does not wait for a stopped process and stops with status 1",
-                    1, 0};
+            return stopped_alone("plugin " + record.path, ending.stopped_by,
+                                 "during " + std::string(name_of(record.stage)), "plugin_stopped");
         }
         return stopped_alone("famspec's work process", ending.stopped_by, when(record));
     }

@@ -51,8 +51,9 @@ struct Verdict {
 Verdict judge(const WorkRecord& record, const Ending& ending);
 
 // A child that stopped on its own (`who`: "python3 running famspec audit"; `when`: "after its
-// plugins loaded", or empty), killed instead of waited for: said, and famspec exits 1.
-Verdict stopped_alone(std::string_view who, int signal, std::string_view when = {});
+// plugins loaded", or empty; `kind`: the JSON error kind), killed instead of waited for: said,
+// and famspec exits 1.
+Verdict stopped_alone(std::string_view who, int signal, std::string_view when = {}, std::string kind = "stopped");
 
 // famspec was interrupted by `signal` while `doing` (e.g. "while verify probed plugin P"): said,
 // and famspec ends by the same signal.

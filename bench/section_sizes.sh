@@ -1,0 +1,40 @@
+#!/bin/sh
+# The size of a plugin's sections in today's form (a register function that builds its declarations)
+# and as data (FAMSPEC_PLUGIN_TABLES), against an empty shared library: docs/design/plugin-tables.md.
+# Each is compiled and linked as famspec_add_plugin does in a Release build.
+#
+#   bench/section_sizes.sh <build directory>     (after a build of the qwen3 plugin)
+set -eu
+source_dir=$(cd "$(dirname "$0")/.." && pwd)
+build_dir=$(cd "${1:?usage: $0 <build directory>}" && pwd)
+cxx=${CXX:-c++}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+printf '{\n  global: famspec_plugin_descriptor;\n  local: *;\n};\n' > "$work/exports"
+sed 's/@BENCH_INDEX@/0/g' "$source_dir/bench/generated_family.cpp.in" > "$work/trivial_builders.cpp"
+sed 's/@BENCH_INDEX@/0/g' "$source_dir/bench/generated_table_family.cpp.in" > "$work/trivial_tables.cpp"
+: > "$work/empty.cpp"
+cmake "-DOUTPUT=$work/qwen3_assets.hpp" "-DASSETS=$source_dir/plugins/qwen3/python/run_qwen3_flash_attention.py" \
+    -P "$source_dir/sdk/cmake/FamspecEmbedAssets.cmake"
+
+build() {  # build <name> <source>
+    "$cxx" -std=c++20 -O3 -DNDEBUG -fPIC -fvisibility=hidden -fvisibility-inlines-hidden \
+        -I"$source_dir/sdk/include" -I"$build_dir/include" -I"$work" -c "$2" -o "$work/$1.o"
+    "$cxx" -fPIC -O3 -shared -Wl,--no-undefined "-Wl,--version-script=$work/exports" -o "$work/$1.so" "$work/$1.o"
+}
+build empty "$work/empty.cpp"
+build trivial_builders "$work/trivial_builders.cpp"
+build trivial_tables "$work/trivial_tables.cpp"
+build qwen3_builders "$source_dir/plugins/qwen3/plugin.cpp"
+build qwen3_tables "$source_dir/tests/sdk/qwen3_table_plugin.cpp"
+
+section() {  # section <library> <name>: its size in bytes, 0 when absent
+    size -A "$work/$1.so" | awk -v name="$2" '$1 == name { print $2; found = 1 } END { if (!found) print 0 }'
+}
+printf '%-18s %8s %8s %13s %9s %10s %8s\n' library .text .rodata .data.rel.ro .eh_frame .rela.dyn file
+for library in empty trivial_builders trivial_tables qwen3_builders qwen3_tables; do
+    printf '%-18s %8s %8s %13s %9s %10s %8s\n' "$library" "$(section $library .text)" \
+        "$(section $library .rodata)" "$(section $library .data.rel.ro)" "$(section $library .eh_frame)" \
+        "$(section $library .rela.dyn)" "$(stat -c %s "$work/$library.so")"
+done

@@ -1,0 +1,63 @@
+// A plugin as data: the entry point of ABI 4.0, which hands the core a constant block of tables
+// instead of a register function (docs/design/plugin-tables.md).
+//
+//   FAMSPEC_PLUGIN_TABLES("qwen3", "1.0.0", "Qwen3ForCausalLM family",
+//                         Plugin{.families = {{.model_type = "qwen3", ...}}})
+//
+// The block is written while the plugin compiles (table_compiler.hpp); the plugin's binary holds
+// it, its descriptor and no code. A prototype: the loader of this core reads ABI 3 descriptors only
+// and refuses a table plugin at its handshake, naming ABI 4.0, until it learns to read the tables.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "famspec/sdk/abi.hpp"
+#include "famspec/sdk/table_compiler.hpp"
+#include "famspec/sdk/table_declarations.hpp"
+#include "famspec/sdk/table_layout.hpp"
+
+namespace famspec::tables {
+
+inline constexpr std::uint16_t kTablesAbiMajor = 4;
+inline constexpr std::uint16_t kTablesAbiMinor = 0;
+
+// PluginDescriptor's fields up to `description`, unchanged, so that any core reads the ABI before
+// anything else; then the tables in place of the register function.
+struct TableDescriptor {
+    std::uint64_t magic;
+    std::uint32_t descriptor_size;
+    std::uint16_t abi_major;
+    std::uint16_t abi_minor;
+    const char* fingerprint;
+    const char* name;
+    const char* version;
+    const char* description;
+    const TableHeader* tables;
+};
+static_assert(offsetof(TableDescriptor, description) == offsetof(PluginDescriptor, description));
+static_assert(offsetof(TableDescriptor, tables) == offsetof(PluginDescriptor, register_plugin));
+
+}  // namespace famspec::tables
+
+// The plugin's tables (constexpr, so constant-initialised and readable by static_assert) and its
+// descriptor (constinit): reading them runs no plugin code. The invocation ends with a semicolon.
+#define FAMSPEC_PLUGIN_TABLES(NAME, VERSION, DESCRIPTION, ...)                                  \
+    namespace {                                                                                 \
+    constexpr auto famspec_plugin_tables = ::famspec::tables::compile([](auto use) {            \
+        using namespace ::famspec::tables;                                                      \
+        return use(__VA_ARGS__);                                                                \
+    });                                                                                         \
+    }                                                                                           \
+    extern "C" __attribute__((visibility("default")))                                           \
+    const ::famspec::tables::TableDescriptor famspec_plugin_descriptor;                         \
+    extern "C" constinit const ::famspec::tables::TableDescriptor famspec_plugin_descriptor = { \
+        ::famspec::kPluginMagic,                                                                \
+        static_cast<std::uint32_t>(sizeof(::famspec::tables::TableDescriptor)),                 \
+        ::famspec::tables::kTablesAbiMajor,                                                     \
+        ::famspec::tables::kTablesAbiMinor,                                                     \
+        FAMSPEC_BUILD_FINGERPRINT,                                                              \
+        NAME,                                                                                   \
+        VERSION,                                                                                \
+        DESCRIPTION,                                                                            \
+        &famspec_plugin_tables.header}

@@ -1,0 +1,208 @@
+// A plugin as data: declarations compile into one constant block (checked here by static_assert,
+// while the test compiles), the block reads back through its byte offsets as declared, and a block
+// that names anything outside itself is refused before it is followed.
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "famspec/sdk/table_view.hpp"
+#include "famspec/sdk/tables.hpp"
+#include "qwen3_assets.hpp"
+
+// Defined by FAMSPEC_PLUGIN_TABLES in qwen3_table_plugin.cpp, as a plugin exports it.
+extern "C" const famspec::tables::TableDescriptor famspec_plugin_descriptor;
+
+namespace {
+
+using namespace famspec::tables;
+using famspec::ArgumentBinding;
+using famspec::ConstructionMode;
+using famspec::Default;
+using famspec::ParameterKind;
+
+// Every row is plain data, the same under any standard library: the block is copied by bytes.
+template <class... Rows>
+constexpr bool plain = ((std::is_trivially_copyable_v<Rows> && std::is_standard_layout_v<Rows>)&&...);
+static_assert(plain<TableHeader, Text, Range, LiteralRow, ParameterRow, ArgumentRow, FactoryRow, CpWrapperRow,
+                    ArchetypeRow, SourceBlockRow, FamilyRow, ComponentRow, TableDescriptor>);
+
+// One of each kind of declaration, and the rules compile() applies as declare:: does.
+constexpr auto kToy = compile([](auto use) {
+    return use(Plugin{
+        .families =
+            {
+                {.model_type = "toy_moe",
+                 .architecture = "ToyMoeForCausalLM",
+                 .aliases = {"toy-moe"},
+                 .directory_aliases = {"toymoe"},
+                 .providers = {"hyper_parallel.models.toy_moe.adapter.replacements"},
+                 .compute_functions = {"hyper_parallel.models.toy_moe.adapter.compute.local_fn"},
+                 .factories =
+                     {
+                         {.target = "replace_norm",
+                          .constructs = replaces("OffsetRMSNorm", "hyper_parallel.components.modules"),
+                          .arguments = {pass("eps", "1e-6")},
+                          .options = {param("chunk", 4)}},
+                         {.target = "hyper_parallel.models.toy_moe.adapter.other.replace_linear",
+                          .runtime_only = "builds through Linear.from_linear at runtime",
+                          .where = "replacements.py:9"},
+                         {.target = "replace_experts"},
+                     },
+                 .cp_wrappers = {{.target = "hyper_parallel.models.toy_moe.adapter.cp.cp_wrapper",
+                                  .options = {kw_only, param("backend", "npu", one_of{"npu", "sdpa"})}}},
+                 .archetypes = {{.fingerprint = {"softmax_topk", "gated", "module_list"},
+                                 .target_class = "ToyMoE",
+                                 .router_kind = "softmax_topk",
+                                 .shared = "additive",
+                                 .strip_boundary_subpatterns = {"experts.*"},
+                                 .compute_factory = "hyper_parallel.models.toy_moe.adapter.ep.ep_fn"}}},
+                {.model_type = "toy_dense", .architecture = "ToyDenseForCausalLM"},  // a sibling identity
+            },
+        .components = {{.package = "hyper_parallel.components.modules",
+                        .components = {{.name = "OffsetRMSNorm",
+                                        .submodule = "rms_norm",
+                                        .signature = {param("hidden_size", famspec::none), param("eps", 1e-05), kw_only,
+                                                      param("module"), param("flag", true),
+                                                      param("kernel", expression("npu_forward"))}}}}},
+    });
+});
+
+constexpr bool says(Text at, std::string_view expected) { return kToy.text(at) == expected; }
+
+static_assert(kToy.families.size() == 2 && kToy.factories.size() == 3 && kToy.components.size() == 1);
+static_assert(kToy.header.byte_size == sizeof(kToy) && kToy.header.format == kTableFormat);
+
+// A bare factory name is placed in the first provider; a dotted one is kept.
+static_assert(says(kToy.factories[0].target, "hyper_parallel.models.toy_moe.adapter.replacements.replace_norm"));
+static_assert(says(kToy.factories[1].target, "hyper_parallel.models.toy_moe.adapter.other.replace_linear"));
+static_assert(kToy.factories[0].constructs == 1 && kToy.factories[0].mode == ConstructionMode::name);
+static_assert(says(kToy.factories[0].runtime_only_reason, ""));
+static_assert(kToy.arguments[0].binding == ArgumentBinding::literal && says(kToy.arguments[0].value, "1e-6"));
+// A static option follows module, module_fqn and context, which the core adds.
+static_assert(kToy.factories[0].options.count == 1 &&
+              kToy.parameters[kToy.factories[0].options.first].literal.integer == 4);
+// A factory constructs nothing: runtime-only, with its reason or declare::'s.
+static_assert(kToy.factories[1].constructs == 0 && says(kToy.factories[1].where, "replacements.py:9"));
+static_assert(says(kToy.factories[1].runtime_only_reason, "builds through Linear.from_linear at runtime"));
+static_assert(says(kToy.factories[2].runtime_only_reason, "the factory declares no construction"));
+
+// kw_only is no parameter: what follows it is keyword-only, with its Literal[...] values.
+static_assert(kToy.cp_wrappers[0].options.count == 1);
+constexpr ParameterRow kBackend = kToy.parameters[kToy.cp_wrappers[0].options.first];
+static_assert(kBackend.kind == ParameterKind::keyword_only && kBackend.allowed.count == 2);
+static_assert(says(kToy.literals[kBackend.allowed.first + 1].string, "sdpa"));
+
+// A component's signature: every default kind, and the marker dropped.
+constexpr Range kSignature = kToy.components[0].signature;
+static_assert(kSignature.count == 5);
+constexpr auto signature_at(std::uint32_t i) { return kToy.parameters[kSignature.first + i]; }
+static_assert(signature_at(0).kind == ParameterKind::positional_or_keyword &&
+              signature_at(0).literal.kind == LiteralKind::none);
+static_assert(signature_at(1).literal.kind == LiteralKind::real && signature_at(1).literal.real == 1e-05);
+static_assert(signature_at(2).kind == ParameterKind::keyword_only &&
+              signature_at(2).default_kind == Default::Kind::required);
+static_assert(signature_at(3).literal.kind == LiteralKind::boolean && signature_at(3).literal.integer == 1);
+static_assert(signature_at(4).default_kind == Default::Kind::expression &&
+              says(signature_at(4).expression, "npu_forward"));
+
+// The archetype and the sibling family.
+static_assert(says(kToy.archetypes[0].router, "softmax_topk") && says(kToy.archetypes[0].kind, "moe_ep_routed"));
+static_assert(says(kToy.families[1].model_type, "toy_dense") && kToy.families[1].factories.count == 0);
+
+std::vector<std::string> texts(const TableView& view, Range at) {
+    std::vector<std::string> out;
+    for (const Text each : view.texts(at)) out.emplace_back(view.text(each));
+    return out;
+}
+
+// The qwen3 block, copied into memory the test may change.
+std::vector<std::uint64_t> copy_of_qwen3_block() {
+    const TableHeader& header = *famspec_plugin_descriptor.tables;
+    std::vector<std::uint64_t> copy((header.byte_size + 7) / 8);
+    std::memcpy(copy.data(), &header, header.byte_size);
+    return copy;
+}
+TableHeader& header_of(std::vector<std::uint64_t>& block) { return *reinterpret_cast<TableHeader*>(block.data()); }
+
+}  // namespace
+
+TEST_CASE("a table plugin's descriptor claims ABI 4.0 in the fields every core reads first") {
+    const TableDescriptor& descriptor = famspec_plugin_descriptor;
+    CHECK(descriptor.magic == famspec::kPluginMagic);
+    CHECK(descriptor.abi_major == 4);
+    CHECK(descriptor.abi_minor == 0);
+    CHECK(descriptor.descriptor_size == sizeof(TableDescriptor));
+    CHECK(std::string(descriptor.fingerprint) == FAMSPEC_BUILD_FINGERPRINT);
+    CHECK(std::string(descriptor.name) == "qwen3");
+    CHECK(std::string(descriptor.version) == "1.0.0");
+}
+
+TEST_CASE("the qwen3 tables read back through their byte offsets as plugins/qwen3/plugin.cpp declares them") {
+    const TableView view(*famspec_plugin_descriptor.tables);
+    REQUIRE_FALSE(view.check().has_value());
+    REQUIRE(view.families().size() == 1);
+    CHECK(view.components().empty());
+    const FamilyRow& qwen3 = view.families()[0];
+    CHECK(view.text(qwen3.model_type) == "qwen3");
+    CHECK(view.text(qwen3.architecture) == "Qwen3ForCausalLM");
+    CHECK(texts(view, qwen3.providers) ==
+          std::vector<std::string>{"hyper_parallel.models.qwen3.adapter.replacements",
+                                   "hyper_parallel.models.qwen3.adapter.conversion.module_replacement"});
+    CHECK(texts(view, qwen3.aliases).empty());
+
+    REQUIRE(view.source_blocks(qwen3.interface_blocks).size() == 1);
+    const SourceBlockRow& block = view.source_blocks(qwen3.interface_blocks)[0];
+    CHECK(texts(view, block.defines) == std::vector<std::string>{"run_qwen3_flash_attention"});
+    CHECK(texts(view, block.imports) == std::vector<std::string>{"import torch_npu"});
+    CHECK(view.text(block.text) == famspec_assets::run_qwen3_flash_attention);
+
+    const auto factories = view.factories(qwen3.factories);
+    REQUIRE(factories.size() == 3);
+    const std::string provider = "hyper_parallel.models.qwen3.adapter.replacements.";
+    CHECK(view.text(factories[0].target) == provider + "replace_qwen3_rms_norm");
+    CHECK(view.text(factories[1].target) == provider + "replace_qwen3_flash_attention");
+    CHECK(view.text(factories[2].target) == provider + "replace_qwen3_swiglu_mlp");
+    CHECK(view.text(factories[1].where) == "hyper_parallel/models/qwen3/adapter/replacements.py:13");
+    CHECK(view.text(factories[1].component) == "GQAAttention");
+    CHECK(view.text(factories[1].import_module) == "hyper_parallel.components.modules");
+    CHECK(factories[1].mode == ConstructionMode::wrap_source);
+    const auto arguments = view.arguments(factories[1].arguments);
+    REQUIRE(arguments.size() == 3);
+    CHECK(view.text(arguments[2].keyword) == "attention_interface");
+    CHECK(arguments[2].binding == ArgumentBinding::interface);
+    CHECK(view.text(arguments[2].value) == "run_qwen3_flash_attention");
+    CHECK(view.parameters(factories[0].options).empty());
+}
+
+TEST_CASE("a table block is refused whole when it names anything outside itself") {
+    SUBCASE("a row's string past the characters") {
+        auto block = copy_of_qwen3_block();
+        TableHeader& header = header_of(block);
+        auto* factories =
+            reinterpret_cast<FactoryRow*>(reinterpret_cast<char*>(block.data()) + header.factories.offset);
+        factories[2].target.offset = header.chars.count;
+        CHECK(TableView(header).check() == "a table row names a string or list outside its array");
+    }
+    SUBCASE("a family's factories past their array") {
+        auto block = copy_of_qwen3_block();
+        TableHeader& header = header_of(block);
+        auto* families = reinterpret_cast<FamilyRow*>(reinterpret_cast<char*>(block.data()) + header.families.offset);
+        families[0].factories.count = 4;
+        CHECK(TableView(header).check() == "a table row names a string or list outside its array");
+    }
+    SUBCASE("an array past the block") {
+        auto block = copy_of_qwen3_block();
+        TableHeader& header = header_of(block);
+        header.byte_size = header.chars.offset + header.chars.count - 1;
+        CHECK(TableView(header).check() ==
+              "a table array lies outside the block of " + std::to_string(header.byte_size) + " bytes");
+    }
+    SUBCASE("a format this reader does not know") {
+        auto block = copy_of_qwen3_block();
+        header_of(block).format = kTableFormat + 1;
+        CHECK(TableView(header_of(block)).check() == "table format 2, expected 1");
+    }
+}

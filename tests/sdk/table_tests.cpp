@@ -49,7 +49,7 @@ constexpr auto kToy = compile([](auto use) {
                          {.target = "hyper_parallel.models.toy_moe.adapter.other.replace_linear",
                           .runtime_only = "builds through Linear.from_linear at runtime",
                           .where = "replacements.py:9"},
-                         {.target = "replace_experts"},
+                         {.target = "replace_experts", .where = FAMSPEC_HERE},
                      },
                  .cp_wrappers = {{.target = "hyper_parallel.models.toy_moe.adapter.cp.cp_wrapper",
                                   .options = {kw_only, param("backend", "npu", one_of{"npu", "sdpa"})}}},
@@ -88,6 +88,8 @@ static_assert(kToy.factories[0].options.count == 1 &&
 static_assert(kToy.factories[1].constructs == 0 && says(kToy.factories[1].where, "replacements.py:9"));
 static_assert(says(kToy.factories[1].runtime_only_reason, "builds through Linear.from_linear at runtime"));
 static_assert(says(kToy.factories[2].runtime_only_reason, "the factory declares no construction"));
+static_assert(kToy.text(kToy.factories[2].where).starts_with(__FILE__ ":") &&
+              kToy.factories[2].where.size > sizeof(__FILE__));
 
 // kw_only is no parameter: what follows it is keyword-only, with its Literal[...] values.
 static_assert(kToy.cp_wrappers[0].options.count == 1);

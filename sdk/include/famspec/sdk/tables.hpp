@@ -40,6 +40,11 @@ static_assert(offsetof(TableDescriptor, tables) == offsetof(PluginDescriptor, re
 
 }  // namespace famspec::tables
 
+// "file:line" of where it is written, as a string literal: `.where = FAMSPEC_HERE` in a declaration
+// written by hand. (A default member initializer cannot supply it: GCC gives every element of a
+// braced list the line of the whole expression.) `famspec sync` writes the runtime source's instead.
+#define FAMSPEC_HERE __FILE__ ":" FAMSPEC_STRINGIFY(__LINE__)
+
 // The plugin's tables (constexpr, so constant-initialised and readable by static_assert) and its
 // descriptor (constinit): reading them runs no plugin code. The invocation ends with a semicolon.
 #define FAMSPEC_PLUGIN_TABLES(NAME, VERSION, DESCRIPTION, ...)                                  \

@@ -56,6 +56,8 @@ public:
     };
 
     Signature() = default;
+    // Parameters whose kinds are already final, e.g. read back from a plugin's tables.
+    explicit Signature(std::vector<Parameter> parameters) : parameters_(std::move(parameters)) {}
     Signature(std::initializer_list<Item> items) {
         bool keyword_only = false;
         for (const Item& item : items) {

@@ -1,0 +1,152 @@
+#include "registry/table_staging.hpp"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "famspec/sdk/declare.hpp"
+
+namespace famspec::detail {
+namespace {
+
+using namespace famspec::tables;
+namespace declared = famspec::declare::detail;
+
+class Reader {
+public:
+    explicit Reader(const TableView& view) : view_(view) {}
+
+    std::string text(Text at) const { return std::string(view_.text(at)); }
+    // The declaration's own `where`, or its position when it has none.
+    std::string where(Text at, const std::string& position) const { return at.size > 0 ? text(at) : position; }
+    std::vector<std::string> texts(Range at) const {
+        std::vector<std::string> out;
+        for (const Text each : view_.texts(at)) out.push_back(text(each));
+        return out;
+    }
+
+    PyLiteral literal(const LiteralRow& row) const {
+        switch (row.kind) {
+            case LiteralKind::boolean:
+                return PyLiteral(row.integer != 0);
+            case LiteralKind::integer:
+                return PyLiteral(row.integer);
+            case LiteralKind::real:
+                return PyLiteral(row.real);
+            case LiteralKind::string:
+                return PyLiteral(text(row.string));
+            case LiteralKind::none:
+                break;
+        }
+        return PyLiteral(none);
+    }
+    Default fallback(const ParameterRow& row) const {
+        switch (row.default_kind) {
+            case Default::Kind::literal:
+                return Default::literal(literal(row.literal));
+            case Default::Kind::expression:
+                return Default::expression(text(row.expression));
+            case Default::Kind::required:
+                break;
+        }
+        return Default::required();
+    }
+    std::vector<Parameter> parameters(Range at) const {
+        std::vector<Parameter> out;
+        for (const ParameterRow& row : view_.parameters(at)) {
+            std::vector<PyLiteral> allowed;
+            for (const LiteralRow& value : view_.literals(row.allowed)) allowed.push_back(literal(value));
+            out.push_back({text(row.name), row.kind, fallback(row), std::move(allowed)});
+        }
+        return out;
+    }
+    std::vector<SourceBlock> blocks(Range at) const {
+        std::vector<SourceBlock> out;
+        for (const SourceBlockRow& row : view_.source_blocks(at)) {
+            out.push_back({texts(row.defines), texts(row.needs), texts(row.imports), text(row.text)});
+        }
+        return out;
+    }
+
+    declared::FactoryData factory(const FactoryRow& row, const std::string& position) const {
+        declared::FactoryData data(text(row.target), where(row.where, position));
+        for (Parameter& option : parameters(row.options)) data.parameters.push_back(std::move(option));
+        data.runtime_only_reason = text(row.runtime_only_reason);
+        if (row.constructs != 0) {
+            Construction built{text(row.component), text(row.import_module), row.mode, row.module_positional != 0, {}};
+            for (const ArgumentRow& argument : view_.arguments(row.arguments)) {
+                built.arguments.push_back({text(argument.keyword), argument.binding, text(argument.value)});
+            }
+            data.construction = std::move(built);
+        }
+        return data;
+    }
+    declare::ArchetypeDecl archetype(const ArchetypeRow& row) const {
+        return {.fingerprint = {text(row.router), text(row.shared_experts), text(row.expert_storage)},
+                .kind = text(row.kind),
+                .target_class = text(row.target_class),
+                .router_kind = text(row.router_kind),
+                .shared = text(row.shared),
+                .strip_boundary_subpatterns = texts(row.strip_boundary_subpatterns),
+                .compute_factory = text(row.compute_factory),
+                .options = declare::Signature(parameters(row.options))};
+    }
+
+    const TableView& view() const { return view_; }
+
+private:
+    const TableView& view_;
+};
+
+// In the order declare::Family::register_into uses: the family, its providers, then its declarations.
+void stage_family(const Reader& read, const FamilyRow& row, Registrar& registrar) {
+    const std::string family = read.text(row.model_type);
+    const std::string where = read.where(row.where, "family " + family);
+    registrar.add_family(
+        std::make_unique<declared::DeclaredFamily>(family, read.text(row.architecture), read.texts(row.aliases),
+                                                   read.texts(row.directory_aliases), read.blocks(row.interface_blocks),
+                                                   read.texts(row.compute_functions)),
+        where);
+    for (const std::string& provider : read.texts(row.providers))
+        registrar.add_provider_module(family, provider, where);
+    std::size_t position = 0;
+    for (const FactoryRow& factory : read.view().factories(row.factories)) {
+        const auto data = read.factory(factory, "family " + family + ", factory " + std::to_string(++position));
+        registrar.add_factory(std::make_unique<declared::DeclaredFactory>(family, data.target, data), data.where);
+    }
+    position = 0;
+    for (const CpWrapperRow& wrapper : read.view().cp_wrappers(row.cp_wrappers)) {
+        const std::string at =
+            read.where(wrapper.where, "family " + family + ", CP wrapper " + std::to_string(++position));
+        registrar.add_cp_wrapper(std::make_unique<declared::DeclaredCpWrapper>(family, read.text(wrapper.target),
+                                                                               read.parameters(wrapper.options)),
+                                 at);
+    }
+    position = 0;
+    for (const ArchetypeRow& archetype : read.view().archetypes(row.archetypes)) {
+        const std::string at =
+            read.where(archetype.where, "family " + family + ", archetype " + std::to_string(++position));
+        registrar.add_archetype(std::make_unique<declared::DeclaredArchetype>(family, read.archetype(archetype)), at);
+    }
+}
+
+void stage_component(const Reader& read, const ComponentRow& row, Registrar& registrar) {
+    const std::string name = read.text(row.name);
+    declare::ComponentDecl decl{.name = name,
+                                .submodule = read.text(row.submodule),
+                                .signature = declare::Signature(read.parameters(row.signature)),
+                                .source = read.blocks(row.source)};
+    registrar.add_component(
+        std::make_unique<declared::DeclaredComponent>(read.text(row.import_module), std::move(decl)),
+        read.where(row.where, "component " + name));
+}
+
+}  // namespace
+
+void stage_tables(const TableView& view, Registrar& registrar) {
+    const Reader read(view);
+    for (const FamilyRow& family : view.families()) stage_family(read, family, registrar);
+    for (const ComponentRow& component : view.components()) stage_component(read, component, registrar);
+}
+
+}  // namespace famspec::detail

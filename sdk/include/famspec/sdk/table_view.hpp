@@ -34,7 +34,10 @@ public:
     std::span<const FamilyRow> families() const { return all<FamilyRow>(header_.families); }
     std::span<const ComponentRow> components() const { return all<ComponentRow>(header_.components); }
 
-    std::string_view text(Text at) const { return {base_ + header_.chars.offset + at.offset, at.size}; }
+    std::string_view text(Text at) const {
+        if (at.size == 0) return {};  // an empty array's offset is never checked
+        return {base_ + header_.chars.offset + at.offset, at.size};
+    }
     std::span<const Text> texts(Range at) const { return rows<Text>(header_.texts, at); }
     std::span<const LiteralRow> literals(Range at) const { return rows<LiteralRow>(header_.literals, at); }
     std::span<const ParameterRow> parameters(Range at) const { return rows<ParameterRow>(header_.parameters, at); }

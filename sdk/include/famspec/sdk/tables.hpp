@@ -23,7 +23,8 @@ inline constexpr std::uint16_t kTablesAbiMajor = 4;
 inline constexpr std::uint16_t kTablesAbiMinor = 0;
 
 // PluginDescriptor's fields up to `description`, unchanged, so that any core reads the ABI before
-// anything else; then the tables in place of the register function.
+// anything else; then the tables in place of the register function. Repeated, and pinned by the
+// static_asserts below, until ABI 4.0 makes this the one PluginDescriptor.
 struct TableDescriptor {
     std::uint64_t magic;
     std::uint32_t descriptor_size;

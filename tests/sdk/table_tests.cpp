@@ -73,6 +73,74 @@ static_assert(signature_at(4).default_kind == Default::Kind::expression &&
 static_assert(says(kToy.archetypes[0].router, "softmax_topk") && says(kToy.archetypes[0].kind, "moe_ep_routed"));
 static_assert(says(kToy.families[1].model_type, "toy_dense") && kToy.families[1].factories.count == 0);
 
+// A family declared in two parts, its amendment after the generated `families` (what a hand edit of
+// a synced plugin writes), compiles to the block of the same family declared whole: each list is the
+// family's own entries, then the amendment's. The amendment's bare factory name is placed in the
+// family's first provider; an amendment of the sibling adds to the sibling only.
+constexpr auto kWhole = compile([](auto use) {
+    return use(Plugin{
+        .families = {{.model_type = "amended",
+                      .architecture = "AmendedForCausalLM",
+                      .where = "registration.py:3",
+                      .aliases = {"amended-a", "amended-b"},
+                      .directory_aliases = {"amendeda", "amendedb"},
+                      .providers = {"hyper_parallel.models.amended.adapter.replacements",
+                                    "hyper_parallel.models.amended.adapter.conversion"},
+                      .interface_blocks = {{.defines = {"run_a"}, .text = "def run_a(): pass\n"},
+                                           {.defines = {"run_b"}, .text = "def run_b(): pass\n"}},
+                      .compute_functions = {"hyper_parallel.models.amended.adapter.ep.a_fn",
+                                            "hyper_parallel.models.amended.adapter.ep.b_fn"},
+                      .factories = {{.target = "replace_a", .runtime_only = "a", .where = "replacements.py:5"},
+                                    {.target = "replace_b",
+                                     .constructs = wraps("B", "hyper_parallel.components"),
+                                     .arguments = {bind("context")},
+                                     .where = "by hand"}},
+                      .cp_wrappers = {{.target = "hyper_parallel.models.amended.adapter.cp.a_cp"},
+                                      {.target = "hyper_parallel.models.amended.adapter.cp.b_cp",
+                                       .options = {kw_only, param("backend", "npu")}}},
+                      .archetypes = {{.fingerprint = {"softmax_topk", "gated", "module_list"}, .target_class = "A"},
+                                     {.fingerprint = {"sigmoid", "none", "batched"}, .target_class = "B"}}},
+                     {.model_type = "sibling", .architecture = "SiblingForCausalLM", .aliases = {"sibling-b"}}},
+    });
+});
+constexpr auto kAmended = compile([](auto use) {
+    return use(Plugin{
+        .families = {{.model_type = "amended",
+                      .architecture = "AmendedForCausalLM",
+                      .where = "registration.py:3",
+                      .aliases = {"amended-a"},
+                      .directory_aliases = {"amendeda"},
+                      .providers = {"hyper_parallel.models.amended.adapter.replacements"},
+                      .interface_blocks = {{.defines = {"run_a"}, .text = "def run_a(): pass\n"}},
+                      .compute_functions = {"hyper_parallel.models.amended.adapter.ep.a_fn"},
+                      .factories = {{.target = "replace_a", .runtime_only = "a", .where = "replacements.py:5"}},
+                      .cp_wrappers = {{.target = "hyper_parallel.models.amended.adapter.cp.a_cp"}},
+                      .archetypes = {{.fingerprint = {"softmax_topk", "gated", "module_list"}, .target_class = "A"}}},
+                     {.model_type = "sibling", .architecture = "SiblingForCausalLM"}},
+        .amendments = {{.model_type = "amended",
+                        .aliases = {"amended-b"},
+                        .directory_aliases = {"amendedb"},
+                        .providers = {"hyper_parallel.models.amended.adapter.conversion"}},
+                       {.model_type = "sibling", .aliases = {"sibling-b"}},
+                       {.model_type = "amended",
+                        .interface_blocks = {{.defines = {"run_b"}, .text = "def run_b(): pass\n"}},
+                        .compute_functions = {"hyper_parallel.models.amended.adapter.ep.b_fn"},
+                        .factories = {{.target = "replace_b",
+                                       .constructs = wraps("B", "hyper_parallel.components"),
+                                       .arguments = {bind("context")},
+                                       .where = "by hand"}},
+                        .cp_wrappers = {{.target = "hyper_parallel.models.amended.adapter.cp.b_cp",
+                                         .options = {kw_only, param("backend", "npu")}}},
+                        .archetypes = {{.fingerprint = {"sigmoid", "none", "batched"}, .target_class = "B"}}}},
+    });
+});
+static_assert(std::is_same_v<decltype(kAmended), decltype(kWhole)>);  // the same number of every row
+static_assert(kAmended.families.size() == 2 && kAmended.families[0].aliases.count == 2 &&
+              kAmended.families[0].factories.count == 2 && kAmended.families[1].aliases.count == 1);
+static_assert(kAmended.text(kAmended.factories[1].target) ==
+              "hyper_parallel.models.amended.adapter.replacements.replace_b");
+static_assert(kAmended.text(kAmended.texts[kAmended.families[1].aliases.first]) == "sibling-b");
+
 std::vector<std::string> texts(const TableView& view, Range at) {
     std::vector<std::string> out;
     for (const Text each : view.texts(at)) out.emplace_back(view.text(each));
@@ -166,4 +234,15 @@ TEST_CASE("a table block is refused whole when it names anything outside itself"
         header_of(block).format = kTableFormat + 1;
         CHECK(TableView(header_of(block)).check() == "table format 2, expected 1");
     }
+}
+
+TEST_CASE("a family amended by a later entry compiles to the block of the same family declared whole") {
+    REQUIRE(sizeof(kAmended) == sizeof(kWhole));
+    CHECK(std::memcmp(&kAmended, &kWhole, sizeof(kWhole)) == 0);
+    const TableView view(kAmended.header);
+    REQUIRE_FALSE(view.check().has_value());
+    CHECK(texts(view, view.families()[0].providers) ==
+          std::vector<std::string>{"hyper_parallel.models.amended.adapter.replacements",
+                                   "hyper_parallel.models.amended.adapter.conversion"});
+    CHECK(view.text(view.factories(view.families()[0].factories)[1].where) == "by hand");
 }

@@ -92,6 +92,8 @@ struct Counting {
 // message names the function, which says what is wrong.
 void refused_a_factory_gives_both_constructs_and_runtime_only();
 void refused_a_block_larger_than_4_GiB();
+void refused_an_amendment_names_no_family_of_this_plugin();
+void refused_an_amendment_gives_an_architecture();
 
 // Hands out rows and characters in order, and stores them in the second pass.
 template <class Store>
@@ -230,21 +232,61 @@ constexpr FactoryRow factory(W& w, const Factory& declared, std::string_view fir
     return written;
 }
 
+// The amendments (Plugin::amendments) that add to `family`.
+constexpr bool amends(const Family& amendment, const Family& family) {
+    return amendment.model_type == family.model_type;
+}
+
+// One list of a family as consecutive rows: the family's own entries, then each amendment's, in order.
+template <class Row, class W, class Decl, class Make>
+constexpr Range merged(W& w, const Family& family, std::initializer_list<Family> amendments,
+                       std::initializer_list<Decl> Family::*member, Make make) {
+    std::size_t count = (family.*member).size();
+    for (const Family& amendment : amendments) count += amends(amendment, family) ? (amendment.*member).size() : 0;
+    const Range range = w.template reserve<Row>(count);
+    std::uint32_t at = range.first;
+    for (const Decl& each : family.*member) w.put(at++, make(each));
+    for (const Family& amendment : amendments) {
+        if (!amends(amendment, family)) continue;
+        for (const Decl& each : amendment.*member) w.put(at++, make(each));
+    }
+    return range;
+}
+
+// The first provider of the family with its amendments: where a bare factory name is placed.
+constexpr std::string_view first_provider(const Family& family, std::initializer_list<Family> amendments) {
+    if (family.providers.size() > 0) return *family.providers.begin();
+    for (const Family& amendment : amendments) {
+        if (amends(amendment, family) && amendment.providers.size() > 0) return *amendment.providers.begin();
+    }
+    return {};
+}
+
 template <class W>
-constexpr FamilyRow row(W& w, const Family& family) {
+constexpr FamilyRow family_row(W& w, const Family& family, std::initializer_list<Family> amendments) {
+    const auto as_row = [&w](const auto& each) { return row(w, each); };
     FamilyRow written{w.text(family.model_type), w.text(family.architecture), w.text(family.where)};
-    written.aliases = list<Text>(w, family.aliases);
-    written.directory_aliases = list<Text>(w, family.directory_aliases);
-    written.providers = list<Text>(w, family.providers);
-    written.compute_functions = list<Text>(w, family.compute_functions);
-    written.interface_blocks = list<SourceBlockRow>(w, family.interface_blocks);
-    const std::string_view first_provider = family.providers.size() > 0 ? *family.providers.begin() : "";
-    written.factories = w.template reserve<FactoryRow>(family.factories.size());
-    std::uint32_t at = written.factories.first;
-    for (const Factory& each : family.factories) w.put(at++, factory(w, each, first_provider));
-    written.cp_wrappers = list<CpWrapperRow>(w, family.cp_wrappers);
-    written.archetypes = list<ArchetypeRow>(w, family.archetypes);
+    written.aliases = merged<Text>(w, family, amendments, &Family::aliases, as_row);
+    written.directory_aliases = merged<Text>(w, family, amendments, &Family::directory_aliases, as_row);
+    written.providers = merged<Text>(w, family, amendments, &Family::providers, as_row);
+    written.compute_functions = merged<Text>(w, family, amendments, &Family::compute_functions, as_row);
+    written.interface_blocks = merged<SourceBlockRow>(w, family, amendments, &Family::interface_blocks, as_row);
+    const std::string_view provider = first_provider(family, amendments);
+    written.factories = merged<FactoryRow>(w, family, amendments, &Family::factories,
+                                           [&w, provider](const Factory& each) { return factory(w, each, provider); });
+    written.cp_wrappers = merged<CpWrapperRow>(w, family, amendments, &Family::cp_wrappers, as_row);
+    written.archetypes = merged<ArchetypeRow>(w, family, amendments, &Family::archetypes, as_row);
     return written;
+}
+
+// Every amendment adds to a family of the same plugin, and leaves its architecture alone.
+constexpr void check_amendments(const Plugin& plugin) {
+    for (const Family& amendment : plugin.amendments) {
+        bool found = false;
+        for (const Family& family : plugin.families) found = found || amends(amendment, family);
+        if (!found) refused_an_amendment_names_no_family_of_this_plugin();
+        if (!amendment.architecture.empty()) refused_an_amendment_gives_an_architecture();
+    }
 }
 
 template <class W>
@@ -257,10 +299,14 @@ constexpr ComponentRow component(W& w, const Component& declared, Text package) 
             list<SourceBlockRow>(w, declared.source)};
 }
 
-// The whole plugin: its families, then its components, each list whole in its array.
+// The whole plugin: its families (each with its amendments), then its components, each list whole in
+// its array.
 template <class W>
 constexpr void write(W& w, const Plugin& plugin) {
-    list<FamilyRow>(w, plugin.families);
+    check_amendments(plugin);
+    const Range families = w.template reserve<FamilyRow>(plugin.families.size());
+    std::uint32_t at_family = families.first;
+    for (const Family& each : plugin.families) w.put(at_family++, family_row(w, each, plugin.amendments));
     std::size_t components = 0;
     for (const Components& group : plugin.components) components += group.components.size();
     std::uint32_t at = w.template reserve<ComponentRow>(components).first;

@@ -194,10 +194,16 @@ struct Components {
     std::initializer_list<Component> components{};
 };
 
-// Everything one plugin declares.
+// Everything one plugin declares. An entry of `amendments` adds to the entry of `families` with the
+// same model_type: its aliases, directory aliases, providers, interface blocks, compute functions,
+// factories, CP wrappers and archetypes follow that family's own, as if written there. It lets a
+// file whose `families` are generated (`famspec sync` rewrites its region, which ends before
+// `.amendments`) keep declarations written by hand. An amendment names no architecture, and one
+// naming no family of this plugin stops the build.
 struct Plugin {
     std::initializer_list<Family> families{};
     std::initializer_list<Components> components{};
+    std::initializer_list<Family> amendments{};
 };
 
 }  // namespace famspec::tables

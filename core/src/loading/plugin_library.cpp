@@ -5,6 +5,7 @@
 
 #include "discovery/plugin_refusal.hpp"
 #include "loading/plugin_compatibility.hpp"
+#include "loading/plugin_tables.hpp"
 
 namespace famspec::detail {
 namespace {
@@ -32,6 +33,13 @@ std::string dlerror_text(const std::string& what, const Candidate& candidate) {
         at += candidate.path.string().size();
     }
     return text;
+}
+
+// ABI 4.0 keeps the descriptor's prefix and replaces the register function by the tables; the
+// handshake has checked the size before either is read.
+bool is_table_plugin(const PluginDescriptor& d) { return d.abi_major == tables::kTablesAbiMajor; }
+const tables::TableDescriptor& as_tables(const PluginDescriptor& d) {
+    return *reinterpret_cast<const tables::TableDescriptor*>(&d);
 }
 
 BuildClaim claim_of(const Candidate& candidate, const PluginDescriptor& d) {
@@ -106,6 +114,13 @@ Expected<const PluginDescriptor*, PluginError> find_entry(const Candidate& candi
 std::optional<PluginError> check_handshake(const Candidate& candidate, const PluginDescriptor& d) {
     const std::string path = candidate.path.string();
     if (auto error = check_compatibility(path, PluginStage::handshake, claim_of(candidate, d))) return error;
+    if (is_table_plugin(d)) {
+        if (d.name == nullptr || as_tables(d).tables == nullptr) {
+            return refusal(path, PluginStage::handshake, "a name and tables", "none",
+                           "descriptor has no name or no tables");
+        }
+        return std::nullopt;
+    }
     if (d.name == nullptr || d.register_plugin == nullptr) {
         return refusal(path, PluginStage::handshake, "a name and a register function", "none",
                        "descriptor has no name or no register function");
@@ -132,6 +147,7 @@ PluginManifest descriptor_manifest(const Candidate& candidate, const PluginDescr
 
 std::optional<PluginError> register_plugin(const Candidate& candidate, const PluginDescriptor& descriptor,
                                            StagingRegistrar& registrar) {
+    if (is_table_plugin(descriptor)) return read_tables(candidate, as_tables(descriptor), registrar);
     const std::string path = candidate.path.string();
     try {
         descriptor.register_plugin(registrar);

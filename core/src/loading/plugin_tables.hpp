@@ -1,0 +1,17 @@
+// Stage register for an ABI 4.0 plugin, which is data: its block of tables is located, proved to lie
+// in the plugin's own read-only memory, checked whole, and copied. No plugin code runs.
+#pragma once
+
+#include <optional>
+
+#include "discovery/plugin_candidates.hpp"
+#include "famspec/plugin_record.hpp"
+#include "famspec/sdk/tables.hpp"
+#include "registry/staging_registrar.hpp"
+
+namespace famspec::detail {
+
+std::optional<PluginError> read_tables(const Candidate& candidate, const tables::TableDescriptor& descriptor,
+                                       StagingRegistrar& registrar);
+
+}  // namespace famspec::detail

@@ -152,6 +152,8 @@ std::vector<File> render(const NewFamilyOptions& options) {
         // sync's generated regions; this project is its author's throughout.
         {"BEGIN_REGION", ""},
         {"END_REGION", ""},
+        {"AMENDMENTS", ""},
+        {"CLANG_FORMAT_ON", ""},
         {"ASSETS", ""},
         {"ASSETS_INCLUDE", ""},
         {"PLUGIN_NAME", string_literal(name)},

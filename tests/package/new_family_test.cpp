@@ -67,10 +67,18 @@ TEST_CASE("new-family writes a project with the family's names in it") {
     CHECK(cmake.find("famspec_add_plugin(acme_lm\n") != std::string::npos);
     CHECK(cmake.find("@") == std::string::npos);
     const std::string plugin = read(dir / "plugin.cpp");
-    CHECK(plugin.find("FAMSPEC_PLUGIN(\"acme_lm\", \"0.1.0\", \"AcmeLm family\")") != std::string::npos);
-    CHECK(plugin.find("Family family{\"acme_lm\", \"AcmeLmForCausalLM\"};") != std::string::npos);
-    CHECK(plugin.find("adapter + \"replacements.replace_acme_lm_rms_norm\"") != std::string::npos);
-    CHECK(plugin.find(".wraps(\"AcmeLmRMSNorm\", components)") != std::string::npos);
+    // A plugin is data (ABI 4.0): one family, its example factory and the component it constructs.
+    CHECK(plugin.find("#include \"famspec/sdk/tables.hpp\"\n\nFAMSPEC_PLUGIN_TABLES(\n"
+                      "    \"acme_lm\", \"0.1.0\", \"AcmeLm family\",\n    Plugin{\n") != std::string::npos);
+    CHECK(plugin.find(".families = {{.model_type = \"acme_lm\",\n"
+                      "                      .architecture = \"AcmeLmForCausalLM\",\n") != std::string::npos);
+    CHECK(plugin.find(".providers = {\"hyper_parallel.models.acme_lm.adapter.replacements\"},") != std::string::npos);
+    CHECK(plugin.find(".factories = {{.target = \"replace_acme_lm_rms_norm\",") != std::string::npos);
+    CHECK(plugin.find(".constructs = wraps(\"AcmeLmRMSNorm\", \"acme_lm_components.modules\"),") != std::string::npos);
+    CHECK(plugin.find(".components = {{.package = \"acme_lm_components.modules\",") != std::string::npos);
+    CHECK(plugin.ends_with("                                        .where = FAMSPEC_HERE}}}},\n    });\n"));
+    // No amendments: those follow a region sync generates, and this project is its author's throughout.
+    CHECK(plugin.find(".amendments") == std::string::npos);
     CHECK(plugin.find("@") == std::string::npos);
     // sync's generated regions and their clang-format fence are left out: the project is its author's.
     for (const std::string& text : {cmake, plugin}) {

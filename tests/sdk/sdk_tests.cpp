@@ -90,8 +90,9 @@ std::set<std::string> exported(const fs::path& library) {
 TEST_CASE("a shipped plugin needs no famspec library and exports only its descriptor") {
     for (const fs::path& plugin : shipped_plugins()) {
         INFO(plugin.string());
+        // A plugin that is data (ABI 4.0) needs no library at all; that the parse sees the entries
+        // there are is the next test's.
         const std::vector<std::string> libraries = needed(plugin);
-        CHECK_FALSE(libraries.empty());  // libstdc++ at least: the parse must see the entries
         for (const std::string& library : libraries) CHECK(library.find("famspec") == std::string::npos);
         CHECK(exported(plugin) == std::set<std::string>{"famspec_plugin_descriptor"});
     }

@@ -17,6 +17,8 @@ from conftest import HERE, SHIPPED, SOURCE, TEMPLATES, make_tree
 from runtime_tree import required as _required
 from test_templates import FILES, new_family, values_of
 
+DEFAULT_TAIL = "        .amendments = {},\n"
+AMENDED_TAIL = '        .amendments = {{.model_type = "acme_moe", .aliases = {"acme-moe-by-hand"}}},\n'
 PLANS = {
     "qwen3_moe": ["qwen3_moe.yaml", "qwen3_moe_training.yaml"],
     "deepseek_v3": ["deepseek_v3.yaml"],
@@ -52,6 +54,11 @@ def built(tmp_path_factory):
         result = run([prefix / "bin" / "famspec", "sync", "--source-root", tree.root, "--family", family,
                       "--out", projects / family])
         assert result.stdout.startswith(f"famspec sync: {family} (")
+    # What its author adds after the generated region: an amendment of the generated family.
+    acme = projects / "acme_moe" / "plugin.cpp"
+    text = acme.read_text(encoding="utf-8")
+    assert text.count(DEFAULT_TAIL) == 1
+    acme.write_text(text.replace(DEFAULT_TAIL, AMENDED_TAIL), encoding="utf-8")
     # The command a family author runs, on the project with Python assets...
     qwen = projects / "qwen3_moe"
     _configure(qwen, qwen / "build", prefix)
@@ -164,6 +171,14 @@ def test_sync_check_of_the_built_projects_is_clean(built):
         result = _famspec(built, "sync", "--source-root", built["tree"].root, "--family", family,
                           "--out", built["projects"] / family, "--check")
         assert (result.returncode, result.stdout) == (0, ""), result.stderr
+
+
+def test_an_amendment_written_after_the_region_is_part_of_the_family(built):
+    directory = _plugin_dir(built, "acme_moe", replace=False)
+    result = _famspec(built, "--plugin-path", directory, "show", "acme-moe-by-hand", "--json")
+    assert (result.returncode, result.stderr) == (0, "")
+    shown = json.loads(result.stdout)
+    assert (shown["model_type"], shown["aliases"]) == ("acme_moe", ["acme-moe-by-hand"])
 
 
 def test_acme_moe_gets_the_references_answers(built):

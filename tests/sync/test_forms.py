@@ -144,12 +144,17 @@ def test_a_registration_file_with_two_identities_is_one_plugin(tmp_path, sync):
     out = tmp_path / "qwen3_5_moe"
     assert sync(RUNTIME, "qwen3_5_moe", out)[0] == 0
     plugin = (out / "plugin.cpp").read_text(encoding="utf-8")
-    assert ('    Family family{"qwen3_5_moe", "Qwen3_5MoeForConditionalGeneration"};\n'
-            "    // hyper_parallel/models/registry.py:8\n"
-            '    family.directory_alias("qwen35moetext");\n\n'
-            "    // hyper_parallel/models/qwen3_5_moe/adapter/registration.py:14\n"
-            '    Family qwen3_5_moe_text{"qwen3_5_moe_text", "Qwen3_5MoeForCausalLM"};\n'
-            "    qwen3_5_moe_text.register_into(registrar);\n") in plugin
+    assert ('            {.model_type = "qwen3_5_moe",\n'
+            '             .architecture = "Qwen3_5MoeForConditionalGeneration",\n'
+            '             .where = "hyper_parallel/models/qwen3_5_moe/adapter/registration.py:6",\n'
+            "             .directory_aliases = {\n"
+            "                 // hyper_parallel/models/registry.py:8\n"
+            '                 "qwen35moetext",\n'
+            "             }},\n"
+            '            {.model_type = "qwen3_5_moe_text",\n'
+            '             .architecture = "Qwen3_5MoeForCausalLM",\n'
+            '             .where = "hyper_parallel/models/qwen3_5_moe/adapter/registration.py:14"},\n'
+            "        },\n") in plugin
 
 
 def _refused(sync, root, family, out, message):

@@ -112,7 +112,7 @@ def run(args, out=None, err=None) -> int:
               + (", ".join(changed) + " changed" if changed else "up to date"), file=out)
     if incomplete and not args.quiet:
         print(f"famspec sync: {len(todos)} TODO(s) written into {target / 'plugin.cpp'}; declare them by "
-              "hand outside the generated region, or pass --allow-incomplete", file=err)
+              "hand in .amendments, after the generated region, or pass --allow-incomplete", file=err)
     return code
 
 

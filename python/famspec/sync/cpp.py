@@ -1,4 +1,4 @@
-"""C++ spellings of Python values for the SDK's declaration API (famspec/sdk/declare.hpp)."""
+"""C++ spellings of Python values for the SDK's declarations (famspec/sdk/table_declarations.hpp)."""
 
 from __future__ import annotations
 

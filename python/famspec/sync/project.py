@@ -34,8 +34,9 @@ def _read(path: Path) -> str | None:
         raise SyncError(f"{path}: cannot be read: {error}") from None
 
 
-def _merge(path: Path, parts: tuple[str, str, str]) -> str:
-    """The new file: the existing text around the region, or the default around it for a new file."""
+def _merge(path: Path, parts: tuple[str, str, str], kept_tail=None) -> str:
+    """The new file: the existing text around the region, or the default around it for a new file.
+    ``kept_tail(path, existing, default)`` may replace the existing text after the region."""
     before, region, after = parts
     existing = _read(path)
     if existing is None:
@@ -48,7 +49,8 @@ def _merge(path: Path, parts: tuple[str, str, str]) -> str:
             f"{path} exists and does not hold exactly one region between '{render.BEGIN}' and '{render.END}': "
             "refusing to overwrite it (move it away, or restore the markers)"
         )
-    return "".join(lines[: begins[0]]) + region + "".join(lines[ends[0] + 1 :])
+    after = "".join(lines[ends[0] + 1 :])
+    return "".join(lines[: begins[0]]) + region + (kept_tail(path, after, parts[2]) if kept_tail else after)
 
 
 def check_inside(out: Path, rel: str) -> None:
@@ -80,7 +82,7 @@ def planned(out: Path, family: FamilySource) -> tuple[dict[str, str], list[str]]
     version = render.kept_version(_read(out / "plugin.cpp"), family)
     files = {
         "CMakeLists.txt": _merge(out / "CMakeLists.txt", render.cmake_file(family, version)),
-        "plugin.cpp": _merge(out / "plugin.cpp", render.plugin_file(family, version)),
+        "plugin.cpp": _merge(out / "plugin.cpp", render.plugin_file(family, version), render.kept_tail),
     }
     assets = render.assets(family)
     for rel in assets:

@@ -31,31 +31,26 @@ def asset_names(blocks: list[Block]) -> None:
 
 def _todo(t: Todo) -> list[str]:
     what = f"{cpp.comment(t.site)}: {cpp.comment(t.subject)}: {cpp.comment(t.reason)}"
-    return [f"// TODO(famspec sync) {what}; declare it by hand outside the region"]
+    return [f"// TODO(famspec sync) {what}; declare it by hand in .amendments, after the region"]
 
 
 NEW_VERSION = "0.1.0"
+WIDTH = 120
 
-# Lines in the body are indented once; a statement that fits stays on one line, as clang-format has it.
-_WIDTH = 120 - len(INDENT)
-
-
-def _statement(head: str, chained: list[str]) -> list[str]:
-    """`head.a(...).b(...);` on one line when it fits, else one call a line under the head."""
-    one_line = head + "".join(f".{c}" for c in chained) + ";"
-    if len(one_line) <= _WIDTH or not chained:
-        return [one_line]
-    lines = [head] + [f"{INDENT}.{c}" for c in chained]
-    lines[-1] += ";"
-    return lines
+# The region's layout is sync's own (clang-format is off in it; --check keeps it): one field a line,
+# each list of declarations one entry a block under its field, and the lists of names, arguments and
+# parameters filled to the width, aligned after their brace.
+FIELDS_AT = 12  # `{.model_type = ...` of an entry of .families (and of .components)
+ITEMS_AT = FIELDS_AT + 1 + len(INDENT)  # an entry of a family's lists
 
 
-def _filled(opening: str, items: list[str], closing: str, indent: str) -> list[str]:
-    """`opening a, b, c closing`, wrapped at the width with the items aligned after the opening."""
+def _filled(opening: str, items: list[str], closing: str, column: int) -> list[str]:
+    """`opening a, b, c closing` starting at ``column``, wrapped at the width with the items aligned
+    after the opening."""
     lines, current = [], opening
     for n, item in enumerate(items):
         piece = item + (closing if n == len(items) - 1 else ",")
-        if current not in (opening,) and len(indent + current + " " + piece) > _WIDTH:
+        if current != opening and column + len(current) + 1 + len(piece) > WIDTH:
             lines.append(current)
             current = " " * len(opening) + piece
         else:
@@ -64,156 +59,168 @@ def _filled(opening: str, items: list[str], closing: str, indent: str) -> list[s
     return lines
 
 
-def _call(function: str, arguments: list[str]) -> list[str]:
-    """`function(a, b);` on one line when it fits, else the arguments on the next line(s)."""
-    one_line = f"{function}({', '.join(arguments)});"
-    if len(one_line) <= _WIDTH:
-        return [one_line]
-    joined = f"{INDENT}{', '.join(arguments)});"
-    if len(joined) <= _WIDTH:
-        return [f"{function}(", joined]
-    return [f"{function}(", *[f"{INDENT}{a}," for a in arguments[:-1]], f"{INDENT}{arguments[-1]});"]
-
-
-def _wrapper_call(w) -> list[str]:
-    """`family.cp_wrapper(target, {options})`, the options filled under the target when too long."""
-    arguments = [cpp.string(w.target)] + ([cpp.signature(w.options)] if w.options else [])
-    lines = _call("family.cp_wrapper", arguments)
-    if all(len(line) <= _WIDTH for line in lines) or not w.options:
-        return lines
-    options = _filled("{", cpp.signature_items(w.options), "});", INDENT)
-    return ["family.cp_wrapper(", f"{INDENT}{cpp.string(w.target)},", *[INDENT + line for line in options]]
-
-
-def _factory_lines(family: FamilySource, f) -> list[str]:
-    first_provider = family.providers[0][0] if family.providers else ""
-    target = f.name if f.provider == first_provider else f"{f.provider}.{f.name}"
-    lines = [f"// {cpp.comment(f.site)}"]
-    head = f"family.factory({cpp.string(target)})"
-    chained = []
-    if f.mode == "runtime_only":
-        chained.append(f"runtime_only({cpp.string(f.runtime_only_reason)})")
-    else:
-        chained.append(f"{f.mode}({cpp.string(f.component)}, {cpp.string(f.import_module)})")
-        for a in f.arguments:
-            if a.binding == "bind":
-                args = cpp.string(a.keyword) if a.keyword == a.value else f"{cpp.string(a.keyword)}, {cpp.string(a.value)}"
-                chained.append(f"bind({args})")
-            elif a.binding == "hand_over":
-                chained.append(f"hand_over({cpp.string(a.keyword)}, {cpp.string(a.value)})")
-            else:
-                chained.append(f"pass({cpp.string(a.keyword)}, {cpp.string(a.value)})")
-    options = [f"option({cpp.string(p.name)}, {cpp.literal(p.value.value)})" for p in f.options]
-    if f.mode == "runtime_only" and options:
-        chained = options + chained  # runtime_only() ends the statement
-    else:
-        chained += options
-    lines += cpp.choices_comment(f.options)
-    return lines + _statement(head, chained)
-
-
-def _interface_lines(blocks: list[Block]) -> list[str]:
-    lines = ["family.interface({"]
-    for b in blocks:
-        lines.append(f"{INDENT}// {cpp.comment(b.site)}")
-        lines.append(f"{INDENT}{{.defines = {cpp.strings(b.defines)},")
-        lines.append(f"{INDENT} .needs = {cpp.strings(b.needs)},")
-        lines.append(f"{INDENT} .imports = {cpp.strings(b.imports)},")
-        lines.append(f"{INDENT} .text = std::string(py::{b.asset[:-3]})}},")
-    return lines + ["});"]
-
-
-def _archetype_lines(a) -> list[str]:
-    return [
-        f"// {cpp.comment(a.site)}",
-        *cpp.choices_comment(a.options),
-        "family.archetype({",
-        f"{INDENT}.fingerprint = {cpp.strings(a.fingerprint)},",
-        f"{INDENT}.kind = {cpp.string(a.kind)},",
-        f"{INDENT}.target_class = {cpp.string(a.target_class)},",
-        f"{INDENT}.router_kind = {cpp.string(a.router_kind)},",
-        f"{INDENT}.shared = {cpp.string(a.shared)},",
-        f"{INDENT}.strip_boundary_subpatterns = {cpp.strings(a.strip_boundary_subpatterns)},",
-        f"{INDENT}.compute_factory = {cpp.string(a.compute_factory)},",
-        f"{INDENT}.options = {cpp.signature(a.options)},",
-        "});",
-    ]
-
-
-def _component_lines(family: FamilySource) -> list[str]:
+def _entry(fields: list[tuple[str, list[str]]]) -> list[str]:
+    """A designated initializer, `{.a = x,` then ` .b = y}`: one field a line. A value may span lines: a
+    _block's under its field, a _filled list's under its first item."""
     lines = []
-    by_package: dict[str, list] = {}
-    for c in family.components:
-        by_package.setdefault(c.package, []).append(c)
-    for n, (package, items) in enumerate(by_package.items()):
-        variable = "components" if n == 0 else f"components_{n + 1}"
-        lines.append(f"Components {variable}{{{cpp.string(package)}}};")
-        for c in items:
-            lines += [
-                f"// {cpp.comment(c.site)}",
-                f"{variable}.component({{",
-                f"{INDENT}.name = {cpp.string(c.name)},",
-                f"{INDENT}.submodule = {cpp.string(c.submodule)},",
-                *_filled(f"{INDENT}.signature = {{", cpp.signature_items(c.signature), "},", INDENT),
-                "});",
-            ]
-        lines.append(f"{variable}.register_into(registrar);")
+    for n, (name, value) in enumerate(fields):
+        head = ("{" if n == 0 else " ") + f".{name} = "
+        under = " " if value[0] == "{" else " " * len(head)
+        block = [head + value[0], *[under + line for line in value[1:]]]
+        block[-1] += "}" if n == len(fields) - 1 else ","
+        lines += block
     return lines
 
 
-def _companion_lines(c: Identity) -> list[str]:
-    """Another family the same registration file declares: its identity, registered here so that
-    each registration file has exactly one plugin."""
-    variable = "".join(ch if ch.isalnum() else "_" for ch in c.model_type)
-    lines = [f"// {cpp.comment(c.site)}", f"Family {variable}{{{cpp.string(c.model_type)}, {cpp.string(c.architecture)}}};"]
-    for spelling, site in c.aliases:
-        lines += [f"// {cpp.comment(site)}", f"{variable}.alias({cpp.string(spelling)});"]
-    for directory, site in c.directory_aliases:
-        lines += [f"// {cpp.comment(site)}", f"{variable}.directory_alias({cpp.string(directory)});"]
-    return lines + [f"{variable}.register_into(registrar);"]
+def _block(items: list[tuple[list[str], list[str]]]) -> list[str]:
+    """`{`, each item's comment lines and lines (the last with a comma) one indent in, `}`."""
+    lines = ["{"]
+    for comments, item in items:
+        lines += [INDENT + c for c in comments]
+        lines += [INDENT + line for line in item[:-1]] + [INDENT + item[-1] + ","]
+    return lines + ["}"]
+
+
+def _names(named: list[tuple[str, object]]) -> list[str]:
+    """A list of names, each under the comment of the file:line it was read from."""
+    return _block([([f"// {cpp.comment(site)}"], [cpp.string(name)]) for name, site in named])
+
+
+def _signature(params, column: int) -> list[str]:
+    return _filled("{", cpp.signature_items(params), "}", column)
+
+
+def _where(site) -> str:
+    return cpp.string(str(site))
+
+
+def _argument(a) -> str:
+    if a.binding == "bind":
+        return f"bind({cpp.string(a.keyword)})" if a.keyword == a.value else \
+            f"bind({cpp.string(a.keyword)}, {cpp.string(a.value)})"
+    if a.binding == "hand_over":
+        return f"hand_over({cpp.string(a.keyword)}, {cpp.string(a.value)})"
+    return f"pass({cpp.string(a.keyword)}, {cpp.string(a.value)})"
+
+
+def _factory(family: FamilySource, f) -> tuple[list[str], list[str]]:
+    first_provider = family.providers[0][0] if family.providers else ""
+    target = f.name if f.provider == first_provider else f"{f.provider}.{f.name}"
+    column = ITEMS_AT + 1
+    fields = [("target", [cpp.string(target)])]
+    if f.mode != "runtime_only":
+        fields.append(("constructs", [f"{f.mode}({cpp.string(f.component)}, {cpp.string(f.import_module)})"]))
+        if f.arguments:
+            fields.append(("arguments", _filled("{", [_argument(a) for a in f.arguments], "}",
+                                                column + len(".arguments = "))))
+    if f.options:
+        # As the builders declared them: the option's default, its Literal[...] values a comment.
+        options = [f"param({cpp.string(p.name)}, {cpp.literal(p.value.value)})" for p in f.options]
+        fields.append(("options", _filled("{", options, "}", column + len(".options = "))))
+    if f.mode == "runtime_only":
+        fields.append(("runtime_only", [cpp.string(f.runtime_only_reason)]))
+    fields.append(("where", [_where(f.site)]))
+    return cpp.choices_comment(f.options), _entry(fields)
+
+
+def _wrapper(w) -> tuple[list[str], list[str]]:
+    fields = [("target", [cpp.string(w.target)])]
+    if w.options:
+        fields.append(("options", _signature(w.options, ITEMS_AT + 1 + len(".options = "))))
+    fields.append(("where", [_where(w.site)]))
+    return cpp.choices_comment(w.options), _entry(fields)
+
+
+def _archetype(a) -> tuple[list[str], list[str]]:
+    return cpp.choices_comment(a.options), _entry([
+        ("fingerprint", [cpp.strings(a.fingerprint)]),
+        ("kind", [cpp.string(a.kind)]),
+        ("target_class", [cpp.string(a.target_class)]),
+        ("router_kind", [cpp.string(a.router_kind)]),
+        ("shared", [cpp.string(a.shared)]),
+        ("strip_boundary_subpatterns", [cpp.strings(a.strip_boundary_subpatterns)]),
+        ("compute_factory", [cpp.string(a.compute_factory)]),
+        ("options", _signature(a.options, ITEMS_AT + 1 + len(".options = "))),
+        ("where", [_where(a.site)]),
+    ])
+
+
+def _interface_block(b: Block) -> tuple[list[str], list[str]]:
+    return [f"// {cpp.comment(b.site)}"], _entry([
+        ("defines", [cpp.strings(b.defines)]),
+        ("needs", [cpp.strings(b.needs)]),
+        ("imports", [cpp.strings(b.imports)]),
+        ("text", [f"famspec_assets::{b.asset[:-3]}"]),
+    ])
+
+
+def _identity(model_type: str, architecture: str, site, aliases, directory_aliases) -> list[tuple[str, list[str]]]:
+    fields = [("model_type", [cpp.string(model_type)]), ("architecture", [cpp.string(architecture)]),
+              ("where", [_where(site)])]
+    if aliases:
+        fields.append(("aliases", _names(aliases)))
+    if directory_aliases:
+        fields.append(("directory_aliases", _names(directory_aliases)))
+    return fields
+
+
+def _family(family: FamilySource) -> tuple[list[str], list[str]]:
+    """The family's entry of .families, under the comments of the providers it borrows."""
+    comments = []
+    for keyword, module, site, folder in family.borrowed:
+        comments += [f"// {cpp.comment(site)}", f"// {cpp.comment(keyword)}: {cpp.comment(module)},",
+                     f"// borrowed from {cpp.comment(folder)}, whose plugin declares it."]
+    fields = _identity(family.model_type, family.architecture, family.site, family.aliases, family.directory_aliases)
+    if family.providers:
+        fields.append(("providers", _names(family.providers)))
+    if family.interface:
+        fields.append(("interface_blocks", _block([_interface_block(b) for b in family.interface])))
+    if family.compute_functions:
+        fields.append(("compute_functions", _names(family.compute_functions)))
+    if family.factories:
+        fields.append(("factories", _block([_factory(family, f) for f in family.factories])))
+    if family.cp_wrappers:
+        fields.append(("cp_wrappers", _block([_wrapper(w) for w in family.cp_wrappers])))
+    if family.archetypes:
+        fields.append(("archetypes", _block([_archetype(a) for a in family.archetypes])))
+    return comments, _entry(fields)
+
+
+def _companion(c: Identity) -> tuple[list[str], list[str]]:
+    """Another family the same registration file declares: its identity, a second entry of .families,
+    so that each registration file has exactly one plugin."""
+    return [], _entry(_identity(c.model_type, c.architecture, c.site, c.aliases, c.directory_aliases))
+
+
+def _component(c) -> tuple[list[str], list[str]]:
+    return [], _entry([
+        ("name", [cpp.string(c.name)]),
+        ("submodule", [cpp.string(c.submodule)]),
+        ("signature", _signature(c.signature, ITEMS_AT + 1 + len(".signature = "))),
+        ("where", [_where(c.site)]),
+    ])
+
+
+def _components(family: FamilySource) -> list[str]:
+    by_package: dict[str, list] = {}
+    for c in family.components:
+        by_package.setdefault(c.package, []).append(c)
+    return _block([([], _entry([("package", [cpp.string(package)]),
+                                ("components", _block([_component(c) for c in items]))]))
+                   for package, items in by_package.items()])
 
 
 def _declarations(family: FamilySource) -> list[str]:
-    """The statements of the plugin's entry point after `using namespace famspec::declare;`."""
-    body: list[str] = []
-    if family.interface:
-        body.append("namespace py = famspec_assets;")
+    """The fields of the plugin's `Plugin{...}` that sync writes: .families, and .components when the
+    family declares components no other plugin does; then its TODOs."""
+    families = _block([_family(family), *[_companion(c) for c in family.companions]])
+    lines = [".families = " + families[0], *families[1:-1], families[-1] + ","]
     if family.components:
-        body += [""] + _component_lines(family)
-    body += ["", f"// {cpp.comment(family.site)}", f"Family family{{{cpp.string(family.model_type)}, {cpp.string(family.architecture)}}};"]
-    for spelling, site in family.aliases:
-        body += [f"// {cpp.comment(site)}", f"family.alias({cpp.string(spelling)});"]
-    for directory, site in family.directory_aliases:
-        body += [f"// {cpp.comment(site)}", f"family.directory_alias({cpp.string(directory)});"]
-    for provider, site in family.providers:
-        body += [f"// {cpp.comment(site)}", f"family.provider({cpp.string(provider)});"]
-    for keyword, module, site, folder in family.borrowed:
-        body += [f"// {cpp.comment(site)}", f"// {cpp.comment(keyword)}: {cpp.comment(module)},",
-                 f"// borrowed from {cpp.comment(folder)}, whose plugin declares it."]
-    if family.interface:
-        body += [""] + _interface_lines(family.interface)
-    if family.factories:
-        body.append("")
-        for f in family.factories:
-            body += _factory_lines(family, f)
-    if family.cp_wrappers:
-        body.append("")
-        for w in family.cp_wrappers:
-            body += [f"// {cpp.comment(w.site)}", *cpp.choices_comment(w.options)]
-            body += _wrapper_call(w)
-    for a in family.archetypes:
-        body += [""] + _archetype_lines(a)
-    if family.compute_functions:
-        body.append("")
-        for target, site in family.compute_functions:
-            body += [f"// {cpp.comment(site)}", *_call("family.compute_function", [cpp.string(target)])]
-    for c in family.companions:
-        body += ["", *_companion_lines(c)]
-    if family.todos:
-        body.append("")
-        for t in sorted(family.todos, key=lambda t: (t.site.file, t.site.line)):
-            body += _todo(t)
-    return body
+        components = _components(family)
+        lines += [".components = " + components[0], *components[1:-1], components[-1] + ","]
+    for t in sorted(family.todos, key=lambda t: (t.site.file, t.site.line)):
+        lines += _todo(t)
+    return lines
 
 
 def _marker(comment: str, which: str) -> str:
@@ -234,26 +241,38 @@ def _split(text: str, begin: str, end: str, name: str) -> tuple[str, str, str]:
     return "".join(lines[:first]), "".join(lines[first:last]), "".join(lines[last:])
 
 
+# What follows the region in a new plugin.cpp, its author's: declarations written by hand are entries
+# of .amendments (each adds to the family of its model_type, as if written in the region). The region
+# cannot end after the macro: a designated initializer cannot be extended from outside it.
+AMENDMENTS = f"{INDENT * 2}.amendments = {{}},"
+# clang-format stays off to the end of the file: after the region's layout it would realign what
+# follows under `Plugin{` (clang-format 14), so neither form would be stable.
+CLANG_FORMAT_ON = "// clang-format on"
+FIELDS = INDENT * 2  # the fields of `Plugin{...}`
+
+
 def plugin_file(family: FamilySource, version: str = NEW_VERSION) -> tuple[str, str, str]:
     """(text before the region, the region, text after it) of a new plugin.cpp."""
     description = f"{family.architecture} family, generated by famspec sync"
-    begin, end = _marker("//", BEGIN), INDENT + _marker("//", END)
-    # clang-format would split the long target strings; sync's layout is the region's format, and
-    # --check (not clang-format) is what keeps it.
+    begin, end = _marker("//", BEGIN), FIELDS + _marker("//", END)
     text = template.expand("plugin.cpp.in", {
         "FAMILY": family.model_type,
         "ARCHITECTURE": family.architecture,
         "ABOUT": "declared from the runtime's Python source by\n"
-                 "// `famspec sync`: each statement names the file:line it was read from. Regenerate after a "
+                 "// `famspec sync`: each declaration names the file:line it was read from. Regenerate after a "
                  "change of\n// the source and review the diff; `famspec sync --check` fails when this file is "
                  "out of date.",
+        # clang-format would split the long target strings; sync's layout is the region's format, and
+        # --check (not clang-format) is what keeps it.
         "BEGIN_REGION": begin + "\n// clang-format off",
         "ASSETS_INCLUDE": f'#include "{family.model_type}_assets.hpp"' if family.interface else "",
         "PLUGIN_NAME": cpp.string(family.model_type),
         "PLUGIN_VERSION": cpp.string(version),
         "PLUGIN_DESCRIPTION": cpp.string(description),
-        "DECLARATIONS": "\n".join((INDENT + line) if line else "" for line in _declarations(family)),
-        "END_REGION": f"{INDENT}// clang-format on\n{end}",
+        "DECLARATIONS": "\n".join((FIELDS + line) if line else "" for line in _declarations(family)),
+        "END_REGION": end,
+        "AMENDMENTS": AMENDMENTS,
+        "CLANG_FORMAT_ON": CLANG_FORMAT_ON,
     })
     return _split(text, begin, end, "plugin.cpp.in")
 
@@ -264,9 +283,29 @@ def plugin_region(family: FamilySource, version: str = NEW_VERSION) -> str:
 
 
 def kept_version(existing: str | None, family: FamilySource) -> str:
-    """The plugin's version is its author's: the one an existing plugin.cpp declares, else NEW_VERSION."""
-    found = re.search(r'FAMSPEC_PLUGIN\("' + re.escape(family.model_type) + r'", "([^"\\]+)"', existing or "")
+    """The plugin's version is its author's: the one an existing plugin.cpp declares (in the table form,
+    or the register form of famspec before ABI 4), else NEW_VERSION."""
+    found = re.search(r'FAMSPEC_PLUGIN(?:_TABLES)?\(\s*"' + re.escape(family.model_type) + r'", "([^"\\]+)"',
+                      existing or "")
     return found.group(1) if found else NEW_VERSION
+
+
+# What followed the region of a plugin.cpp that sync wrote before plugins were data (ABI 4): the end of
+# a register function. Replaced by the table form's tail; one its author added to is refused.
+REGISTER_FORM_TAIL = f"{INDENT}family.register_into(registrar);\n}}\n"
+
+
+def kept_tail(path, after: str, default: str) -> str:
+    """What an existing plugin.cpp keeps after the region: its own text, or a new file's for the tail of
+    a register function sync wrote."""
+    if after == REGISTER_FORM_TAIL:
+        return default
+    if "register_into(registrar)" in after:
+        raise SyncError(f"{path}: what follows the generated region is the end of a register function (famspec "
+                        "before ABI 4), with declarations added by hand: write each as an entry of .amendments "
+                        "after the region (docs/plugin-authors.md), or move the file away and run sync again; "
+                        "nothing was written")
+    return after
 
 
 def famspec_version() -> str:

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "famspec/sdk/declare.hpp"
+#include "famspec/sdk/plugin.hpp"
 #include "registry/staging_registrar.hpp"
 #include "toy_tables.hpp"
 

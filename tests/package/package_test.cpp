@@ -147,7 +147,8 @@ std::vector<std::string> installed_cli(const fs::path& prefix, std::vector<std::
 // the famspec command, which links the core's archive.
 bool stands_alone(const fs::path& plugin) {
     const ProcessResult dynamic = must_run({"readelf", "-d", plugin.string()});
-    return contains(dynamic.out, "(NEEDED)") && !contains(dynamic.out, "libfamspec") &&
+    // A plugin that is data (ABI 4.0) needs no library at all, so the parse is checked by its section.
+    return contains(dynamic.out, "Dynamic section at offset") && !contains(dynamic.out, "libfamspec") &&
            !contains(dynamic.out, "runpath") && !contains(dynamic.out, "rpath");
 }
 
@@ -165,7 +166,7 @@ std::vector<std::pair<fs::path, std::vector<std::string>>> search_paths_under(co
                                       "ELF")
             continue;
         const ProcessResult dynamic = must_run({"readelf", "-d", file.string()});
-        if (!contains(dynamic.out, "(NEEDED)")) continue;  // object files, archives' members
+        if (!contains(dynamic.out, "Dynamic section at offset")) continue;  // object files, archives' members
         std::vector<std::string> entries;
         for (const char* kind : {"runpath: [", "rpath: ["}) {
             const std::size_t at = dynamic.out.find(kind);
@@ -341,7 +342,7 @@ TEST_CASE("the installed package builds the out-of-tree example and the installe
         const auto qwen = fields_of(line_with(list.out, "famspec_qwen3_moe.so"));
         REQUIRE(qwen.size() >= 5);
         CHECK(std::vector<std::string>(qwen.begin(), qwen.begin() + 5) ==
-              std::vector<std::string>{"qwen3_moe", "1.0.0", "3.0", "ok", "qwen3_moe"});
+              std::vector<std::string>{"qwen3_moe", "1.0.0", "4.0", "ok", "qwen3_moe"});
     }
 }
 

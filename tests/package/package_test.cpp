@@ -413,7 +413,7 @@ TEST_CASE("famspec new-family writes a project that builds against the installed
     copy_plugin(build / "plugins/famspec_granite_moe.so", plugins);
 
     const ProcessResult list = must_run(installed_cli(prefix, {"list", "--plugin-path", plugins.string()}));
-    CHECK(contains(list.out, "granite_moe  0.1.0    3.0  ok      granite_moe  famspec_granite_moe.so\n"));
+    CHECK(contains(list.out, "granite_moe  0.1.0    4.0  ok      granite_moe  famspec_granite_moe.so\n"));
     const ProcessResult show =
         must_run(installed_cli(prefix, {"show", "GraniteMoeForCausalLM", "--plugin-path", plugins.string()}));
     CHECK(show.out.starts_with("family granite_moe\n  architecture:      GraniteMoeForCausalLM\n"));
@@ -495,7 +495,7 @@ TEST_CASE("a family built with clang++ loads into the GCC-built famspec and answ
     const fs::path clang_plugins = scratch / "clang plugins";
     const fs::path clang_plugin = copy_plugin(clang_build / "plugins/famspec_clang_moe.so", clang_plugins);
     const ProcessResult list = must_run(installed_cli(prefix, {"list", "--plugin-path", clang_plugins.string()}));
-    CHECK(contains(list.out, "clang_moe  0.1.0    3.0  ok      clang_moe  famspec_clang_moe.so\n"));
+    CHECK(contains(list.out, "clang_moe  0.1.0    4.0  ok      clang_moe  famspec_clang_moe.so\n"));
     const std::string note = "famspec: note: " + clang_plugin.string() +
                              ": plugin 'clang_moe' was built differently from this famspec, which does not change "
                              "the ABI (compiler [CMAKE_CXX_COMPILER]: plugin clang-";

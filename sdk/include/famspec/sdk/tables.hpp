@@ -46,24 +46,45 @@ static_assert(offsetof(TableDescriptor, tables) == offsetof(PluginDescriptor, re
 // braced list the line of the whole expression.) `famspec sync` writes the runtime source's instead.
 #define FAMSPEC_HERE __FILE__ ":" FAMSPEC_STRINGIFY(__LINE__)
 
+// Test-only hooks to build a plugin that claims another ABI, descriptor size or build fingerprint
+// (the loader's test fixtures); never set them in a real plugin.
+#ifndef FAMSPEC_PLUGIN_ABI_MAJOR
+#define FAMSPEC_PLUGIN_ABI_MAJOR ::famspec::tables::kTablesAbiMajor
+#endif
+#ifndef FAMSPEC_PLUGIN_ABI_MINOR
+#define FAMSPEC_PLUGIN_ABI_MINOR ::famspec::tables::kTablesAbiMinor
+#endif
+#ifndef FAMSPEC_PLUGIN_FINGERPRINT
+#define FAMSPEC_PLUGIN_FINGERPRINT FAMSPEC_BUILD_FINGERPRINT
+#endif
+#ifndef FAMSPEC_PLUGIN_DESCRIPTOR_SIZE
+#define FAMSPEC_PLUGIN_DESCRIPTOR_SIZE sizeof(::famspec::tables::TableDescriptor)
+#endif
+
 // The plugin's tables (constexpr, so constant-initialised and readable by static_assert) and its
 // descriptor (constinit): reading them runs no plugin code. The invocation ends with a semicolon.
-#define FAMSPEC_PLUGIN_TABLES(NAME, VERSION, DESCRIPTION, ...)                                  \
-    namespace {                                                                                 \
-    constexpr auto famspec_plugin_tables = ::famspec::tables::compile([](auto use) {            \
-        using namespace ::famspec::tables;                                                      \
-        return use(__VA_ARGS__);                                                                \
-    });                                                                                         \
-    }                                                                                           \
+#define FAMSPEC_PLUGIN_TABLES(NAME, VERSION, DESCRIPTION, ...)                       \
+    namespace {                                                                      \
+    constexpr auto famspec_plugin_tables = ::famspec::tables::compile([](auto use) { \
+        using namespace ::famspec::tables;                                           \
+        return use(__VA_ARGS__);                                                     \
+    });                                                                              \
+    }                                                                                \
+    FAMSPEC_PLUGIN_TABLES_DESCRIPTOR(NAME, VERSION, DESCRIPTION, famspec_plugin_tables.header)
+
+// The descriptor alone, for a block compiled otherwise: declarations generated from a parameter
+// pack (a callback of compile() that is a template), or a block a test breaks on purpose. HEADER is
+// the TableHeader of a constexpr block.
+#define FAMSPEC_PLUGIN_TABLES_DESCRIPTOR(NAME, VERSION, DESCRIPTION, HEADER)                    \
     extern "C" __attribute__((visibility("default")))                                           \
     const ::famspec::tables::TableDescriptor famspec_plugin_descriptor;                         \
     extern "C" constinit const ::famspec::tables::TableDescriptor famspec_plugin_descriptor = { \
         ::famspec::kPluginMagic,                                                                \
-        static_cast<std::uint32_t>(sizeof(::famspec::tables::TableDescriptor)),                 \
-        ::famspec::tables::kTablesAbiMajor,                                                     \
-        ::famspec::tables::kTablesAbiMinor,                                                     \
-        FAMSPEC_BUILD_FINGERPRINT,                                                              \
+        static_cast<std::uint32_t>(FAMSPEC_PLUGIN_DESCRIPTOR_SIZE),                             \
+        static_cast<std::uint16_t>(FAMSPEC_PLUGIN_ABI_MAJOR),                                   \
+        static_cast<std::uint16_t>(FAMSPEC_PLUGIN_ABI_MINOR),                                   \
+        FAMSPEC_PLUGIN_FINGERPRINT,                                                             \
         NAME,                                                                                   \
         VERSION,                                                                                \
         DESCRIPTION,                                                                            \
-        &famspec_plugin_tables.header}
+        &(HEADER)}

@@ -259,7 +259,7 @@ TEST_CASE("the installed package builds the out-of-tree example and the installe
     {  // --plugin-path
         const ProcessResult list = must_run(installed_cli(prefix, {"list", "--plugin-path", plugins.string()}));
         CHECK(contains(list.err, "plugin search path (--plugin-path): " + plugins.string() + "\n"));
-        CHECK(contains(list.out, "acme_moe  1.0.0    3.0  ok      acme_moe  famspec_acme_moe.so\n"));
+        CHECK(contains(list.out, "acme_moe  1.0.0    4.0  ok      acme_moe  famspec_acme_moe.so\n"));
         CHECK_FALSE(contains(list.out, "qwen3_moe"));
 
         const ProcessResult json =
@@ -315,7 +315,7 @@ TEST_CASE("the installed package builds the out-of-tree example and the installe
         options.environment["FAMSPEC_PLUGIN_PATH"] = plugins.string();
         const ProcessResult list = must_run(installed_cli(prefix, {"list"}), options);
         CHECK(contains(list.err, "plugin search path (FAMSPEC_PLUGIN_PATH): " + plugins.string() + "\n"));
-        CHECK(contains(list.out, "acme_moe  1.0.0    3.0  ok      acme_moe  famspec_acme_moe.so\n"));
+        CHECK(contains(list.out, "acme_moe  1.0.0    4.0  ok      acme_moe  famspec_acme_moe.so\n"));
         const ProcessResult show = must_run(installed_cli(prefix, {"show", "AcmeMoeForCausalLM"}), options);
         CHECK(show.out.starts_with("family acme_moe\n"));
         CHECK(contains(show.out, "  plugin:            acme_moe (" + plugin.string() + ")\n"));

@@ -1,8 +1,13 @@
 // The generic components under hyper_parallel.components.modules that replacements construct.
 // Only GQAAttention is ever rendered into an artifact, so only it declares source blocks.
-// Most components share the wrap signature Cls(*, module, module_fqn='', context=None).
 #include "components_assets.hpp"
 #include "famspec/sdk/tables.hpp"
+
+namespace {
+// The wrap signature most components share: Cls(*, module, module_fqn='', context=None).
+using namespace famspec::tables;
+constexpr Parameter wrapper[] = {kw_only, param("module"), param("module_fqn", ""), param("context", famspec::none)};
+}  // namespace
 
 FAMSPEC_PLUGIN_TABLES(
     "components", "1.0.0", "Generic components of hyper_parallel.components.modules",
@@ -15,10 +20,7 @@ FAMSPEC_PLUGIN_TABLES(
                                    param("module", famspec::none), param("module_fqn", ""),
                                    param("context", famspec::none)},
                      .where = FAMSPEC_HERE},
-                    {.name = "OffsetRMSNorm",
-                     .submodule = "rms_norm",
-                     .signature = {kw_only, param("module"), param("module_fqn", ""), param("context", famspec::none)},
-                     .where = FAMSPEC_HERE},
+                    {.name = "OffsetRMSNorm", .submodule = "rms_norm", .signature = wrapper, .where = FAMSPEC_HERE},
                     {.name = "GQAAttention",
                      .submodule = "gqa_attention",
                      .signature = {kw_only, param("module"), param("module_fqn", ""), param("context", famspec::none),
@@ -49,12 +51,9 @@ FAMSPEC_PLUGIN_TABLES(
                      .where = FAMSPEC_HERE},
                     {.name = "GroupedExperts",
                      .submodule = "grouped_experts",
-                     .signature = {kw_only, param("module"), param("module_fqn", ""), param("context", famspec::none)},
+                     .signature = wrapper,
                      .where = FAMSPEC_HERE},
-                    {.name = "SwiGLUMLP",
-                     .submodule = "swiglu_mlp",
-                     .signature = {kw_only, param("module"), param("module_fqn", ""), param("context", famspec::none)},
-                     .where = FAMSPEC_HERE},
+                    {.name = "SwiGLUMLP", .submodule = "swiglu_mlp", .signature = wrapper, .where = FAMSPEC_HERE},
                     // The chunked variants take their chunk size as a required keyword a plan must set.
                     {.name = "ChunkedSwiGLUMLP",
                      .submodule = "chunked_swiglu_mlp",
@@ -72,22 +71,13 @@ FAMSPEC_PLUGIN_TABLES(
                      .signature = {kw_only, param("module"), param("module_fqn", ""), param("context", famspec::none),
                                    param("attention_interface", expression("npu_fusion_attention_forward"))},
                      .where = FAMSPEC_HERE},
-                    {.name = "DSAAttention",
-                     .submodule = "dsa_attention",
-                     .signature = {kw_only, param("module"), param("module_fqn", ""), param("context", famspec::none)},
-                     .where = FAMSPEC_HERE},
+                    {.name = "DSAAttention", .submodule = "dsa_attention", .signature = wrapper, .where = FAMSPEC_HERE},
                     {.name = "DeepseekV32DSAAttention",
                      .submodule = "dsa_attention",
-                     .signature = {kw_only, param("module"), param("module_fqn", ""), param("context", famspec::none)},
+                     .signature = wrapper,
                      .where = FAMSPEC_HERE},
-                    {.name = "EngramModule",
-                     .submodule = "engram",
-                     .signature = {kw_only, param("module"), param("module_fqn", ""), param("context", famspec::none)},
-                     .where = FAMSPEC_HERE},
-                    {.name = "PipelinedMhcModule",
-                     .submodule = "mhc",
-                     .signature = {kw_only, param("module"), param("module_fqn", ""), param("context", famspec::none)},
-                     .where = FAMSPEC_HERE},
+                    {.name = "EngramModule", .submodule = "engram", .signature = wrapper, .where = FAMSPEC_HERE},
+                    {.name = "PipelinedMhcModule", .submodule = "mhc", .signature = wrapper, .where = FAMSPEC_HERE},
                     // A registered module replacement whose module may also be passed positionally. It takes no
                     // static option: use_fused_ops is gone from its constructor, so a plan that still writes it
                     // gets an ignored_option and the option is not rendered.

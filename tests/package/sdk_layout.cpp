@@ -28,7 +28,7 @@ int main() {
     FIELD(PluginDescriptor, name);
     FIELD(PluginDescriptor, version);
     FIELD(PluginDescriptor, description);
-    FIELD(PluginDescriptor, register_plugin);
+    FIELD(PluginDescriptor, tables);
     size_of<famspec::declare::SourceSite>("declare::SourceSite");
     FIELD(famspec::declare::SourceSite, file);
     FIELD(famspec::declare::SourceSite, line);

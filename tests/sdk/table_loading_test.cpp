@@ -38,7 +38,7 @@ TEST_CASE("the loader reads a table-form plugin into the registry the register f
     }
     const famspec::PluginRecord& table_plugin = tables->plugins()[0];
     REQUIRE(table_plugin.manifest != nullptr);
-    CHECK(table_plugin.manifest->abi_major == famspec::tables::kTablesAbiMajor);
+    CHECK(table_plugin.manifest->abi_major == famspec::kAbiMajor);
     CHECK(table_plugin.manifest->factories.size() == 3);
     // The manifest the build embedded, read before the plugin was mapped, is the one its tables give.
     famspec::PluginManifest carried = *table_plugin.manifest;

@@ -10,10 +10,11 @@
 #include <vector>
 
 #include "famspec/sdk/declare.hpp"
+#include "famspec/sdk/plugin.hpp"
 #include "registry/staging_registrar.hpp"
 #include "toy_tables.hpp"
 
-extern "C" const famspec::tables::TableDescriptor famspec_plugin_descriptor;  // qwen3_table_plugin.cpp
+extern "C" const famspec::PluginDescriptor famspec_plugin_descriptor;  // qwen3_table_plugin.cpp
 
 namespace {
 
@@ -146,13 +147,13 @@ TEST_CASE("qwen3 in the table form stages what the shipped qwen3 plugin register
     const std::string path = std::string(FAMSPEC_TEST_PLUGIN_DIR) + "/famspec_qwen3.so";
     void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     REQUIRE_MESSAGE(library != nullptr, dlerror());
-    const auto* shipped = static_cast<const famspec::PluginDescriptor*>(dlsym(library, famspec::kEntrySymbol));
+    const auto* shipped = static_cast<const famspec::RegisterDescriptor*>(dlsym(library, famspec::kEntrySymbol));
     REQUIRE(shipped != nullptr);
-    REQUIRE(shipped->abi_major == famspec::kAbiMajor);
+    REQUIRE(shipped->abi_major == famspec::kRegisterAbiMajor);
     StagingRegistrar registrar("qwen3", path, nullptr);
     shipped->register_plugin(registrar);
     REQUIRE(registrar.errors() == std::vector<std::string>{});
-    CHECK(registrar.manifest(*shipped).factories.size() == 3);
+    CHECK(registrar.manifest(famspec_plugin_descriptor).factories.size() == 3);
     const Declarations builders = std::move(registrar).take();
     const Declarations tables = staged_tables(*famspec_plugin_descriptor.tables);
     check_same_families(tables, builders);

@@ -14,7 +14,7 @@
 #include "toy_tables.hpp"
 
 // Defined by FAMSPEC_PLUGIN_TABLES in qwen3_table_plugin.cpp, as a plugin exports it.
-extern "C" const famspec::tables::TableDescriptor famspec_plugin_descriptor;
+extern "C" const famspec::PluginDescriptor famspec_plugin_descriptor;
 
 namespace {
 
@@ -28,7 +28,7 @@ using famspec::ParameterKind;
 template <class... Rows>
 constexpr bool plain = ((std::is_trivially_copyable_v<Rows> && std::is_standard_layout_v<Rows>)&&...);
 static_assert(plain<TableHeader, Text, Range, LiteralRow, ParameterRow, ArgumentRow, FactoryRow, CpWrapperRow,
-                    ArchetypeRow, SourceBlockRow, FamilyRow, ComponentRow, TableDescriptor>);
+                    ArchetypeRow, SourceBlockRow, FamilyRow, ComponentRow, famspec::PluginDescriptor>);
 
 constexpr bool says(Text at, std::string_view expected) { return kToy.text(at) == expected; }
 
@@ -118,11 +118,11 @@ TableHeader& header_of(std::vector<std::uint64_t>& block) { return *reinterpret_
 }  // namespace
 
 TEST_CASE("a table plugin's descriptor claims ABI 4.0 in the fields every core reads first") {
-    const TableDescriptor& descriptor = famspec_plugin_descriptor;
+    const famspec::PluginDescriptor& descriptor = famspec_plugin_descriptor;
     CHECK(descriptor.magic == famspec::kPluginMagic);
     CHECK(descriptor.abi_major == 4);
     CHECK(descriptor.abi_minor == 0);
-    CHECK(descriptor.descriptor_size == sizeof(TableDescriptor));
+    CHECK(descriptor.descriptor_size == sizeof(famspec::PluginDescriptor));
     CHECK(std::string(descriptor.fingerprint) == FAMSPEC_BUILD_FINGERPRINT);
     CHECK(std::string(descriptor.name) == "qwen3");
     CHECK(std::string(descriptor.version) == "1.0.0");

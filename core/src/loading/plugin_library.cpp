@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include "discovery/plugin_refusal.hpp"
+#include "famspec/sdk/plugin.hpp"
 #include "loading/plugin_compatibility.hpp"
 #include "loading/plugin_tables.hpp"
 
@@ -35,11 +36,11 @@ std::string dlerror_text(const std::string& what, const Candidate& candidate) {
     return text;
 }
 
-// ABI 4.0 keeps the descriptor's prefix and replaces the register function by the tables; the
-// handshake has checked the size before either is read.
-bool is_table_plugin(const PluginDescriptor& d) { return d.abi_major == tables::kTablesAbiMajor; }
-const tables::TableDescriptor& as_tables(const PluginDescriptor& d) {
-    return *reinterpret_cast<const tables::TableDescriptor*>(&d);
+// ABI 3.0 has the same prefix and a register function where 4.0 has the tables; the handshake has
+// checked the size before either is read.
+bool is_register_plugin(const PluginDescriptor& d) { return d.abi_major == kRegisterAbiMajor; }
+const RegisterDescriptor& as_register(const PluginDescriptor& d) {
+    return *reinterpret_cast<const RegisterDescriptor*>(&d);
 }
 
 BuildClaim claim_of(const Candidate& candidate, const PluginDescriptor& d) {
@@ -114,16 +115,16 @@ Expected<const PluginDescriptor*, PluginError> find_entry(const Candidate& candi
 std::optional<PluginError> check_handshake(const Candidate& candidate, const PluginDescriptor& d) {
     const std::string path = candidate.path.string();
     if (auto error = check_compatibility(path, PluginStage::handshake, claim_of(candidate, d))) return error;
-    if (is_table_plugin(d)) {
-        if (d.name == nullptr || as_tables(d).tables == nullptr) {
-            return refusal(path, PluginStage::handshake, "a name and tables", "none",
-                           "descriptor has no name or no tables");
+    if (is_register_plugin(d)) {
+        if (d.name == nullptr || as_register(d).register_plugin == nullptr) {
+            return refusal(path, PluginStage::handshake, "a name and a register function", "none",
+                           "descriptor has no name or no register function");
         }
         return std::nullopt;
     }
-    if (d.name == nullptr || d.register_plugin == nullptr) {
-        return refusal(path, PluginStage::handshake, "a name and a register function", "none",
-                       "descriptor has no name or no register function");
+    if (d.name == nullptr || d.tables == nullptr) {
+        return refusal(path, PluginStage::handshake, "a name and tables", "none",
+                       "descriptor has no name or no tables");
     }
     return std::nullopt;
 }
@@ -147,10 +148,10 @@ PluginManifest descriptor_manifest(const Candidate& candidate, const PluginDescr
 
 std::optional<PluginError> register_plugin(const Candidate& candidate, const PluginDescriptor& descriptor,
                                            StagingRegistrar& registrar) {
-    if (is_table_plugin(descriptor)) return read_tables(candidate, as_tables(descriptor), registrar);
+    if (!is_register_plugin(descriptor)) return read_tables(candidate, descriptor, registrar);
     const std::string path = candidate.path.string();
     try {
-        descriptor.register_plugin(registrar);
+        as_register(descriptor).register_plugin(registrar);
     } catch (const std::exception& error) {
         return refusal(path, PluginStage::register_, "registration to return",
                        std::string("exception: ") + error.what(), std::string("registration threw: ") + error.what());

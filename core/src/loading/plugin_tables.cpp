@@ -42,7 +42,7 @@ int visit(dl_phdr_info* info, std::size_t, void* data) {
 
 // The block must be the plugin's own constant data: a pointer into another library, the heap or a
 // writable page is refused before a byte of it is read past the header.
-std::optional<std::string> misplaced(const tables::TableDescriptor& descriptor) {
+std::optional<std::string> misplaced(const PluginDescriptor& descriptor) {
     Search search{.descriptor = reinterpret_cast<std::uintptr_t>(&descriptor), .found = false, .read_only = {}};
     dl_iterate_phdr(visit, &search);
     if (!search.found) return "its descriptor lies in no loaded object";
@@ -65,7 +65,7 @@ std::optional<std::string> misplaced(const tables::TableDescriptor& descriptor) 
 
 }  // namespace
 
-std::optional<PluginError> read_tables(const Candidate& candidate, const tables::TableDescriptor& descriptor,
+std::optional<PluginError> read_tables(const Candidate& candidate, const PluginDescriptor& descriptor,
                                        StagingRegistrar& registrar) {
     const std::string path = candidate.path.string();
     if (auto fault = misplaced(descriptor)) {

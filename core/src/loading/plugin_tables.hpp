@@ -11,7 +11,7 @@
 
 namespace famspec::detail {
 
-std::optional<PluginError> read_tables(const Candidate& candidate, const tables::TableDescriptor& descriptor,
+std::optional<PluginError> read_tables(const Candidate& candidate, const PluginDescriptor& descriptor,
                                        StagingRegistrar& registrar);
 
 }  // namespace famspec::detail

@@ -4,13 +4,12 @@
 #include <string>
 #include <vector>
 
-#include "famspec/sdk/declare.hpp"
+#include "registry/declarations.hpp"
 
 namespace famspec::detail {
 namespace {
 
 using namespace famspec::tables;
-namespace declared = famspec::declare::detail;
 
 class Reader {
 public:
@@ -68,10 +67,18 @@ public:
         return out;
     }
 
-    declared::FactoryData factory(const FactoryRow& row, const std::string& position) const {
-        declared::FactoryData data(text(row.target), where(row.where, position));
+    // The three runtime parameters every @module_replacement factory takes come first; the table
+    // holds only the options after them.
+    FactoryDeclaration::Data factory(const std::string& family, const FactoryRow& row) const {
+        FactoryDeclaration::Data data{
+            .family = family,
+            .target = text(row.target),
+            .parameters = {{"module", ParameterKind::positional_or_keyword, Default::required()},
+                           {"module_fqn", ParameterKind::positional_or_keyword, Default::literal("")},
+                           {"context", ParameterKind::positional_or_keyword, Default::literal(none)}},
+            .construction = std::nullopt,
+            .runtime_only_reason = text(row.runtime_only_reason)};
         for (Parameter& option : parameters(row.options)) data.parameters.push_back(std::move(option));
-        data.runtime_only_reason = text(row.runtime_only_reason);
         if (row.constructs != 0) {
             Construction built{text(row.component), text(row.import_module), row.mode, row.module_positional != 0, {}};
             for (const ArgumentRow& argument : view_.arguments(row.arguments)) {
@@ -81,15 +88,16 @@ public:
         }
         return data;
     }
-    declare::ArchetypeDecl archetype(const ArchetypeRow& row) const {
-        return {.fingerprint = {text(row.router), text(row.shared_experts), text(row.expert_storage)},
+    ArchetypeDeclaration::Data archetype(const std::string& family, const ArchetypeRow& row) const {
+        return {.family = family,
+                .fingerprint = {text(row.router), text(row.shared_experts), text(row.expert_storage)},
                 .kind = text(row.kind),
                 .target_class = text(row.target_class),
                 .router_kind = text(row.router_kind),
                 .shared = text(row.shared),
                 .strip_boundary_subpatterns = texts(row.strip_boundary_subpatterns),
                 .compute_factory = text(row.compute_factory),
-                .options = declare::Signature(parameters(row.options))};
+                .options = parameters(row.options)};
     }
 
     const TableView& view() const { return view_; }
@@ -98,47 +106,53 @@ private:
     const TableView& view_;
 };
 
-// In the order declare::Family::register_into uses: the family, its providers, then its declarations.
+// The family, its providers, then its declarations: a provider must be known before a factory is checked.
 void stage_family(const Reader& read, const FamilyRow& row, Registrar& registrar) {
     const std::string family = read.text(row.model_type);
     const std::string where = read.where(row.where, "family " + family);
-    registrar.add_family(
-        std::make_unique<declared::DeclaredFamily>(family, read.text(row.architecture), read.texts(row.aliases),
-                                                   read.texts(row.directory_aliases), read.blocks(row.interface_blocks),
-                                                   read.texts(row.compute_functions)),
-        where);
+    registrar.add_family(std::make_unique<FamilyDeclaration>(
+                             FamilyDeclaration::Data{.model_type = family,
+                                                     .architecture = read.text(row.architecture),
+                                                     .aliases = read.texts(row.aliases),
+                                                     .directory_aliases = read.texts(row.directory_aliases),
+                                                     .interface_blocks = read.blocks(row.interface_blocks),
+                                                     .compute_functions = read.texts(row.compute_functions)}),
+                         where);
     for (const std::string& provider : read.texts(row.providers))
         registrar.add_provider_module(family, provider, where);
     std::size_t position = 0;
     for (const FactoryRow& factory : read.view().factories(row.factories)) {
-        const auto data = read.factory(factory, "family " + family + ", factory " + std::to_string(++position));
-        registrar.add_factory(std::make_unique<declared::DeclaredFactory>(family, data.target, data), data.where);
+        const std::string at =
+            read.where(factory.where, "family " + family + ", factory " + std::to_string(++position));
+        registrar.add_factory(std::make_unique<FactoryDeclaration>(read.factory(family, factory)), at);
     }
     position = 0;
     for (const CpWrapperRow& wrapper : read.view().cp_wrappers(row.cp_wrappers)) {
         const std::string at =
             read.where(wrapper.where, "family " + family + ", CP wrapper " + std::to_string(++position));
-        registrar.add_cp_wrapper(std::make_unique<declared::DeclaredCpWrapper>(family, read.text(wrapper.target),
-                                                                               read.parameters(wrapper.options)),
-                                 at);
+        registrar.add_cp_wrapper(
+            std::make_unique<CpWrapperDeclaration>(CpWrapperDeclaration::Data{
+                .family = family, .target = read.text(wrapper.target), .options = read.parameters(wrapper.options)}),
+            at);
     }
     position = 0;
     for (const ArchetypeRow& archetype : read.view().archetypes(row.archetypes)) {
         const std::string at =
             read.where(archetype.where, "family " + family + ", archetype " + std::to_string(++position));
-        registrar.add_archetype(std::make_unique<declared::DeclaredArchetype>(family, read.archetype(archetype)), at);
+        registrar.add_archetype(std::make_unique<ArchetypeDeclaration>(read.archetype(family, archetype)), at);
     }
 }
 
 void stage_component(const Reader& read, const ComponentRow& row, Registrar& registrar) {
     const std::string name = read.text(row.name);
-    declare::ComponentDecl decl{.name = name,
-                                .submodule = read.text(row.submodule),
-                                .signature = declare::Signature(read.parameters(row.signature)),
-                                .source = read.blocks(row.source)};
-    registrar.add_component(
-        std::make_unique<declared::DeclaredComponent>(read.text(row.import_module), std::move(decl)),
-        read.where(row.where, "component " + name));
+    const std::string package = read.text(row.import_module);
+    registrar.add_component(std::make_unique<ComponentDeclaration>(
+                                ComponentDeclaration::Data{.name = name,
+                                                           .import_module = package,
+                                                           .defining_module = package + "." + read.text(row.submodule),
+                                                           .parameters = read.parameters(row.signature),
+                                                           .source = read.blocks(row.source)}),
+                            read.where(row.where, "component " + name));
 }
 
 }  // namespace

@@ -9,18 +9,21 @@
 
 namespace famspec {
 
-class Registrar;
+namespace tables {
+struct TableHeader;  // table_layout.hpp
+}
 
-// Bump the major for any change to the descriptor layout or to an interface class; bump the minor
-// for an addition that older cores can ignore.
-// 2: header-only SDK, Registrar takes ownership (unique_ptr); 3: Parameter::allowed (Literal[...] values)
-inline constexpr std::uint16_t kAbiMajor = 3;
+// Bump the major for any change to the descriptor layout, to the table rows' meaning or to an
+// interface class; bump the minor for an addition that older cores can ignore.
+// 2: header-only SDK, Registrar takes ownership (unique_ptr); 3: Parameter::allowed (Literal[...] values);
+// 4: a plugin is data: constant tables instead of a register function (docs/design/plugin-tables.md)
+inline constexpr std::uint16_t kAbiMajor = 4;
 inline constexpr std::uint16_t kAbiMinor = 0;
 inline constexpr std::uint64_t kPluginMagic = 0x3143455053'4d4146ULL;  // "FAMSPEC1", little-endian
 
-using RegisterFunction = void (*)(Registrar&);
-
-// Plain data, constant-initialised: reading it runs no plugin code.
+// Plain data, constant-initialised, and the plugin's only relocated object: reading it runs no
+// plugin code. The fields up to `description` keep their offsets in every major, so that any core
+// reads the ABI before anything else.
 struct PluginDescriptor {
     std::uint64_t magic;
     std::uint32_t descriptor_size;
@@ -30,10 +33,10 @@ struct PluginDescriptor {
     const char* name;
     const char* version;
     const char* description;
-    RegisterFunction register_plugin;
+    const tables::TableHeader* tables;  // the plugin's declarations, in its own read-only data
 };
 
-// The smallest descriptor a core of this ABI major accepts (minor 0 ends with register_plugin).
+// The smallest descriptor a core of this ABI major accepts (minor 0 ends with tables).
 inline constexpr std::uint32_t kMinDescriptorSize = sizeof(PluginDescriptor);
 
 inline constexpr const char* kEntrySymbol = "famspec_plugin_descriptor";

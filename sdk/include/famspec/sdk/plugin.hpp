@@ -18,31 +18,37 @@
 #include "famspec/sdk/abi.hpp"
 #include "famspec/sdk/registrar.hpp"
 
-// Test-only hooks to build a plugin that claims another ABI; never set them in a real plugin.
-#ifndef FAMSPEC_PLUGIN_ABI_MAJOR
-#define FAMSPEC_PLUGIN_ABI_MAJOR ::famspec::kAbiMajor
-#endif
-#ifndef FAMSPEC_PLUGIN_ABI_MINOR
-#define FAMSPEC_PLUGIN_ABI_MINOR ::famspec::kAbiMinor
-#endif
-#ifndef FAMSPEC_PLUGIN_FINGERPRINT
-#define FAMSPEC_PLUGIN_FINGERPRINT FAMSPEC_BUILD_FINGERPRINT
-#endif
-#ifndef FAMSPEC_PLUGIN_DESCRIPTOR_SIZE
-#define FAMSPEC_PLUGIN_DESCRIPTOR_SIZE sizeof(::famspec::PluginDescriptor)
-#endif
+namespace famspec {
 
-#define FAMSPEC_PLUGIN(NAME, VERSION, DESCRIPTION)                                                                 \
-    static void famspec_register_plugin(::famspec::Registrar&);                                                    \
-    extern "C" __attribute__((visibility("default"))) const ::famspec::PluginDescriptor famspec_plugin_descriptor; \
-    extern "C" const ::famspec::PluginDescriptor famspec_plugin_descriptor = {                                     \
-        ::famspec::kPluginMagic,                                                                                   \
-        static_cast<std::uint32_t>(FAMSPEC_PLUGIN_DESCRIPTOR_SIZE),                                                \
-        static_cast<std::uint16_t>(FAMSPEC_PLUGIN_ABI_MAJOR),                                                      \
-        static_cast<std::uint16_t>(FAMSPEC_PLUGIN_ABI_MINOR),                                                      \
-        FAMSPEC_PLUGIN_FINGERPRINT,                                                                                \
-        NAME,                                                                                                      \
-        VERSION,                                                                                                   \
-        DESCRIPTION,                                                                                               \
-        &famspec_register_plugin};                                                                                 \
+// ABI 3.0, read next to 4.0 while plugins move to the table form.
+inline constexpr std::uint16_t kRegisterAbiMajor = 3;
+using RegisterFunction = void (*)(Registrar&);
+struct RegisterDescriptor {
+    std::uint64_t magic;
+    std::uint32_t descriptor_size;
+    std::uint16_t abi_major;
+    std::uint16_t abi_minor;
+    const char* fingerprint;
+    const char* name;
+    const char* version;
+    const char* description;
+    RegisterFunction register_plugin;
+};
+static_assert(sizeof(RegisterDescriptor) == sizeof(PluginDescriptor));
+
+}  // namespace famspec
+
+#define FAMSPEC_PLUGIN(NAME, VERSION, DESCRIPTION)                                                                   \
+    static void famspec_register_plugin(::famspec::Registrar&);                                                      \
+    extern "C" __attribute__((visibility("default"))) const ::famspec::RegisterDescriptor famspec_plugin_descriptor; \
+    extern "C" const ::famspec::RegisterDescriptor famspec_plugin_descriptor = {                                     \
+        ::famspec::kPluginMagic,                                                                                     \
+        static_cast<std::uint32_t>(sizeof(::famspec::RegisterDescriptor)),                                           \
+        ::famspec::kRegisterAbiMajor,                                                                                \
+        0,                                                                                                           \
+        FAMSPEC_BUILD_FINGERPRINT,                                                                                   \
+        NAME,                                                                                                        \
+        VERSION,                                                                                                     \
+        DESCRIPTION,                                                                                                 \
+        &famspec_register_plugin};                                                                                   \
     static void famspec_register_plugin

@@ -5,8 +5,7 @@
 //                         Plugin{.families = {{.model_type = "qwen3", ...}}})
 //
 // The block is written while the plugin compiles (table_compiler.hpp); the plugin's binary holds
-// it, its descriptor and no code. A prototype: the loader of this core reads ABI 3 descriptors only
-// and refuses a table plugin at its handshake, naming ABI 4.0, until it learns to read the tables.
+// it, its descriptor and no code.
 #pragma once
 
 #include <cstddef>
@@ -17,29 +16,19 @@
 #include "famspec/sdk/table_declarations.hpp"
 #include "famspec/sdk/table_layout.hpp"
 
-namespace famspec::tables {
-
-inline constexpr std::uint16_t kTablesAbiMajor = 4;
-inline constexpr std::uint16_t kTablesAbiMinor = 0;
-
-// PluginDescriptor's fields up to `description`, unchanged, so that any core reads the ABI before
-// anything else; then the tables in place of the register function. Repeated, and pinned by the
-// static_asserts below, until ABI 4.0 makes this the one PluginDescriptor.
-struct TableDescriptor {
-    std::uint64_t magic;
-    std::uint32_t descriptor_size;
-    std::uint16_t abi_major;
-    std::uint16_t abi_minor;
-    const char* fingerprint;
-    const char* name;
-    const char* version;
-    const char* description;
-    const TableHeader* tables;
-};
-static_assert(offsetof(TableDescriptor, description) == offsetof(PluginDescriptor, description));
-static_assert(offsetof(TableDescriptor, tables) == offsetof(PluginDescriptor, register_plugin));
-
-}  // namespace famspec::tables
+// Test-only hooks to build a plugin that claims another ABI; never set them in a real plugin.
+#ifndef FAMSPEC_PLUGIN_ABI_MAJOR
+#define FAMSPEC_PLUGIN_ABI_MAJOR ::famspec::kAbiMajor
+#endif
+#ifndef FAMSPEC_PLUGIN_ABI_MINOR
+#define FAMSPEC_PLUGIN_ABI_MINOR ::famspec::kAbiMinor
+#endif
+#ifndef FAMSPEC_PLUGIN_FINGERPRINT
+#define FAMSPEC_PLUGIN_FINGERPRINT FAMSPEC_BUILD_FINGERPRINT
+#endif
+#ifndef FAMSPEC_PLUGIN_DESCRIPTOR_SIZE
+#define FAMSPEC_PLUGIN_DESCRIPTOR_SIZE sizeof(::famspec::PluginDescriptor)
+#endif
 
 // "file:line" of where it is written, as a string literal: `.where = FAMSPEC_HERE` in a declaration
 // written by hand. (A default member initializer cannot supply it: GCC gives every element of a
@@ -48,22 +37,21 @@ static_assert(offsetof(TableDescriptor, tables) == offsetof(PluginDescriptor, re
 
 // The plugin's tables (constexpr, so constant-initialised and readable by static_assert) and its
 // descriptor (constinit): reading them runs no plugin code. The invocation ends with a semicolon.
-#define FAMSPEC_PLUGIN_TABLES(NAME, VERSION, DESCRIPTION, ...)                                  \
-    namespace {                                                                                 \
-    constexpr auto famspec_plugin_tables = ::famspec::tables::compile([](auto use) {            \
-        using namespace ::famspec::tables;                                                      \
-        return use(__VA_ARGS__);                                                                \
-    });                                                                                         \
-    }                                                                                           \
-    extern "C" __attribute__((visibility("default")))                                           \
-    const ::famspec::tables::TableDescriptor famspec_plugin_descriptor;                         \
-    extern "C" constinit const ::famspec::tables::TableDescriptor famspec_plugin_descriptor = { \
-        ::famspec::kPluginMagic,                                                                \
-        static_cast<std::uint32_t>(sizeof(::famspec::tables::TableDescriptor)),                 \
-        ::famspec::tables::kTablesAbiMajor,                                                     \
-        ::famspec::tables::kTablesAbiMinor,                                                     \
-        FAMSPEC_BUILD_FINGERPRINT,                                                              \
-        NAME,                                                                                   \
-        VERSION,                                                                                \
-        DESCRIPTION,                                                                            \
+#define FAMSPEC_PLUGIN_TABLES(NAME, VERSION, DESCRIPTION, ...)                                                     \
+    namespace {                                                                                                    \
+    constexpr auto famspec_plugin_tables = ::famspec::tables::compile([](auto use) {                               \
+        using namespace ::famspec::tables;                                                                         \
+        return use(__VA_ARGS__);                                                                                   \
+    });                                                                                                            \
+    }                                                                                                              \
+    extern "C" __attribute__((visibility("default"))) const ::famspec::PluginDescriptor famspec_plugin_descriptor; \
+    extern "C" constinit const ::famspec::PluginDescriptor famspec_plugin_descriptor = {                           \
+        ::famspec::kPluginMagic,                                                                                   \
+        static_cast<std::uint32_t>(FAMSPEC_PLUGIN_DESCRIPTOR_SIZE),                                                \
+        static_cast<std::uint16_t>(FAMSPEC_PLUGIN_ABI_MAJOR),                                                      \
+        static_cast<std::uint16_t>(FAMSPEC_PLUGIN_ABI_MINOR),                                                      \
+        FAMSPEC_PLUGIN_FINGERPRINT,                                                                                \
+        NAME,                                                                                                      \
+        VERSION,                                                                                                   \
+        DESCRIPTION,                                                                                               \
         &famspec_plugin_tables.header}

@@ -143,11 +143,12 @@ std::vector<std::string> installed_cli(const fs::path& prefix, std::vector<std::
     return arguments;
 }
 
-// A plugin links no famspec library and needs no search path: the SDK is header-only. Nor does
-// the famspec command, which links the core's archive.
+// A plugin links no famspec library and needs no search path: the SDK is header-only (a plugin of
+// tables, which holds no code, needs no library at all). Nor does the famspec command, which links
+// the core's archive.
 bool stands_alone(const fs::path& plugin) {
     const ProcessResult dynamic = must_run({"readelf", "-d", plugin.string()});
-    return contains(dynamic.out, "(NEEDED)") && !contains(dynamic.out, "libfamspec") &&
+    return contains(dynamic.out, "Dynamic section") && !contains(dynamic.out, "libfamspec") &&
            !contains(dynamic.out, "runpath") && !contains(dynamic.out, "rpath");
 }
 
@@ -259,7 +260,7 @@ TEST_CASE("the installed package builds the out-of-tree example and the installe
     {  // --plugin-path
         const ProcessResult list = must_run(installed_cli(prefix, {"list", "--plugin-path", plugins.string()}));
         CHECK(contains(list.err, "plugin search path (--plugin-path): " + plugins.string() + "\n"));
-        CHECK(contains(list.out, "acme_moe  1.0.0    3.0  ok      acme_moe  famspec_acme_moe.so\n"));
+        CHECK(contains(list.out, "acme_moe  1.0.0    4.0  ok      acme_moe  famspec_acme_moe.so\n"));
         CHECK_FALSE(contains(list.out, "qwen3_moe"));
 
         const ProcessResult json =
@@ -315,7 +316,7 @@ TEST_CASE("the installed package builds the out-of-tree example and the installe
         options.environment["FAMSPEC_PLUGIN_PATH"] = plugins.string();
         const ProcessResult list = must_run(installed_cli(prefix, {"list"}), options);
         CHECK(contains(list.err, "plugin search path (FAMSPEC_PLUGIN_PATH): " + plugins.string() + "\n"));
-        CHECK(contains(list.out, "acme_moe  1.0.0    3.0  ok      acme_moe  famspec_acme_moe.so\n"));
+        CHECK(contains(list.out, "acme_moe  1.0.0    4.0  ok      acme_moe  famspec_acme_moe.so\n"));
         const ProcessResult show = must_run(installed_cli(prefix, {"show", "AcmeMoeForCausalLM"}), options);
         CHECK(show.out.starts_with("family acme_moe\n"));
         CHECK(contains(show.out, "  plugin:            acme_moe (" + plugin.string() + ")\n"));
@@ -337,7 +338,7 @@ TEST_CASE("the installed package builds the out-of-tree example and the installe
         const std::string acme = line_with(list.out, installed.string());
         CHECK(acme.ends_with(installed.string()));  // the path may hold spaces: it is the last column
         CHECK(fields_of(acme.substr(0, acme.find(installed.string()))) ==
-              std::vector<std::string>{"acme_moe", "1.0.0", "3.0", "ok", "acme_moe"});
+              std::vector<std::string>{"acme_moe", "1.0.0", "4.0", "ok", "acme_moe"});
         const auto qwen = fields_of(line_with(list.out, "famspec_qwen3_moe.so"));
         REQUIRE(qwen.size() >= 5);
         CHECK(std::vector<std::string>(qwen.begin(), qwen.begin() + 5) ==

@@ -1,6 +1,5 @@
 // One family with as many replacement factories as the compile definition FAMSPEC_FIXTURE_DECLARATIONS
-// says (4 when unset): the size a plugin's declarations reach, for the manifest limit and the loading
-// figures. Each count is its own build (famspec_many_declarations_fixture, tests/loader/CMakeLists.txt).
+// says (4 when unset): the size a plugin's declarations reach, for the manifest generator's limit.
 #include <array>
 #include <cstddef>
 #include <string_view>

@@ -59,7 +59,7 @@ TEST_CASE("a plugin that registers nothing is warned about at build time and by 
                            "component\n");
 }
 
-TEST_CASE("verify reports a plugin that calls exit(0) after its static constructors ran, not ok") {
+TEST_CASE("verify reports a plugin that calls exit(0) while it is opened, not ok") {
     const json::object report =
         run_json({"verify", "--json", "--plugin-path", fixture_dir("exit_in_register")}, kFailed);
     const json::object& entry = only_entry(report);

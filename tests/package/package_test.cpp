@@ -373,14 +373,14 @@ TEST_CASE("a family built with another C++ ABI is refused with a clear message, 
     INFO(list.out, list.err);
     CHECK(list.signal == 0);
     CHECK(list.exit_code == 1);
-    CHECK(contains(list.out, "acme_moe  1.0.0    3.0  error (compatibility)"));
+    CHECK(contains(list.out, "acme_moe  1.0.0    4.0  error (compatibility)"));
     const std::string refusal =
         "  compatibility: " + plugin.string() +
         ": plugin 'acme_moe' has a different build fingerprint (cxx11-abi [_GLIBCXX_USE_CXX11_ABI]: plugin 0, core 1); "
-        "built for ABI 3.0, stdlib=libstdc++;";
+        "built for ABI 4.0, stdlib=libstdc++;";
     CHECK(contains(list.out, refusal));
     CHECK(contains(list.out, "cxx11-abi=0;"));
-    CHECK(contains(list.out, "; this core is ABI 3.0, stdlib=libstdc++;"));
+    CHECK(contains(list.out, "; this core is ABI 4.0, stdlib=libstdc++;"));
     CHECK(contains(list.out, "cxx11-abi=1;"));
     CHECK(contains(list.out,
                    "; rebuild it against famspec 0.1.0 with the same standard library and ABI flags (any "

@@ -1,48 +1,34 @@
-// famspec-bench-declarations [--counts 1000,2000,4000,8000,12000] [--runs R]
+// famspec-bench-declarations [--counts 1000,2000,4000] [--runs R] [--plugins DIR]
 //
-// Loading time against the number of declarations of one plugin: the many_declarations test fixture
-// registers N replacement factories (FAMSPEC_FIXTURE_DECLARATIONS), gets a manifest generated for N
-// and embedded (objcopy) into a copy of its own, and is loaded R times. Printed per N: the best and
-// median load, the time per declaration, and that time relative to the smallest N; a loader linear in
-// the declarations keeps the ratio near 1 (a quadratic one doubles it with N). Nothing is asserted.
+// Loading time against the number of declarations of one plugin: for each N, the generated plugin
+// of one family with N replacement factories (bench/declarations_family.cpp.in, built as
+// famspec_bench_declarations_<N>.so with its manifest embedded) is loaded R times. Printed per N:
+// the best and median load, the time per declaration, and that time relative to the smallest N; a
+// loader linear in the declarations keeps the ratio near 1 (a quadratic one doubles it with N).
+// Nothing is asserted.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
-#include "famspec/plugin_inspection.hpp"
 #include "famspec/plugin_loader.hpp"
-#include "famspec/plugin_manifest.hpp"
 #include "number_list.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-// A copy of the fixture carrying the manifest of its registration with `count` factories.
-bool prepare(const fs::path& dir, int count) {
-    setenv("FAMSPEC_FIXTURE_DECLARATIONS", std::to_string(count).c_str(), 1);
-    const auto generated = famspec::generate_manifest(FAMSPEC_BENCH_FIXTURE);
-    if (!generated.manifest) return false;
-    const fs::path manifest = dir / "manifest.json";
-    std::ofstream(manifest, std::ios::binary) << famspec::to_json(*generated.manifest);
-    const fs::path plugin = dir / "famspec_many_declarations.so";
-    fs::copy_file(FAMSPEC_BENCH_FIXTURE, plugin, fs::copy_options::overwrite_existing);
-    const std::string command =
-        std::string(FAMSPEC_BENCH_OBJCOPY) +
-        " --remove-section .famspec_manifest --add-section .famspec_manifest=" + manifest.string() +
-        " --set-section-flags .famspec_manifest=readonly,contents " + plugin.string();
-    return std::system(command.c_str()) == 0;
+fs::path plugin_file(const fs::path& dir, int count) {
+    return dir / ("famspec_bench_declarations_" + std::to_string(count) + ".so");
 }
 
-// One load of the prepared copy, in ms; a negative value when it was not loaded.
-double load_ms(const fs::path& dir, int count) {
+// One load of the plugin of `count` factories, in ms; a negative value when it was not loaded.
+double load_ms(const fs::path& plugin, int count) {
     famspec::LoadOptions options;
-    options.files = {dir / "famspec_many_declarations.so"};
+    options.files = {plugin};
     const auto start = std::chrono::steady_clock::now();
     const auto registry = famspec::load_plugins(options);
     const std::chrono::duration<double, std::milli> elapsed = std::chrono::steady_clock::now() - start;
@@ -56,25 +42,27 @@ double load_ms(const fs::path& dir, int count) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::vector<int> counts{1000, 2000, 4000, 8000, 12000};
+    std::vector<int> counts{1000, 2000, 4000};
     int runs = 5;
+    fs::path dir = FAMSPEC_BENCH_DECLARATIONS_DIR;
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string flag = argv[i];
         if (flag == "--counts") counts = famspec::bench::numbers(argv[i + 1]);
         if (flag == "--runs") runs = std::max(1, std::atoi(argv[i + 1]));
+        if (flag == "--plugins") dir = argv[i + 1];
     }
     std::printf("%-14s %12s %12s %16s %10s\n", "declarations", "best", "median", "per declaration", "ratio");
     double first_per_declaration = 0;
     for (const int count : counts) {
-        const fs::path dir = fs::temp_directory_path() / ("famspec-bench-declarations-" + std::to_string(count));
-        fs::create_directories(dir);
-        fs::permissions(dir, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
-                                 fs::perms::others_read | fs::perms::others_exec);
+        const fs::path plugin = plugin_file(dir, count);
+        if (!fs::exists(plugin)) {
+            std::printf("%-14d failed: no %s (cmake --build build --target bench_declarations_%d)\n", count,
+                        plugin.c_str(), count);
+            return 1;
+        }
         std::vector<double> samples;
-        const bool prepared = prepare(dir, count);
-        for (int run = 0; prepared && run < runs; ++run) samples.push_back(load_ms(dir, count));
-        fs::remove_all(dir);
-        if (!prepared || samples.empty() || *std::min_element(samples.begin(), samples.end()) < 0) {
+        for (int run = 0; run < runs; ++run) samples.push_back(load_ms(plugin, count));
+        if (*std::min_element(samples.begin(), samples.end()) < 0) {
             std::printf("%-14d failed\n", count);
             return 1;
         }

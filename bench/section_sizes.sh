@@ -1,8 +1,9 @@
 #!/bin/sh
-# The size of a plugin's sections in today's form (a register function that builds its declarations)
-# and as data (FAMSPEC_PLUGIN_TABLES), against an empty shared library, and what each costs resident
-# once mapped: docs/design/plugin-tables.md. Each is compiled and linked as famspec_add_plugin does
-# in a Release build.
+# The size of a plugin's sections as data (FAMSPEC_PLUGIN_TABLES) and, for qwen3, in the form of
+# plugins/qwen3/plugin.cpp, against an empty shared library, and what each costs resident once
+# mapped: docs/design/plugin-tables.md (whose "trivial, builders" row was measured with the register
+# function bench/generated_family.cpp.in had before it moved to the table form). Each is compiled
+# and linked as famspec_add_plugin does in a Release build.
 #
 #   bench/section_sizes.sh <build directory>     (after a build of the qwen3 plugin)
 set -eu
@@ -13,7 +14,6 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 printf '{\n  global: famspec_plugin_descriptor;\n  local: *;\n};\n' > "$work/exports"
-sed 's/@BENCH_INDEX@/0/g' "$source_dir/bench/generated_family.cpp.in" > "$work/trivial_builders.cpp"
 sed 's/@BENCH_INDEX@/0/g' "$source_dir/bench/generated_table_family.cpp.in" > "$work/trivial_tables.cpp"
 : > "$work/empty.cpp"
 cmake "-DOUTPUT=$work/qwen3_assets.hpp" "-DASSETS=$source_dir/plugins/qwen3/python/run_qwen3_flash_attention.py" \
@@ -25,7 +25,6 @@ build() {  # build <name> <source>
     "$cxx" -fPIC -O3 -shared -Wl,--no-undefined "-Wl,--version-script=$work/exports" -o "$work/$1.so" "$work/$1.o"
 }
 build empty "$work/empty.cpp"
-build trivial_builders "$work/trivial_builders.cpp"
 build trivial_tables "$work/trivial_tables.cpp"
 build qwen3_builders "$source_dir/plugins/qwen3/plugin.cpp"
 build qwen3_tables "$source_dir/tests/sdk/qwen3_table_plugin.cpp"
@@ -34,7 +33,7 @@ section() {  # section <library> <name>: its size in bytes, 0 when absent
     size -A "$work/$1.so" | awk -v name="$2" '$1 == name { print $2; found = 1 } END { if (!found) print 0 }'
 }
 printf '%-18s %8s %8s %13s %9s %10s %8s\n' library .text .rodata .data.rel.ro .eh_frame .rela.dyn file
-for library in empty trivial_builders trivial_tables qwen3_builders qwen3_tables; do
+for library in empty trivial_tables qwen3_builders qwen3_tables; do
     printf '%-18s %8s %8s %13s %9s %10s %8s\n' "$library" "$(section $library .text)" \
         "$(section $library .rodata)" "$(section $library .data.rel.ro)" "$(section $library .eh_frame)" \
         "$(section $library .rela.dyn)" "$(stat -c %s "$work/$library.so")"
@@ -80,7 +79,7 @@ int main(int argc, char** argv) {  // resident <library stem> <copies> [read]
 PROBE
 "$cxx" -std=c++20 -O2 -I"$source_dir/sdk/include" -I"$build_dir/include" "$work/resident.cpp" -o "$work/resident" -ldl
 printf '\n%-18s %12s\n' library 'kB resident'
-for library in empty trivial_builders trivial_tables; do
+for library in empty trivial_tables; do
     for i in $(seq 0 99); do cp "$work/$library.so" "$work/$library.$i.so"; done
     printf '%-18s %12s\n' "$library" "$("$work/resident" "$work/$library" 100)"
 done

@@ -3,14 +3,15 @@
 #
 # Runs one libFuzzer harness of tests/fuzz for SECONDS: elf, manifest, plan (the parsers), resolution
 # (a plan through resolution, summary and digest), option (--option), report (verify's report reader)
-# or loader (compatibility, drift and conflicts on manifests). It reads the committed corpus
+# loader (compatibility, drift and conflicts on manifests) or tables (a plugin's block of tables,
+# checked and staged). It reads the committed corpus
 # tests/fuzz/corpus/HARNESS/ and writes what it finds to a scratch corpus, with the harness's
 # dictionary when it has one, and inputs up to the real limit of what the harness reads. The first
 # run configures build-fuzz (clang-14, ASan+UBSan, -DFAMSPEC_FUZZ=ON); each run builds the harness.
 # A crash or timeout stops the run and leaves its input in the artifact directory, printed at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-usage="usage: scripts/fuzz.sh HARNESS SECONDS (HARNESS: elf manifest plan resolution option report loader)"
+usage="usage: scripts/fuzz.sh HARNESS SECONDS (HARNESS: elf manifest plan resolution option report loader tables)"
 harness=${1:?$usage}
 seconds=${2:?$usage}
 case $harness in
@@ -20,6 +21,7 @@ case $harness in
     option) max_len=131072 ;;                           # MAX_ARG_STRLEN: the longest argument Linux passes
     report) max_len=$((4 * 65536 + 1)) ;;               # several 64 KiB report lines, one past the limit
     loader) max_len=$(((2 << 20) + 2)) ;;               # two manifests at the limit and the NUL between
+    tables) max_len=$((1 << 20)) ;;                     # a block of tables, far larger than a family's
     *) echo "fuzz.sh: unknown harness '$harness'; $usage" >&2; exit 2 ;;
 esac
 [[ $seconds =~ ^[0-9]+$ ]] || { echo "fuzz.sh: SECONDS must be a whole number; $usage" >&2; exit 2; }

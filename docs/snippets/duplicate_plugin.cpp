@@ -1,14 +1,24 @@
 // A misuse from docs/misuses.md: the same factory target declared twice. The plugin builds, and
 // famspec refuses it as a whole at load time (tests/package/docs_test.cpp checks the message).
-#include "famspec/sdk.hpp"
+#include "famspec/sdk/tables.hpp"
 
-FAMSPEC_PLUGIN("docs_duplicate", "1.0.0", "registers a factory twice")(famspec::Registrar& registrar) {
-    using namespace famspec::declare;
+// The layout is the one docs/misuses.md quotes.
+// clang-format off
+FAMSPEC_PLUGIN_TABLES("docs_duplicate", "1.0.0", "registers a factory twice", Plugin{
     // [snippet:duplicate]
-    Family family{"docs_dup", "DocsDupForCausalLM"};
-    const std::string target = "hyper_parallel.models.docs_dup.adapter.replacements.replace_norm";
-    family.factory(target).runtime_only("built at runtime");
-    family.factory(target).runtime_only("built at runtime");  // the same target again
-    family.register_into(registrar);
+    .families = {{
+        .model_type = "docs_dup",
+        .architecture = "DocsDupForCausalLM",
+        .where = FAMSPEC_HERE,
+        .factories = {
+            {.target = "hyper_parallel.models.docs_dup.adapter.replacements.replace_norm",
+             .runtime_only = "built at runtime",
+             .where = FAMSPEC_HERE},
+            {.target = "hyper_parallel.models.docs_dup.adapter.replacements.replace_norm",  // the same target again
+             .runtime_only = "built at runtime",
+             .where = FAMSPEC_HERE},
+        },
+    }},
     // [/snippet:duplicate]
-}
+});
+// clang-format on

@@ -88,7 +88,7 @@ TEST_CASE("a plugin that closes the descriptors from 3 up and opens a file: name
     CHECK(result.exit_code == kFailed);
     CHECK(result.out.empty());
     CHECK(result.err == "famspec: error: plugin " + fixture_file("closes_fds_opens_file").string() +
-                            " closed or replaced famspec's descriptors during register, so famspec has no sure way "
+                            " closed or replaced famspec's descriptors during open, so famspec has no sure way "
                             "to its input and output; famspec stops with status 1\n");
     CHECK(fs::exists(opened));
     CHECK(read_file(opened).empty());
@@ -96,7 +96,7 @@ TEST_CASE("a plugin that closes the descriptors from 3 up and opens a file: name
 
 TEST_CASE("a plugin that puts /dev/null onto the descriptors from 3 up: named, exit 1, with --json too") {
     const std::string message = "plugin " + fixture_file("null_onto_fds").string() +
-                                " closed or replaced famspec's descriptors during register, so famspec has no sure "
+                                " closed or replaced famspec's descriptors during open, so famspec has no sure "
                                 "way to its input and output; famspec stops with status 1";
     const ProcessResult result = batch_with("null_onto_fds");
     INFO(describe(result));
@@ -122,7 +122,7 @@ TEST_CASE("a plugin that forks and returns in both processes: each answer is pri
     CHECK(result.exit_code == kOk);
     CHECK(result.out == expected.out);
     CHECK(result.err == "famspec: warning: plugin " + fixture_file("forks_and_returns").string() +
-                            " forked famspec's work process during register; the copy stops here and answers "
+                            " forked famspec's work process during open; the copy stops here and answers "
                             "nothing\n");
     REQUIRE(fs::exists(pidfile));
     pid_t copy = 0;

@@ -40,7 +40,7 @@ TEST_CASE("a plugin that prints a digest and calls _exit(0) while it registers: 
           "sha256:0000000000000000000000000000000000000000000000000000000000000000\n"
           "famspec: error: plugin " +
               plugin +
-              " ended the process (exit status 0) during register, before famspec finished; famspec "
+              " ended the process (exit status 0) during open, before famspec finished; famspec "
               "stops with status 1\n");
 
     std::vector<std::string> json_run = summary_with("underscore_exit_in_register");
@@ -48,7 +48,7 @@ TEST_CASE("a plugin that prints a digest and calls _exit(0) while it registers: 
     const json::object error = run_json(json_run, kFailed).at("error").as_object();
     CHECK(text(error, "kind") == "plugin_exit");
     CHECK(text(error, "message") == "plugin " + plugin +
-                                        " ended the process (exit status 0) during register, before famspec "
+                                        " ended the process (exit status 0) during open, before famspec "
                                         "finished; famspec stops with status 1");
 }
 
@@ -60,7 +60,7 @@ TEST_CASE("a plugin that crashes while it registers: exit 1, and the plugin and 
     CHECK(result.exit_code == kFailed);
     CHECK(result.out.empty());
     CHECK(contains(result.err, "famspec: error: plugin " + plugin +
-                                   " killed the process with SIGSEGV during register, before famspec finished; "
+                                   " killed the process with SIGSEGV during open, before famspec finished; "
                                    "famspec stops with status 1\n"));
 }
 
@@ -105,9 +105,9 @@ TEST_CASE("verify escapes every byte a plugin's child printed, bytes >= 0x80 inc
     const json::object report = json::parse(raw.out).as_object();
     const json::object& entry = only_entry(report);
     CHECK(text(entry, "status") == "crashed");
-    CHECK(text(entry, "stage") == "register");
+    CHECK(text(entry, "stage") == "open");
     CHECK(text(entry, "message") == fixture_file("crash_in_register").string() +
-                                        ": crashed with SIGSEGV during register; its last output: crash_in_register: "
+                                        ": crashed with SIGSEGV during open; its last output: crash_in_register: "
                                         "about to fault \\xe2\\x80\\xae\\x9b\\xff");
     CHECK(contains(text(entry, "output"), "about to fault \\xe2\\x80\\xae\\x9b\\xff\n"));
 }
@@ -118,10 +118,9 @@ TEST_CASE("verify reports a plugin that closes fd 3 as that, not as an exit") {
         run_json({"verify", "--json", "--plugin-path", fixture_dir("closes_report_fd")}, kFailed);
     const json::object& entry = only_entry(report);
     CHECK(text(entry, "status") == "error");
-    CHECK(text(entry, "stage") == "register");
+    CHECK(text(entry, "stage") == "open");
     CHECK(text(entry, "message") == plugin +
-                                        ": closed famspec's report descriptor (fd 3) during register; its last "
+                                        ": closed famspec's report descriptor (fd 3) during open; its last "
                                         "output: famspec: error: " +
-                                        plugin +
-                                        " closed or replaced famspec's report descriptor (fd 3) during register");
+                                        plugin + " closed or replaced famspec's report descriptor (fd 3) during open");
 }

@@ -190,7 +190,7 @@ TEST_CASE("a plugin that stops its process (raise(SIGSTOP)) is reported and kill
     CHECK(result.exit_code == kFailed);
     CHECK(result.out.empty());
     CHECK(result.err == "famspec: error: plugin " + plugin +
-                            " stopped with SIGSTOP during register; famspec does not wait for a stopped process and "
+                            " stopped with SIGSTOP during open; famspec does not wait for a stopped process and "
                             "stops with status 1\n");
 }
 

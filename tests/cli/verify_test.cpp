@@ -59,15 +59,15 @@ TEST_CASE("a plugin that registers nothing is warned about at build time and by 
                            "component\n");
 }
 
-TEST_CASE("verify reports a plugin that calls exit(0) during registration, not ok") {
+TEST_CASE("verify reports a plugin that calls exit(0) while it is opened, not ok") {
     const json::object report =
         run_json({"verify", "--json", "--plugin-path", fixture_dir("exit_in_register")}, kFailed);
     const json::object& entry = only_entry(report);
     CHECK(text(entry, "status") == "exited");
-    CHECK(text(entry, "stage") == "register");
+    CHECK(text(entry, "stage") == "open");
     CHECK(text(entry, "message") ==
           fixture_file("exit_in_register").string() +
-              ": exited with status 1 during register; its last output: " + guard_line("exit_in_register", "register"));
+              ": exited with status 1 during open; its last output: " + guard_line("exit_in_register", "open"));
 }
 
 TEST_CASE("verify reports a plugin that calls exit(0) in a static constructor") {
@@ -86,9 +86,8 @@ TEST_CASE("verify does not take a forged ok result from a child that did not exi
         run_json({"verify", "--json", "--plugin-path", fixture_dir("forged_result_then_exit")}, kFailed);
     const json::object& entry = only_entry(report);
     CHECK(text(entry, "status") == "exited");
-    CHECK(
-        text(entry, "message")
-            .starts_with(fixture_file("forged_result_then_exit").string() + ": exited with status 1 during register"));
+    CHECK(text(entry, "message")
+              .starts_with(fixture_file("forged_result_then_exit").string() + ": exited with status 1 during open"));
 }
 
 TEST_CASE("verify reports a malformed report line and goes on with the other plugins") {
@@ -97,10 +96,10 @@ TEST_CASE("verify reports a malformed report line and goes on with the other plu
                                          kFailed);
     const json::object& bad = entry_for(report, "famspec_malformed_report.so");
     CHECK(text(bad, "status") == "error");
-    CHECK(text(bad, "stage") == "register");
+    CHECK(text(bad, "stage") == "open");
     CHECK(text(bad, "message") == fixture_file("malformed_report").string() +
                                       ": its report to famspec was malformed (it names no known stage: "
-                                      "'stage \\x1b[2Jregister') during register");
+                                      "'stage \\x1b[2Jregister') during open");
     CHECK(text(entry_for(report, "famspec_zoo_good.so"), "status") == "ok");
 
     // The table escapes it too: no raw ESC reaches the terminal.
@@ -147,7 +146,7 @@ TEST_CASE("verify refuses a timeout of 0 or less, or over a day") {
 
 TEST_CASE("an in-process load that calls exit(0) ends famspec with status 1 and says why") {
     for (const auto& [fixture, stage] :
-         {std::pair<std::string, std::string>{"exit_in_register", "register"}, {"exit_in_static_init", "open"}}) {
+         {std::pair<std::string, std::string>{"exit_in_register", "open"}, {"exit_in_static_init", "open"}}) {
         CAPTURE(fixture);
         const ProcessResult shown = run_cli({"show", fixture, "--plugin-path", fixture_dir(fixture)});
         CHECK(shown.exit_code == kFailed);

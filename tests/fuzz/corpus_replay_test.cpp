@@ -71,6 +71,10 @@ const std::map<std::string, Expected> kElf = {
     {"shstrtab_size_huge.so", {"error", kCorruptTable}},
     {"extended_shstrndx_bad.so", {"error", kCorruptTable}},
     {"section_name_out_of_range.so", {"error", kCorruptTable}},
+    // A table-form plugin as the compiler made it (zoo_good), and cut short (make_table_seeds.py).
+    {"table_plugin.so", {"manifest", "ad7c9f5b764cf41c7573115a80ea7e63a4e07fa7"}},
+    {"table_plugin_truncated_sections.so", {"error", kCorruptTable}},
+    {"table_plugin_truncated_half.so", {"error", kCorruptTable}},
 };
 
 const std::map<std::string, Expected> kManifest = {

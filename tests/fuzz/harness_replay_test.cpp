@@ -1,5 +1,5 @@
-// Replays the corpora of the four harnesses beyond the parsers (tests/fuzz/corpus/{resolution,
-// option,report,loader}/) through the code the libFuzzer harnesses run, each file to its expected
+// Replays the corpora of the five harnesses beyond the parsers (tests/fuzz/corpus/{resolution,
+// option,report,loader,tables}/) through the code the libFuzzer harnesses run, each file to its expected
 // outcome class and fragment, with every contract of harness_results.hpp checked on the way.
 #include <doctest/doctest.h>
 
@@ -118,6 +118,23 @@ const std::map<std::string, Expected> kLoader = {
     {"three_parts.json", {"error", "b: manifest is not valid JSON"}},
 };
 
+// Blocks read out of the fixture plugins, and variants of zoo_good's (make_table_seeds.py).
+const std::map<std::string, Expected> kTables = {
+    {"zoo_good.bin", {"value", "families=1 factories=2 cp_wrappers=1 archetypes=1 components=1"}},
+    {"hand_written.bin", {"value", "families=1 factories=2 cp_wrappers=0 archetypes=0 components=0"}},
+    {"registers_nothing.bin", {"value", "families=0 factories=0 cp_wrappers=0 archetypes=0 components=0"}},
+    {"trailing_byte.bin", {"value", "families=1 factories=2 cp_wrappers=1 archetypes=1 components=1"}},
+    {"misdeclared_keys.bin", {"error", "rejected: "}},
+    {"bad_allowed_default.bin", {"error", "rejected: "}},
+    {"text_outside_block.bin", {"error", "cannot be read: a table row names a string or list outside its array"}},
+    {"truncated_header.bin", {"error", "shorter than a table header"}},
+    {"truncated_half.bin", {"error", "bytes) run past the input (652 bytes)"}},
+    {"truncated_last_byte.bin", {"error", "(1304 bytes) run past the input (1303 bytes)"}},
+    {"format_2.bin", {"error", "cannot be read: table format 2, expected 1"}},
+    {"byte_size_below_header.bin", {"error", "cannot be read: a table block shorter than its header"}},
+    {"section_past_end.bin", {"error", "cannot be read: a table array lies outside the block of 1304 bytes"}},
+};
+
 }  // namespace
 
 TEST_CASE("the resolution corpus: each plan resolves, summarises and digests to its expected answer") {
@@ -148,6 +165,12 @@ TEST_CASE("the verify report corpus: what a plugin writes to fd 3 is read, or re
 TEST_CASE("the loader corpus: compatibility, drift and conflicts decided on manifests") {
     replay("loader", kLoader, [](const std::string& path, std::string& violation) {
         return famspec::fuzz::loader_answer(famspec::fuzz::read_file(path), violation);
+    });
+}
+
+TEST_CASE("the tables corpus: a plugin's block is checked whole, then staged, or refused") {
+    replay("tables", kTables, [](const std::string& path, std::string& violation) {
+        return famspec::fuzz::tables_answer(famspec::fuzz::read_file(path), violation);
     });
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <boost/json/parse.hpp>
+#include <cstdint>
 #include <vector>
 
 #include "famspec/canonical_json.hpp"
@@ -13,8 +14,11 @@
 #include "famspec/plugin_loader.hpp"
 #include "famspec/python_text.hpp"
 #include "famspec/sdk/abi.hpp"
+#include "famspec/sdk/table_view.hpp"
 #include "loading/plugin_compatibility.hpp"
 #include "probe_report.hpp"
+#include "registry/staging_registrar.hpp"
+#include "registry/table_staging.hpp"
 
 namespace famspec::fuzz {
 namespace {
@@ -227,6 +231,31 @@ Answer loader_answer(const std::string& text, std::string& violation) {
     detail += " drift=" + std::to_string(drift.size());
     detail += " shared=" + conflicts(*a, *b, violation);
     return {"value", detail};
+}
+
+Answer tables_answer(const std::string& block, std::string& violation) {
+    // The loader has proved that the header and byte_size bytes lie in the plugin's read-only data;
+    // here the input's own length stands for them. A copy, aligned as the rows are in a plugin.
+    if (block.size() < sizeof(tables::TableHeader)) return {"error", "shorter than a table header"};
+    std::vector<std::uint64_t> aligned(block.size() / sizeof(std::uint64_t) + 1);
+    std::copy(block.begin(), block.end(), reinterpret_cast<char*>(aligned.data()));
+    const auto& header = *reinterpret_cast<const tables::TableHeader*>(aligned.data());
+    if (header.byte_size > block.size()) {
+        return {"error", "its tables (" + std::to_string(header.byte_size) + " bytes) run past the input (" +
+                             std::to_string(block.size()) + " bytes)"};
+    }
+    const tables::TableView view(header);
+    if (const auto fault = view.check()) return {"error", "cannot be read: " + *fault};
+    detail::StagingRegistrar registrar("tables", "tables.so", nullptr);
+    detail::stage_tables(view, registrar);
+    if (!registrar.errors().empty()) return {"error", "rejected: " + registrar.errors().front()};
+    const auto declared = std::move(registrar).take();
+    if (declared.families.size() > view.families().size()) violation = "more families staged than the block has";
+    return {"value", "families=" + std::to_string(declared.families.size()) +
+                         " factories=" + std::to_string(declared.factories.size()) +
+                         " cp_wrappers=" + std::to_string(declared.cp_wrappers.size()) +
+                         " archetypes=" + std::to_string(declared.archetypes.size()) +
+                         " components=" + std::to_string(declared.components.size())};
 }
 
 }  // namespace famspec::fuzz

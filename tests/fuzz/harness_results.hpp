@@ -1,5 +1,5 @@
-// What the four harnesses beyond the parsers answer, and the contract each answer must satisfy. The
-// libFuzzer harnesses (fuzz_resolution, fuzz_option, fuzz_report, fuzz_loader) abort on a violation;
+// What the five harnesses beyond the parsers answer, and the contract each answer must satisfy. The
+// libFuzzer harnesses (fuzz_resolution, fuzz_option, fuzz_report, fuzz_loader, fuzz_tables) abort on a violation;
 // the replay test checks the corpus of each against an expected outcome class and fragment.
 #pragma once
 
@@ -28,5 +28,11 @@ Answer report_answer(const std::string& lines, std::string& violation);
 // plugin code runs: compatibility with this core, drift between them, claims they share.
 // value: "a=ok|refused b=... drift=N shared=yes|no"; error: the first manifest parse error.
 Answer loader_answer(const std::string& manifests, std::string& violation);
+
+// The input as a plugin's block of tables (ABI 4.0), read as the loader reads one it has found in the
+// plugin's own read-only data: checked whole (TableView::check), then copied into a registry's
+// staging. value: "families=F factories=N cp_wrappers=W archetypes=A components=C"; error: why the
+// block cannot be read, or the declarations the staging rejected.
+Answer tables_answer(const std::string& block, std::string& violation);
 
 }  // namespace famspec::fuzz

@@ -13,39 +13,35 @@
 #include "temp_dir.hpp"
 
 namespace fs = std::filesystem;
-using famspec::test::ProcessOptions;
 using famspec::test::run_process;
 
 namespace {
 
-// famspec-manifest generate on the many_declarations fixture, registering `factories` factories.
-famspec::test::ProcessResult generate(const fs::path& out, const std::string& factories) {
-    ProcessOptions options;
-    options.environment["FAMSPEC_FIXTURE_DECLARATIONS"] = factories;
+// famspec-manifest generate on a fixture plugin.
+famspec::test::ProcessResult generate(const fs::path& out, const std::string& fixture) {
     return run_process({famspec::test::build_dir() + "/bin/famspec-manifest", "generate",
-                        famspec::test::fixture_file("many_declarations").string(), "-o", out.string()},
-                       options);
+                        famspec::test::fixture_file(fixture).string(), "-o", out.string()});
 }
 
 }  // namespace
 
 TEST_CASE("famspec-manifest refuses a manifest over the loader's limit, and writes nothing") {
     const famspec::test::TempDir dir;
-    // About 75 bytes a factory: 20000 of them make a manifest of about 1.5 MB.
-    const auto result = generate(dir / "manifest.json", "20000");
+    // 1500 factories whose targets grow by one character each: a manifest of about 1.2 MB.
+    const auto result = generate(dir / "manifest.json", "over_manifest_limit");
     CHECK(result.exit_code == 1);
     CHECK(result.out.empty());
-    const std::string plugin = famspec::test::fixture_file("many_declarations").string();
+    const std::string plugin = famspec::test::fixture_file("over_manifest_limit").string();
     CHECK(result.err.rfind("famspec-manifest: " + plugin + ": its manifest is ", 0) == 0);
-    CHECK(result.err.find(" bytes, over the loader's limit of 1048576 bytes (factories: 20000, families: 1, "
-                          "components: 1, CP wrappers: 0, archetypes: 0); famspec would refuse the plugin: split "
+    CHECK(result.err.find(" bytes, over the loader's limit of 1048576 bytes (factories: 1500, families: 1, "
+                          "components: 0, CP wrappers: 0, archetypes: 0); famspec would refuse the plugin: split "
                           "its declarations into several plugins\n") != std::string::npos);
     CHECK_FALSE(fs::exists(dir / "manifest.json"));
 }
 
 TEST_CASE("famspec-manifest writes a manifest within the limit, and the loader reads it back") {
     const famspec::test::TempDir dir;
-    const auto result = generate(dir / "manifest.json", "1000");
+    const auto result = generate(dir / "manifest.json", "many_declarations");
     INFO(result.err);
     CHECK(result.exit_code == 0);
     CHECK(result.err.empty());

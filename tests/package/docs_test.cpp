@@ -201,6 +201,6 @@ TEST_CASE("a duplicate registration is refused with both declaration sites") {
     CHECK(failures[0] == "register: " + path +
                              ": registration rejected: factory "
                              "'hyper_parallel.models.docs_dup.adapter.replacements.replace_norm' registered twice (" +
-                             source + ":10 and " + source + ":11)");
+                             source + ":16 and " + source + ":19)");
     CHECK(registry->families().empty());  // nothing of a refused plugin is visible
 }

@@ -143,12 +143,12 @@ std::vector<std::string> installed_cli(const fs::path& prefix, std::vector<std::
     return arguments;
 }
 
-// A plugin links no famspec library and needs no search path: the SDK is header-only. Nor does
-// the famspec command, which links the core's archive.
+// A plugin links no famspec library and needs no search path: the SDK is header-only (a plugin of
+// tables, which holds no code, needs no library at all). Nor does the famspec command, which links
+// the core's archive.
 bool stands_alone(const fs::path& plugin) {
     const ProcessResult dynamic = must_run({"readelf", "-d", plugin.string()});
-    // A plugin that is data (ABI 4.0) needs no library at all, so the parse is checked by its section.
-    return contains(dynamic.out, "Dynamic section at offset") && !contains(dynamic.out, "libfamspec") &&
+    return contains(dynamic.out, "Dynamic section") && !contains(dynamic.out, "libfamspec") &&
            !contains(dynamic.out, "runpath") && !contains(dynamic.out, "rpath");
 }
 
@@ -260,7 +260,7 @@ TEST_CASE("the installed package builds the out-of-tree example and the installe
     {  // --plugin-path
         const ProcessResult list = must_run(installed_cli(prefix, {"list", "--plugin-path", plugins.string()}));
         CHECK(contains(list.err, "plugin search path (--plugin-path): " + plugins.string() + "\n"));
-        CHECK(contains(list.out, "acme_moe  1.0.0    3.0  ok      acme_moe  famspec_acme_moe.so\n"));
+        CHECK(contains(list.out, "acme_moe  1.0.0    4.0  ok      acme_moe  famspec_acme_moe.so\n"));
         CHECK_FALSE(contains(list.out, "qwen3_moe"));
 
         const ProcessResult json =
@@ -316,7 +316,7 @@ TEST_CASE("the installed package builds the out-of-tree example and the installe
         options.environment["FAMSPEC_PLUGIN_PATH"] = plugins.string();
         const ProcessResult list = must_run(installed_cli(prefix, {"list"}), options);
         CHECK(contains(list.err, "plugin search path (FAMSPEC_PLUGIN_PATH): " + plugins.string() + "\n"));
-        CHECK(contains(list.out, "acme_moe  1.0.0    3.0  ok      acme_moe  famspec_acme_moe.so\n"));
+        CHECK(contains(list.out, "acme_moe  1.0.0    4.0  ok      acme_moe  famspec_acme_moe.so\n"));
         const ProcessResult show = must_run(installed_cli(prefix, {"show", "AcmeMoeForCausalLM"}), options);
         CHECK(show.out.starts_with("family acme_moe\n"));
         CHECK(contains(show.out, "  plugin:            acme_moe (" + plugin.string() + ")\n"));
@@ -338,7 +338,7 @@ TEST_CASE("the installed package builds the out-of-tree example and the installe
         const std::string acme = line_with(list.out, installed.string());
         CHECK(acme.ends_with(installed.string()));  // the path may hold spaces: it is the last column
         CHECK(fields_of(acme.substr(0, acme.find(installed.string()))) ==
-              std::vector<std::string>{"acme_moe", "1.0.0", "3.0", "ok", "acme_moe"});
+              std::vector<std::string>{"acme_moe", "1.0.0", "4.0", "ok", "acme_moe"});
         const auto qwen = fields_of(line_with(list.out, "famspec_qwen3_moe.so"));
         REQUIRE(qwen.size() >= 5);
         CHECK(std::vector<std::string>(qwen.begin(), qwen.begin() + 5) ==
@@ -373,14 +373,14 @@ TEST_CASE("a family built with another C++ ABI is refused with a clear message, 
     INFO(list.out, list.err);
     CHECK(list.signal == 0);
     CHECK(list.exit_code == 1);
-    CHECK(contains(list.out, "acme_moe  1.0.0    3.0  error (compatibility)"));
+    CHECK(contains(list.out, "acme_moe  1.0.0    4.0  error (compatibility)"));
     const std::string refusal =
         "  compatibility: " + plugin.string() +
         ": plugin 'acme_moe' has a different build fingerprint (cxx11-abi [_GLIBCXX_USE_CXX11_ABI]: plugin 0, core 1); "
-        "built for ABI 3.0, stdlib=libstdc++;";
+        "built for ABI 4.0, stdlib=libstdc++;";
     CHECK(contains(list.out, refusal));
     CHECK(contains(list.out, "cxx11-abi=0;"));
-    CHECK(contains(list.out, "; this core is ABI 3.0, stdlib=libstdc++;"));
+    CHECK(contains(list.out, "; this core is ABI 4.0, stdlib=libstdc++;"));
     CHECK(contains(list.out, "cxx11-abi=1;"));
     CHECK(contains(list.out,
                    "; rebuild it against famspec 0.1.0 with the same standard library and ABI flags (any "

@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <fstream>
 
-#include "famspec/sdk.hpp"
+#include "famspec/sdk/tables.hpp"
 
 namespace {
 // Bounded, so that a child orphaned by a crashed test run still goes away on its own.
@@ -21,7 +21,6 @@ namespace {
 }();
 }  // namespace
 
-FAMSPEC_PLUGIN("hangs_in_static_init", "1.0.0", "famspec test fixture")(famspec::Registrar& registrar) {
-    famspec::declare::Family family{"hangs_in_static_init", "hangs_in_static_initForCausalLM"};
-    family.register_into(registrar);
-}
+FAMSPEC_PLUGIN_TABLES("hangs_in_static_init", "1.0.0", "famspec test fixture",
+                      Plugin{.families = {{.model_type = "hangs_in_static_init",
+                                           .architecture = "hangs_in_static_initForCausalLM"}}});

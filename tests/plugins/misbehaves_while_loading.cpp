@@ -1,7 +1,10 @@
 // Plugins that misbehave while they are loaded in ways only a careful host notices: they exit (past
 // any exit handler, too), crash, stop, print on stdout, forge or close verify's report, leave a
 // process behind, take or replace famspec's descriptors (stdin, the answer's), or fork and return
-// into famspec twice. One file, one behaviour per fixture (ZOO_* macros).
+// into famspec twice. One behaviour per fixture (ZOO_* macros), built with zoo_family.cpp, which
+// declares the family. A plugin is data and runs no code of its own once loaded, so every behaviour
+// runs from a static initialiser, while the library is being opened (the fixtures' names keep the
+// stage they were first written for).
 // Each carries a template manifest, so no build step runs its code; only famspec verify (in a child
 // process) or a CLI test that expects famspec to stop may load them.
 #include <fcntl.h>
@@ -13,12 +16,6 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
-
-#include "famspec/sdk.hpp"
-
-#if !defined(ZOO_NAME) || !defined(ZOO_FAMILY)
-#error "define ZOO_NAME and ZOO_FAMILY"
-#endif
 
 namespace {
 
@@ -83,9 +80,8 @@ void fork_and_return_twice() {
 }
 #endif
 
-}  // namespace
-
-FAMSPEC_PLUGIN(ZOO_NAME, "1.0.0", "famspec test fixture")(famspec::Registrar& registrar) {
+// Everything the register function of ABI 3.0 did, in the same order, now while the library opens.
+[[maybe_unused]] const int misbehave_on_open = [] {
 #if defined(ZOO_FORGE_RESULT)
     write_report("result {\"path\":\"forged\",\"status\":\"ok\"}\n");
 #endif
@@ -143,8 +139,7 @@ FAMSPEC_PLUGIN(ZOO_NAME, "1.0.0", "famspec test fixture")(famspec::Registrar& re
 #if defined(ZOO_FORKS_AND_RETURNS)
     fork_and_return_twice();
 #endif
-    famspec::declare::Family family{ZOO_FAMILY, ZOO_FAMILY "ForCausalLM"};
-    family.factory("hyper_parallel.models." ZOO_FAMILY ".adapter.replacements.replace_norm")
-        .wraps("RMSNorm", "hyper_parallel.components.modules");
-    family.register_into(registrar);
-}
+    return 0;
+}();
+
+}  // namespace

@@ -1,33 +1,35 @@
 // Provider modules, family keys and an archetype's words declared wrongly, each once: registration
 // must be rejected, naming every mistake.
-#include "famspec/sdk.hpp"
+#include "famspec/sdk/tables.hpp"
 
-FAMSPEC_PLUGIN("misdeclared_keys", "1.0.0", "famspec test fixture")(famspec::Registrar& registrar) {
-    using famspec::declare::Family;
-    const std::string adapter = "hyper_parallel.models.misdeclared_keys.adapter.";
-    Family family{"misdeclared_keys", "MisdeclaredKeysForCausalLM"};
-    family.provider(adapter + "replacements").provider(adapter + "conversion.module_replacement");
-    family.factory("replace_norm").wraps("RMSNorm", "hyper_parallel.components.modules");
-    // The same factory again, under the second provider: it already answers there.
-    family.factory(adapter + "conversion.module_replacement.replace_norm")
-        .wraps("RMSNorm", "hyper_parallel.components.modules");
-    family.factory(adapter + "elsewhere.replace_other").runtime_only("not in a declared provider");
-    // Two words outside the MoE vocabulary: a router the fingerprint cannot detect, a merge the runtime lacks.
-    family.archetype({
-        .fingerprint = {"top_k", "none", "module_list"},
-        .target_class = "MisdeclaredMoE",
-        .router_kind = "softmax_topk",
-        .shared = "summed",
-        .compute_factory = adapter + "expert_parallel.misdeclared_ep_compute_fn",
-    });
-    family.register_into(registrar);
-    registrar.add_provider_module("misdeclared_keys", "hyper_parallel.models.other_family.adapter.replacements",
-                                  "fixture:1");
-    registrar.add_provider_module("misdeclared_keys", adapter + "late", "fixture:2");
+#define ZOO_ADAPTER "hyper_parallel.models.misdeclared_keys.adapter."
 
-    // Two directory aliases, and two architectures, that normalise alike.
-    Family{"dir_a", "DirAForCausalLM"}.directory_alias("shared_dir").register_into(registrar);
-    Family{"dir_b", "DirBForCausalLM"}.directory_alias("shared-dir").register_into(registrar);
-    Family{"arch_a", "SharedArchForCausalLM"}.register_into(registrar);
-    Family{"arch_b", "SharedArchForConditionalGeneration"}.register_into(registrar);
-}
+FAMSPEC_PLUGIN_TABLES(
+    "misdeclared_keys", "1.0.0", "famspec test fixture",
+    Plugin{.families = {
+               {.model_type = "misdeclared_keys",
+                .architecture = "MisdeclaredKeysForCausalLM",
+                // The third is a module of another family.
+                .providers = {ZOO_ADAPTER "replacements", ZOO_ADAPTER "conversion.module_replacement",
+                              "hyper_parallel.models.other_family.adapter.replacements"},
+                .factories =
+                    {
+                        {.target = "replace_norm", .constructs = wraps("RMSNorm", "hyper_parallel.components.modules")},
+                        // The same factory again, under the second provider: it already answers there.
+                        {.target = ZOO_ADAPTER "conversion.module_replacement.replace_norm",
+                         .constructs = wraps("RMSNorm", "hyper_parallel.components.modules")},
+                        {.target = ZOO_ADAPTER "elsewhere.replace_other", .runtime_only = "not in a declared provider"},
+                    },
+                // Two words outside the MoE vocabulary: a router the fingerprint cannot detect, a merge the
+                // runtime lacks.
+                .archetypes = {{.fingerprint = {"top_k", "none", "module_list"},
+                                .target_class = "MisdeclaredMoE",
+                                .router_kind = "softmax_topk",
+                                .shared = "summed",
+                                .compute_factory = ZOO_ADAPTER "expert_parallel.misdeclared_ep_compute_fn"}}},
+               // Two directory aliases, and two architectures, that normalise alike.
+               {.model_type = "dir_a", .architecture = "DirAForCausalLM", .directory_aliases = {"shared_dir"}},
+               {.model_type = "dir_b", .architecture = "DirBForCausalLM", .directory_aliases = {"shared-dir"}},
+               {.model_type = "arch_a", .architecture = "SharedArchForCausalLM"},
+               {.model_type = "arch_b", .architecture = "SharedArchForConditionalGeneration"},
+           }});

@@ -3,7 +3,7 @@
 #include <csignal>
 #include <cstdio>
 
-#include "famspec/sdk.hpp"
+#include "famspec/sdk/tables.hpp"
 
 namespace {
 // SIG_DFL first: a sanitizer runtime would otherwise catch the fault and turn it into exit 1.
@@ -15,9 +15,10 @@ namespace {
 }();
 }  // namespace
 
-FAMSPEC_PLUGIN("segfaults_in_static_init", "1.0.0", "famspec test fixture")(famspec::Registrar& registrar) {
-    famspec::declare::Family family{"segfaults_in_static_init", "segfaults_in_static_initForCausalLM"};
-    family.factory("hyper_parallel.models.segfaults_in_static_init.adapter.replacements.replace_norm")
-        .wraps("RMSNorm", "hyper_parallel.components.modules");
-    family.register_into(registrar);
-}
+FAMSPEC_PLUGIN_TABLES(
+    "segfaults_in_static_init", "1.0.0", "famspec test fixture",
+    Plugin{.families = {{.model_type = "segfaults_in_static_init",
+                         .architecture = "segfaults_in_static_initForCausalLM",
+                         .factories = {{.target = "hyper_parallel.models.segfaults_in_static_init.adapter."
+                                                  "replacements.replace_norm",
+                                        .constructs = wraps("RMSNorm", "hyper_parallel.components.modules")}}}}});

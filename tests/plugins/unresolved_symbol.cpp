@@ -1,15 +1,10 @@
-// Calls a function that no library defines. It links only because this one target tolerates
-// unresolved symbols; RTLD_NOW must then refuse it at the open stage instead of failing at the
-// first call.
-#include "famspec/sdk.hpp"
+// Its descriptor names a string that no library defines. It links only because this one target
+// tolerates unresolved symbols; the dynamic loader must then refuse it at the open stage (a data
+// reference is bound when the library is mapped), before the descriptor is ever read.
+#include "famspec/sdk/tables.hpp"
 
-int zoo_function_nobody_defines();
+extern "C" const char zoo_description_nobody_defines[];
 
-FAMSPEC_PLUGIN("unresolved_symbol", "1.0.0", "famspec test fixture")(famspec::Registrar& registrar) {
-    famspec::declare::Family family{"unresolved_symbol", "unresolved_symbolForCausalLM"};
-    if (zoo_function_nobody_defines() > 0) {
-        family.factory("hyper_parallel.models.unresolved_symbol.adapter.replacements.replace_norm")
-            .wraps("RMSNorm", "hyper_parallel.components.modules");
-    }
-    family.register_into(registrar);
-}
+FAMSPEC_PLUGIN_TABLES("unresolved_symbol", "1.0.0", zoo_description_nobody_defines,
+                      Plugin{.families = {
+                                 {.model_type = "unresolved_symbol", .architecture = "unresolved_symbolForCausalLM"}}});

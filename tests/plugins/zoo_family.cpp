@@ -3,15 +3,16 @@
 // this file with their own ZOO_NAME and ZOO_FAMILY.
 #include "zoo_fingerprint.hpp"
 //
-#include "famspec/sdk.hpp"
+#include "famspec/sdk/tables.hpp"
 
 #if !defined(ZOO_NAME) || !defined(ZOO_FAMILY)
 #error "define ZOO_NAME and ZOO_FAMILY"
 #endif
 
-FAMSPEC_PLUGIN(ZOO_NAME, "1.0.0", "famspec test fixture")(famspec::Registrar& registrar) {
-    famspec::declare::Family family{ZOO_FAMILY, ZOO_FAMILY "ForCausalLM"};
-    family.factory("hyper_parallel.models." ZOO_FAMILY ".adapter.replacements.replace_norm")
-        .wraps("RMSNorm", "hyper_parallel.components.modules");
-    family.register_into(registrar);
-}
+FAMSPEC_PLUGIN_TABLES(
+    ZOO_NAME, "1.0.0", "famspec test fixture",
+    Plugin{
+        .families = {{.model_type = ZOO_FAMILY,
+                      .architecture = ZOO_FAMILY "ForCausalLM",
+                      .factories = {{.target = "hyper_parallel.models." ZOO_FAMILY ".adapter.replacements.replace_norm",
+                                     .constructs = wraps("RMSNorm", "hyper_parallel.components.modules")}}}}});

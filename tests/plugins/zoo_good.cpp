@@ -1,32 +1,32 @@
 // A valid plugin that registers one of everything a registry indexes, so tests can query each kind.
-#include "famspec/sdk.hpp"
+#include "famspec/sdk/tables.hpp"
 
-FAMSPEC_PLUGIN("zoo_good", "1.2.3", "famspec test fixture")(famspec::Registrar& registrar) {
-    using namespace famspec::declare;
-    const std::string adapter = "hyper_parallel.models.zoo_good.adapter.";
-
-    Family family{"zoo_good", "ZooGoodForCausalLM"};
-    family.alias("zoo-good-chat").directory_alias("zoogood");
-    family.factory(adapter + "replacements.replace_zoo_norm")
-        .wraps("ZooNorm", "zoo.components")
-        .bind("dim")
-        .option("dim", 64);
-    family.factory(adapter + "replacements.replace_zoo_experts").runtime_only("builds through ZooExperts.from_module");
-    family.cp_wrapper(adapter + "distributed.context_parallel.zoo_cp_wrapper", {param("chunks", 2)});
-    family.archetype({
-        .fingerprint = {"softmax_topk", "none", "module_list"},
-        .kind = "moe_ep_routed",
-        .target_class = "ZooMoeBlock",
-        .router_kind = "softmax_topk",
-        .shared = "none",
-        .strip_boundary_subpatterns = {},
-        .compute_factory = adapter + "distributed.expert_parallel.zoo_ep_compute_fn",
-        .options = {},
-    });
-    family.register_into(registrar);
-
-    Components{"zoo.components"}
-        .component(
-            {.name = "ZooNorm", .submodule = "norm", .signature = {param("dim"), param("eps", 1e-6)}, .source = {}})
-        .register_into(registrar);
-}
+FAMSPEC_PLUGIN_TABLES(
+    "zoo_good", "1.2.3", "famspec test fixture",
+    Plugin{.families = {{.model_type = "zoo_good",
+                         .architecture = "ZooGoodForCausalLM",
+                         .aliases = {"zoo-good-chat"},
+                         .directory_aliases = {"zoogood"},
+                         .factories =
+                             {
+                                 {.target = "hyper_parallel.models.zoo_good.adapter.replacements.replace_zoo_norm",
+                                  .constructs = wraps("ZooNorm", "zoo.components"),
+                                  .arguments = {bind("dim")},
+                                  .options = {param("dim", 64)}},
+                                 {.target = "hyper_parallel.models.zoo_good.adapter.replacements.replace_zoo_experts",
+                                  .runtime_only = "builds through ZooExperts.from_module"},
+                             },
+                         .cp_wrappers = {{.target = "hyper_parallel.models.zoo_good.adapter.distributed.context_"
+                                                    "parallel.zoo_cp_wrapper",
+                                          .options = {param("chunks", 2)}}},
+                         .archetypes = {{.fingerprint = {"softmax_topk", "none", "module_list"},
+                                         .kind = "moe_ep_routed",
+                                         .target_class = "ZooMoeBlock",
+                                         .router_kind = "softmax_topk",
+                                         .shared = "none",
+                                         .compute_factory = "hyper_parallel.models.zoo_good.adapter.distributed."
+                                                            "expert_parallel.zoo_ep_compute_fn"}}}},
+           .components = {
+               {.package = "zoo.components",
+                .components = {
+                    {.name = "ZooNorm", .submodule = "norm", .signature = {param("dim"), param("eps", 1e-6)}}}}}});

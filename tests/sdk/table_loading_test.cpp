@@ -47,3 +47,17 @@ TEST_CASE("the loader reads a table-form plugin into the registry the register f
     CHECK(famspec::to_json(carried) == famspec::to_json(shipped));
     CHECK(declarations_of(*tables) == declarations_of(*builders));
 }
+
+TEST_CASE("tables in writable memory are refused at the register stage, before a row is read") {
+    famspec::LoadOptions options;
+    options.files = {FAMSPEC_TEST_WRITABLE_TABLES};
+    options.allow_insecure = true;
+    const auto registry = famspec::load_plugins(options);
+    REQUIRE(registry->plugins().size() == 1);
+    const famspec::PluginRecord& record = registry->plugins()[0];
+    REQUIRE_FALSE(record.ok());
+    CHECK(record.error->stage == famspec::PluginStage::register_);
+    CHECK(record.error->message ==
+          std::string(FAMSPEC_TEST_WRITABLE_TABLES) + ": refused: its tables do not lie in its own read-only segments");
+    CHECK(registry->families().empty());
+}

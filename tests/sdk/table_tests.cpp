@@ -73,6 +73,33 @@ static_assert(signature_at(4).default_kind == Default::Kind::expression &&
 static_assert(says(kToy.archetypes[0].router, "softmax_topk") && says(kToy.archetypes[0].kind, "moe_ep_routed"));
 static_assert(says(kToy.families[1].model_type, "toy_dense") && kToy.families[1].factories.count == 0);
 
+// A signature named once and shared gives the rows the same signature gives written in place.
+constexpr Parameter kWrapper[] = {kw_only, param("module"), param("module_fqn", ""), param("context", famspec::none)};
+constexpr auto kShared = compile([](auto use) {
+    return use(Plugin{.components = {{.package = "p",
+                                      .components = {{.name = "Named", .submodule = "m", .signature = kWrapper},
+                                                     {.name = "InPlace",
+                                                      .submodule = "m",
+                                                      .signature = {kw_only, param("module"), param("module_fqn", ""),
+                                                                    param("context", famspec::none)}}}}}});
+});
+constexpr bool same_parameter(const ParameterRow& a, const ParameterRow& b) {
+    return kShared.text(a.name) == kShared.text(b.name) && a.kind == b.kind && a.default_kind == b.default_kind &&
+           a.literal.kind == b.literal.kind && kShared.text(a.literal.string) == kShared.text(b.literal.string);
+}
+constexpr bool same_signatures(Range a, Range b) {
+    if (a.count != b.count) return false;
+    for (std::uint32_t i = 0; i < a.count; ++i) {
+        if (!same_parameter(kShared.parameters[a.first + i], kShared.parameters[b.first + i])) return false;
+    }
+    return true;
+}
+static_assert(kShared.components[0].signature.count == 3 && kShared.parameters.size() == 6);
+static_assert(same_signatures(kShared.components[0].signature, kShared.components[1].signature));
+static_assert(kShared.parameters[0].kind == ParameterKind::keyword_only &&
+              kShared.text(kShared.parameters[0].name) == "module");
+static_assert(kShared.parameters[2].literal.kind == LiteralKind::none);
+
 // A family declared in two parts, its amendment after the generated `families` (what a hand edit of
 // a synced plugin writes), compiles to the block of the same family declared whole: each list is the
 // family's own entries, then the amendment's. The amendment's bare factory name is placed in the

@@ -67,7 +67,7 @@ ManifestGeneration generate_manifest(const fs::path& plugin) {
         return {normalized(detail::descriptor_manifest(candidate, *loaded.descriptor)), std::move(refused), true, {}};
     }
     detail::StagingRegistrar staged(loaded.descriptor->name, candidate.path.string(), loaded.library);
-    if (auto error = detail::register_plugin(candidate, *loaded.descriptor, staged))
+    if (auto error = detail::register_plugin(candidate, *loaded.descriptor, detail::LoadedSegments::now(), staged))
         return {std::nullopt, std::move(error), false, {}};
     PluginManifest manifest = staged.manifest(*loaded.descriptor);
     std::vector<std::string> notes = detail::compatibility_notes(manifest);

@@ -147,8 +147,8 @@ PluginManifest descriptor_manifest(const Candidate& candidate, const PluginDescr
 }
 
 std::optional<PluginError> register_plugin(const Candidate& candidate, const PluginDescriptor& descriptor,
-                                           StagingRegistrar& registrar) {
-    if (!is_register_plugin(descriptor)) return read_tables(candidate, descriptor, registrar);
+                                           const LoadedSegments& memory, StagingRegistrar& registrar) {
+    if (!is_register_plugin(descriptor)) return read_tables(candidate, descriptor, memory, registrar);
     const std::string path = candidate.path.string();
     try {
         as_register(descriptor).register_plugin(registrar);

@@ -12,6 +12,7 @@
 #include "famspec/plugin_manifest.hpp"
 #include "famspec/plugin_record.hpp"
 #include "famspec/sdk/abi.hpp"
+#include "loading/loaded_segments.hpp"
 #include "registry/staging_registrar.hpp"
 
 namespace famspec::detail {
@@ -40,6 +41,6 @@ PluginManifest descriptor_manifest(const Candidate& candidate, const PluginDescr
 
 // Stage register: the only place plugin code runs. Exceptions stop at this boundary.
 std::optional<PluginError> register_plugin(const Candidate& candidate, const PluginDescriptor& descriptor,
-                                           StagingRegistrar& registrar);
+                                           const LoadedSegments& memory, StagingRegistrar& registrar);
 
 }  // namespace famspec::detail

@@ -57,10 +57,11 @@ struct Staged {
 
 // Stages register and validate, for one opened plugin: its own declarations, matched against its manifest.
 Expected<Staged, PluginError> register_candidate(const Candidate& candidate, const Opened& plugin,
-                                                 const StageCallback& on_stage, PluginRecord& record) {
+                                                 const detail::LoadedSegments& memory, const StageCallback& on_stage,
+                                                 PluginRecord& record) {
     auto registrar = std::make_unique<detail::StagingRegistrar>(plugin.descriptor->name, record.path, plugin.library);
     detail::announce(on_stage, candidate, PluginStage::register_);
-    if (auto error = detail::register_plugin(candidate, *plugin.descriptor, *registrar)) {
+    if (auto error = detail::register_plugin(candidate, *plugin.descriptor, memory, *registrar)) {
         return unexpected(*std::move(error));
     }
     detail::announce(on_stage, candidate, PluginStage::validate);
@@ -113,8 +114,9 @@ std::vector<Staged> stage_candidates(std::vector<Candidate>& candidates, const L
         }
     }
     std::vector<Staged> staged;
+    const auto memory = detail::LoadedSegments::now();
     for (const auto& [candidate, plugin, record] : mapped) {
-        auto registered = register_candidate(*candidate, plugin, on_stage, records[record]);
+        auto registered = register_candidate(*candidate, plugin, memory, on_stage, records[record]);
         if (!registered) {
             records[record].error = registered.error();
             continue;

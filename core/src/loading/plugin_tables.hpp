@@ -7,11 +7,13 @@
 #include "discovery/plugin_candidates.hpp"
 #include "famspec/plugin_record.hpp"
 #include "famspec/sdk/tables.hpp"
+#include "loading/loaded_segments.hpp"
 #include "registry/staging_registrar.hpp"
 
 namespace famspec::detail {
 
+// `memory` was taken after the plugin was opened.
 std::optional<PluginError> read_tables(const Candidate& candidate, const PluginDescriptor& descriptor,
-                                       StagingRegistrar& registrar);
+                                       const LoadedSegments& memory, StagingRegistrar& registrar);
 
 }  // namespace famspec::detail

@@ -168,10 +168,6 @@ void StagingRegistrar::add_provider_module(std::string_view family, std::string_
     if (std::find(providers.begin(), providers.end(), module) != providers.end()) {
         return fail(what + " declared twice for family " + single_quoted(family) + " (" + std::string(where) + ")");
     }
-    if (indexed(first_factory_of_family_, std::string(family))) {
-        return fail(what + " (" + std::string(where) + ") is declared after a factory of family " +
-                    single_quoted(family) + ": declare the provider modules first");
-    }
     providers.emplace_back(module);
 }
 
@@ -249,7 +245,6 @@ void StagingRegistrar::add_factory(std::unique_ptr<const ReplacementFactory> fac
     }
     factory_by_target_.emplace(target, declared_.factories.size());
     factory_by_family_and_name_.emplace(family_and_name(*factory), declared_.factories.size());
-    first_factory_of_family_.emplace(factory->family(), declared_.factories.size());
     declared_.factories.push_back(stage(std::move(factory), where));
 }
 

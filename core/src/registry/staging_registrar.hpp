@@ -67,7 +67,7 @@ private:
     using Index = std::unordered_map<std::string, std::size_t>;
     Index family_by_model_type_, family_by_name_, family_by_spelling_, family_by_directory_key_;
     Index factory_by_target_, archetype_by_factory_, archetype_by_fingerprint_, cp_wrapper_by_target_;
-    Index factory_by_family_and_name_, first_factory_of_family_;
+    Index factory_by_family_and_name_;
     Index component_by_path_;
 };
 

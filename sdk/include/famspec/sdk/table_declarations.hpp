@@ -7,6 +7,7 @@
 // ends. Nothing here is ever in the plugin's binary.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <initializer_list>
 #include <string_view>
@@ -80,7 +81,26 @@ constexpr Parameter param(std::string_view name, Expression fallback) {
     return {.name = name, .default_kind = Default::Kind::expression, .expression = fallback.source};
 }
 
-using Signature = std::initializer_list<Parameter>;
+// A signature written in place, `.signature = {kw_only, param("module")}`, or named once and shared
+// by several declarations: `constexpr Parameter wrapper[] = {kw_only, param("module")};` at namespace
+// scope, then `.signature = wrapper`. A named std::initializer_list would not do (GCC 12 refuses one
+// in a constant expression), and for the same reason a named signature lists no one_of values.
+class Signature {
+public:
+    constexpr Signature() = default;
+    constexpr Signature(std::initializer_list<Parameter> listed) : listed_(listed) {}  // NOLINT: a braced list
+    template <std::size_t N>
+    constexpr Signature(const Parameter (&named)[N]) : named_(named), named_size_(N) {}  // NOLINT: a named one
+
+    constexpr const Parameter* begin() const { return named_ != nullptr ? named_ : listed_.begin(); }
+    constexpr const Parameter* end() const { return begin() + size(); }
+    constexpr std::size_t size() const { return named_ != nullptr ? named_size_ : listed_.size(); }
+
+private:
+    std::initializer_list<Parameter> listed_{};
+    const Parameter* named_ = nullptr;
+    std::size_t named_size_ = 0;
+};
 using Names = std::initializer_list<std::string_view>;
 
 struct SourceBlock {

@@ -37,13 +37,19 @@
 
 // The plugin's tables (constexpr, so constant-initialised and readable by static_assert) and its
 // descriptor (constinit): reading them runs no plugin code. The invocation ends with a semicolon.
-#define FAMSPEC_PLUGIN_TABLES(NAME, VERSION, DESCRIPTION, ...)                                                     \
-    namespace {                                                                                                    \
-    constexpr auto famspec_plugin_tables = ::famspec::tables::compile([](auto use) {                               \
-        using namespace ::famspec::tables;                                                                         \
-        return use(__VA_ARGS__);                                                                                   \
-    });                                                                                                            \
-    }                                                                                                              \
+#define FAMSPEC_PLUGIN_TABLES(NAME, VERSION, DESCRIPTION, ...)                       \
+    namespace {                                                                      \
+    constexpr auto famspec_plugin_tables = ::famspec::tables::compile([](auto use) { \
+        using namespace ::famspec::tables;                                           \
+        return use(__VA_ARGS__);                                                     \
+    });                                                                              \
+    }                                                                                \
+    FAMSPEC_PLUGIN_TABLES_DESCRIPTOR(NAME, VERSION, DESCRIPTION, famspec_plugin_tables.header)
+
+// The descriptor alone, for a block compiled otherwise: declarations generated from a parameter
+// pack (a callback of compile() that is a template), or a block a test breaks on purpose. HEADER is
+// the TableHeader of a constexpr block.
+#define FAMSPEC_PLUGIN_TABLES_DESCRIPTOR(NAME, VERSION, DESCRIPTION, HEADER)                                       \
     extern "C" __attribute__((visibility("default"))) const ::famspec::PluginDescriptor famspec_plugin_descriptor; \
     extern "C" constinit const ::famspec::PluginDescriptor famspec_plugin_descriptor = {                           \
         ::famspec::kPluginMagic,                                                                                   \
@@ -54,4 +60,4 @@
         NAME,                                                                                                      \
         VERSION,                                                                                                   \
         DESCRIPTION,                                                                                               \
-        &famspec_plugin_tables.header}
+        &(HEADER)}

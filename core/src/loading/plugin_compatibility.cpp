@@ -3,7 +3,6 @@
 #include "discovery/plugin_refusal.hpp"
 #include "famspec/fingerprint.hpp"
 #include "famspec/sdk/abi.hpp"
-#include "famspec/sdk/plugin.hpp"
 
 namespace famspec::detail {
 namespace {
@@ -14,11 +13,8 @@ std::string side(unsigned major, unsigned minor, std::string_view fingerprint) {
 
 // Why the claim is refused, or empty.
 std::string incompatibility(const BuildClaim& claim) {
-    // 3.0 is read next to 4.0 while plugins move to the table form; their descriptors have one size.
-    if (claim.abi_major != kAbiMajor && claim.abi_major != kRegisterAbiMajor)
-        return "has ABI major " + std::to_string(claim.abi_major);
-    if (claim.abi_major == kAbiMajor && claim.abi_minor > kAbiMinor)
-        return "needs a newer core (ABI minor " + std::to_string(claim.abi_minor) + ")";
+    if (claim.abi_major != kAbiMajor) return "has ABI major " + std::to_string(claim.abi_major);
+    if (claim.abi_minor > kAbiMinor) return "needs a newer core (ABI minor " + std::to_string(claim.abi_minor) + ")";
     if (claim.descriptor_size < kMinDescriptorSize) {
         return "has a " + std::to_string(claim.descriptor_size) + "-byte descriptor, shorter than " +
                std::to_string(kMinDescriptorSize);

@@ -1,5 +1,5 @@
 // Reading plugins without running them (inspect_candidates, inspect_plugins, mark_conflicts), and
-// the build-time manifest of one plugin file (generate_manifest), which does run its registration.
+// the build-time manifest of one plugin file (generate_manifest), which maps it and reads its tables.
 #include "famspec/plugin_inspection.hpp"
 
 #include <mutex>
@@ -7,6 +7,7 @@
 #include "discovery/plugin_candidates.hpp"
 #include "loading/plugin_library.hpp"
 #include "loading/plugin_preflight.hpp"
+#include "loading/plugin_tables.hpp"
 #include "registry/plugin_conflicts.hpp"
 
 namespace famspec {
@@ -67,7 +68,7 @@ ManifestGeneration generate_manifest(const fs::path& plugin) {
         return {normalized(detail::descriptor_manifest(candidate, *loaded.descriptor)), std::move(refused), true, {}};
     }
     detail::StagingRegistrar staged(loaded.descriptor->name, candidate.path.string(), loaded.library);
-    if (auto error = detail::register_plugin(candidate, *loaded.descriptor, detail::LoadedSegments::now(), staged))
+    if (auto error = detail::read_tables(candidate, *loaded.descriptor, detail::LoadedSegments::now(), staged))
         return {std::nullopt, std::move(error), false, {}};
     PluginManifest manifest = staged.manifest(*loaded.descriptor);
     std::vector<std::string> notes = detail::compatibility_notes(manifest);

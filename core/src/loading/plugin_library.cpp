@@ -4,9 +4,7 @@
 #include <sys/stat.h>
 
 #include "discovery/plugin_refusal.hpp"
-#include "famspec/sdk/plugin.hpp"
 #include "loading/plugin_compatibility.hpp"
-#include "loading/plugin_tables.hpp"
 
 namespace famspec::detail {
 namespace {
@@ -34,13 +32,6 @@ std::string dlerror_text(const std::string& what, const Candidate& candidate) {
         at += candidate.path.string().size();
     }
     return text;
-}
-
-// ABI 3.0 has the same prefix and a register function where 4.0 has the tables; the handshake has
-// checked the size before either is read.
-bool is_register_plugin(const PluginDescriptor& d) { return d.abi_major == kRegisterAbiMajor; }
-const RegisterDescriptor& as_register(const PluginDescriptor& d) {
-    return *reinterpret_cast<const RegisterDescriptor*>(&d);
 }
 
 BuildClaim claim_of(const Candidate& candidate, const PluginDescriptor& d) {
@@ -115,13 +106,6 @@ Expected<const PluginDescriptor*, PluginError> find_entry(const Candidate& candi
 std::optional<PluginError> check_handshake(const Candidate& candidate, const PluginDescriptor& d) {
     const std::string path = candidate.path.string();
     if (auto error = check_compatibility(path, PluginStage::handshake, claim_of(candidate, d))) return error;
-    if (is_register_plugin(d)) {
-        if (d.name == nullptr || as_register(d).register_plugin == nullptr) {
-            return refusal(path, PluginStage::handshake, "a name and a register function", "none",
-                           "descriptor has no name or no register function");
-        }
-        return std::nullopt;
-    }
     if (d.name == nullptr || d.tables == nullptr) {
         return refusal(path, PluginStage::handshake, "a name and tables", "none",
                        "descriptor has no name or no tables");
@@ -144,27 +128,6 @@ PluginManifest descriptor_manifest(const Candidate& candidate, const PluginDescr
                           .archetypes = {},
                           .cp_wrappers = {},
                           .components = {}};
-}
-
-std::optional<PluginError> register_plugin(const Candidate& candidate, const PluginDescriptor& descriptor,
-                                           const LoadedSegments& memory, StagingRegistrar& registrar) {
-    if (!is_register_plugin(descriptor)) return read_tables(candidate, descriptor, memory, registrar);
-    const std::string path = candidate.path.string();
-    try {
-        as_register(descriptor).register_plugin(registrar);
-    } catch (const std::exception& error) {
-        return refusal(path, PluginStage::register_, "registration to return",
-                       std::string("exception: ") + error.what(), std::string("registration threw: ") + error.what());
-    } catch (...) {
-        return refusal(path, PluginStage::register_, "registration to return", "a non-standard exception",
-                       "registration threw a non-standard exception");
-    }
-    if (!registrar.errors().empty()) {
-        const std::string all = joined(registrar.errors());
-        return refusal(path, PluginStage::register_, "valid, unique declarations", all,
-                       "registration rejected: " + all);
-    }
-    return std::nullopt;
 }
 
 }  // namespace famspec::detail

@@ -1,4 +1,4 @@
-// Stages open, entry, handshake and register: the plugin's code, mapped and trusted step by step.
+// Stages open, entry and handshake: the plugin mapped, and its descriptor trusted step by step.
 // Every dlopen and dlsym happens under loader_mutex(); a mapped library is never unloaded.
 #pragma once
 
@@ -12,8 +12,6 @@
 #include "famspec/plugin_manifest.hpp"
 #include "famspec/plugin_record.hpp"
 #include "famspec/sdk/abi.hpp"
-#include "loading/loaded_segments.hpp"
-#include "registry/staging_registrar.hpp"
 
 namespace famspec::detail {
 
@@ -33,14 +31,10 @@ Expected<Opened, PluginError> open_library(Candidate& candidate);
 // Stage entry: the descriptor this file itself defines.
 Expected<const PluginDescriptor*, PluginError> find_entry(const Candidate& candidate, const Opened& opened);
 
-// Stage handshake: the descriptor's own claims, checked before its register function is trusted.
+// Stage handshake: the descriptor's own claims, checked before its tables are read.
 std::optional<PluginError> check_handshake(const Candidate& candidate, const PluginDescriptor& d);
 
 // What a descriptor says about itself, for a plugin refused at the handshake.
 PluginManifest descriptor_manifest(const Candidate& candidate, const PluginDescriptor& d);
-
-// Stage register: the only place plugin code runs. Exceptions stop at this boundary.
-std::optional<PluginError> register_plugin(const Candidate& candidate, const PluginDescriptor& descriptor,
-                                           const LoadedSegments& memory, StagingRegistrar& registrar);
 
 }  // namespace famspec::detail

@@ -1,7 +1,8 @@
 // load_plugins as the stages it runs, one function a stage:
 //   find (plugin_candidates) -> trust -> manifest -> compatibility (plugin_preflight) -> open ->
-//   entry -> handshake -> register (plugin_library) -> validate (here, with plugin_conflicts and
-//   plugin_links). Each group of stages runs for every candidate before the next group starts.
+//   entry -> handshake (plugin_library) -> register, which reads the tables (plugin_tables) ->
+//   validate (here, with plugin_conflicts and plugin_links). Each group of stages runs for every candidate before the
+//   next group starts.
 #include "famspec/plugin_loader.hpp"
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include "famspec/registry_entries.hpp"
 #include "loading/plugin_library.hpp"
 #include "loading/plugin_preflight.hpp"
+#include "loading/plugin_tables.hpp"
 #include "registry/plugin_conflicts.hpp"
 #include "registry/plugin_links.hpp"
 #include "registry/staging_registrar.hpp"
@@ -61,7 +63,7 @@ Expected<Staged, PluginError> register_candidate(const Candidate& candidate, con
                                                  PluginRecord& record) {
     auto registrar = std::make_unique<detail::StagingRegistrar>(plugin.descriptor->name, record.path, plugin.library);
     detail::announce(on_stage, candidate, PluginStage::register_);
-    if (auto error = detail::register_plugin(candidate, *plugin.descriptor, memory, *registrar)) {
+    if (auto error = detail::read_tables(candidate, *plugin.descriptor, memory, *registrar)) {
         return unexpected(*std::move(error));
     }
     detail::announce(on_stage, candidate, PluginStage::validate);

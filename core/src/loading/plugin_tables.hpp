@@ -1,4 +1,4 @@
-// Stage register for an ABI 4.0 plugin, which is data: its block of tables is located, proved to lie
+// Stage register: a plugin is data: its block of tables is located, proved to lie
 // in the plugin's own read-only memory, checked whole, and copied. No plugin code runs.
 #pragma once
 

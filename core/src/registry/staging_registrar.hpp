@@ -12,21 +12,25 @@
 #include "famspec/registry.hpp"
 #include "famspec/registry_entries.hpp"
 #include "famspec/sdk/abi.hpp"
-#include "famspec/sdk/registrar.hpp"
+#include "famspec/sdk/component.hpp"
+#include "famspec/sdk/cp_wrapper.hpp"
+#include "famspec/sdk/family_adapter.hpp"
+#include "famspec/sdk/moe_archetype.hpp"
+#include "famspec/sdk/replacement_factory.hpp"
 
 namespace famspec::detail {
 
-class StagingRegistrar final : public Registrar {
+class StagingRegistrar final {
 public:
     StagingRegistrar(std::string plugin, std::string path, std::shared_ptr<const void> library)
         : plugin_(std::move(plugin)), path_(std::move(path)), library_(std::move(library)) {}
 
-    void add_family(std::unique_ptr<const FamilyAdapter> family, std::string_view where) override;
-    void add_factory(std::unique_ptr<const ReplacementFactory> factory, std::string_view where) override;
-    void add_archetype(std::unique_ptr<const MoeArchetype> archetype, std::string_view where) override;
-    void add_cp_wrapper(std::unique_ptr<const CpWrapper> wrapper, std::string_view where) override;
-    void add_component(std::unique_ptr<const Component> component, std::string_view where) override;
-    void add_provider_module(std::string_view family, std::string_view module, std::string_view where) override;
+    void add_family(std::unique_ptr<const FamilyAdapter> family, std::string_view where);
+    void add_factory(std::unique_ptr<const ReplacementFactory> factory, std::string_view where);
+    void add_archetype(std::unique_ptr<const MoeArchetype> archetype, std::string_view where);
+    void add_cp_wrapper(std::unique_ptr<const CpWrapper> wrapper, std::string_view where);
+    void add_component(std::unique_ptr<const Component> component, std::string_view where);
+    void add_provider_module(std::string_view family, std::string_view module, std::string_view where);
 
     const std::vector<std::string>& errors() const { return errors_; }
     PluginManifest manifest(const PluginDescriptor& descriptor) const;

@@ -107,7 +107,7 @@ private:
 };
 
 // The family, its providers, then its declarations: a provider must be known before a factory is checked.
-void stage_family(const Reader& read, const FamilyRow& row, Registrar& registrar) {
+void stage_family(const Reader& read, const FamilyRow& row, StagingRegistrar& registrar) {
     const std::string family = read.text(row.model_type);
     const std::string where = read.where(row.where, "family " + family);
     registrar.add_family(std::make_unique<FamilyDeclaration>(
@@ -143,7 +143,7 @@ void stage_family(const Reader& read, const FamilyRow& row, Registrar& registrar
     }
 }
 
-void stage_component(const Reader& read, const ComponentRow& row, Registrar& registrar) {
+void stage_component(const Reader& read, const ComponentRow& row, StagingRegistrar& registrar) {
     const std::string name = read.text(row.name);
     const std::string package = read.text(row.import_module);
     registrar.add_component(std::make_unique<ComponentDeclaration>(
@@ -157,7 +157,7 @@ void stage_component(const Reader& read, const ComponentRow& row, Registrar& reg
 
 }  // namespace
 
-void stage_tables(const TableView& view, Registrar& registrar) {
+void stage_tables(const TableView& view, StagingRegistrar& registrar) {
     const Reader read(view);
     for (const FamilyRow& family : view.families()) stage_family(read, family, registrar);
     for (const ComponentRow& component : view.components()) stage_component(read, component, registrar);

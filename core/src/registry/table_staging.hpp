@@ -3,12 +3,12 @@
 // core, and goes through the same Registrar calls, so every check and message stays in one place.
 #pragma once
 
-#include "famspec/sdk/registrar.hpp"
 #include "famspec/sdk/table_view.hpp"
+#include "registry/staging_registrar.hpp"
 
 namespace famspec::detail {
 
 // `view` must have passed check(). A declaration without a `where` is named by its position.
-void stage_tables(const tables::TableView& view, Registrar& registrar);
+void stage_tables(const tables::TableView& view, StagingRegistrar& registrar);
 
 }  // namespace famspec::detail

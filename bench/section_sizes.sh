@@ -1,5 +1,5 @@
 #!/bin/sh
-# The size of a plugin's sections as data (FAMSPEC_PLUGIN_TABLES) and, for qwen3, in the form of
+# The size of a plugin's sections as data (FAMSPEC_PLUGIN) and, for qwen3, in the form of
 # plugins/qwen3/plugin.cpp, against an empty shared library, and what each costs resident once
 # mapped: docs/design/plugin-tables.md (whose "trivial, builders" row was measured with the register
 # function bench/generated_family.cpp.in had before it moved to the table form). Each is compiled

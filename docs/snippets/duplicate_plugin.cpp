@@ -4,7 +4,7 @@
 
 // The layout is the one docs/misuses.md quotes.
 // clang-format off
-FAMSPEC_PLUGIN_TABLES("docs_duplicate", "1.0.0", "registers a factory twice", Plugin{
+FAMSPEC_PLUGIN("docs_duplicate", "1.0.0", "registers a factory twice", Plugin{
     // [snippet:duplicate]
     .families = {{
         .model_type = "docs_dup",

@@ -5,7 +5,7 @@
 // The layout is the one docs/plugin-authors.md quotes.
 // clang-format off
 // [snippet:entry]
-FAMSPEC_PLUGIN_TABLES("docs_moe", "1.0.0", "Docs-MoE family", Plugin{
+FAMSPEC_PLUGIN("docs_moe", "1.0.0", "Docs-MoE family", Plugin{
     .families = {{
         // [/snippet:entry]
         // [snippet:family]

@@ -6,7 +6,7 @@
 // Laid out by hand, one field a line: clang-format would nest it deeper than it reads.
 // clang-format off
 // [snippet:example-plugin]
-FAMSPEC_PLUGIN_TABLES("acme_moe", "1.0.0", "Acme-MoE family (out-of-tree example)", Plugin{
+FAMSPEC_PLUGIN("acme_moe", "1.0.0", "Acme-MoE family (out-of-tree example)", Plugin{
     .families = {{
         .model_type = "acme_moe",
         .architecture = "AcmeMoeForCausalLM",

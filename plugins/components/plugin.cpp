@@ -9,7 +9,7 @@ using namespace famspec::tables;
 constexpr Parameter wrapper[] = {kw_only, param("module"), param("module_fqn", ""), param("context", famspec::none)};
 }  // namespace
 
-FAMSPEC_PLUGIN_TABLES(
+FAMSPEC_PLUGIN(
     "components", "1.0.0", "Generic components of hyper_parallel.components.modules",
     Plugin{.components = {
                {.package = "hyper_parallel.components.modules",

@@ -6,25 +6,26 @@
 #include <vector>
 
 #include "famspec/component_renderer.hpp"
-#include "famspec/sdk/declare.hpp"
 #include "python_check.hpp"
+#include "registry/declarations.hpp"
 
 namespace {
 
 using famspec::SourceBlock;
-using famspec::declare::ComponentDecl;
-using famspec::declare::detail::DeclaredComponent;
+using famspec::detail::ComponentDeclaration;
 
 SourceBlock block(std::vector<std::string> defines, std::vector<std::string> needs, std::vector<std::string> imports,
                   std::string text) {
     return {std::move(defines), std::move(needs), std::move(imports), std::move(text)};
 }
 
-DeclaredComponent widget(std::vector<SourceBlock> source) {
-    return DeclaredComponent("pkg.modules", ComponentDecl{.name = "Widget",
-                                                          .submodule = "widget",
-                                                          .signature = {famspec::declare::param("module")},
-                                                          .source = std::move(source)});
+ComponentDeclaration widget(std::vector<SourceBlock> source) {
+    return ComponentDeclaration(
+        {.name = "Widget",
+         .import_module = "pkg.modules",
+         .defining_module = "pkg.modules.widget",
+         .parameters = {{"module", famspec::ParameterKind::positional_or_keyword, famspec::Default::required()}},
+         .source = std::move(source)});
 }
 
 // A kernel entry with a helper chain, and a class whose helper shares a block with the kernel.

@@ -173,16 +173,9 @@ TEST_CASE("a descriptor shorter than the core's minimum fails at the compatibili
     }
 }
 
-// A plugin built against the previous ABI, whose descriptor ends in a register function: once this
-// core reads ABI 4.0 only (its SDK then has no register form), it is refused by its claim, before
-// it is mapped or by its descriptor, naming both ABIs. Until then the core still reads it.
+// A plugin built against the previous ABI, whose descriptor ends in a register function: refused by
+// its claim, before it is mapped, or by its descriptor, naming both ABIs.
 namespace {
-#if __has_include("famspec/sdk/registrar.hpp")
-constexpr bool kReadsAbi3 = true;
-#else
-constexpr bool kReadsAbi3 = false;
-#endif
-constexpr bool kSkipAbi3 = kReadsAbi3 || famspec::kAbiMajor < 4;
 
 std::string refused_abi_3(const std::string& name) {
     const std::string fingerprint(famspec::core_fingerprint());
@@ -191,7 +184,7 @@ std::string refused_abi_3(const std::string& name) {
 }
 }  // namespace
 
-TEST_CASE("a plugin built for ABI 3.0 fails at the compatibility stage, naming both ABIs" * doctest::skip(kSkipAbi3)) {
+TEST_CASE("a plugin built for ABI 3.0 fails at the compatibility stage, naming both ABIs") {
     for (const PluginRecord& record : {load_one("built_for_abi_3"), inspect_one("built_for_abi_3")}) {
         REQUIRE(stage_of(record) == "compatibility");
         CHECK(record.error->message.find(fixture_file("built_for_abi_3").string() + ": " +
@@ -199,8 +192,7 @@ TEST_CASE("a plugin built for ABI 3.0 fails at the compatibility stage, naming b
     }
 }
 
-TEST_CASE("a plugin built for ABI 3.0 whose manifest claims this core's ABI fails at the handshake stage" *
-          doctest::skip(kSkipAbi3)) {
+TEST_CASE("a plugin built for ABI 3.0 whose manifest claims this core's ABI fails at the handshake stage") {
     const PluginRecord record = load_one("built_for_abi_3_handshake");
     REQUIRE(stage_of(record) == "handshake");
     CHECK(record.error->message.find(fixture_file("built_for_abi_3_handshake").string() + ": " +

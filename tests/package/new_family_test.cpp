@@ -68,7 +68,7 @@ TEST_CASE("new-family writes a project with the family's names in it") {
     CHECK(cmake.find("@") == std::string::npos);
     const std::string plugin = read(dir / "plugin.cpp");
     // A plugin is data (ABI 4.0): one family, its example factory and the component it constructs.
-    CHECK(plugin.find("#include \"famspec/sdk/tables.hpp\"\n\nFAMSPEC_PLUGIN_TABLES(\n"
+    CHECK(plugin.find("#include \"famspec/sdk/tables.hpp\"\n\nFAMSPEC_PLUGIN(\n"
                       "    \"acme_lm\", \"0.1.0\", \"AcmeLm family\",\n    Plugin{\n") != std::string::npos);
     CHECK(plugin.find(".families = {{.model_type = \"acme_lm\",\n"
                       "                      .architecture = \"AcmeLmForCausalLM\",\n") != std::string::npos);

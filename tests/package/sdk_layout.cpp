@@ -1,6 +1,7 @@
-// Prints the layout of every SDK type a plugin hands to the core, and the build fingerprint, one
-// line each. The package tests compile it with each supported compiler and compare: a type whose
-// layout depended on the compiler would show here before it broke a plugin.
+// Prints the layout of every SDK type a plugin hands to the core (its descriptor and its table rows)
+// and of the types the core hands to hosts, and the build fingerprint, one line each. The package tests compile it with
+// each supported compiler and compare: a type whose layout depended on the compiler would show here before it broke a
+// plugin.
 #include <cstddef>
 #include <cstdio>
 
@@ -29,9 +30,21 @@ int main() {
     FIELD(PluginDescriptor, version);
     FIELD(PluginDescriptor, description);
     FIELD(PluginDescriptor, tables);
-    size_of<famspec::declare::SourceSite>("declare::SourceSite");
-    FIELD(famspec::declare::SourceSite, file);
-    FIELD(famspec::declare::SourceSite, line);
+    namespace rows = famspec::tables;
+    size_of<rows::TableHeader>("TableHeader");
+    size_of<rows::Section>("Section");
+    size_of<rows::Text>("Text");
+    size_of<rows::Range>("Range");
+    size_of<rows::LiteralRow>("LiteralRow");
+    FIELD(rows::LiteralRow, real);
+    size_of<rows::ParameterRow>("ParameterRow");
+    size_of<rows::ArgumentRow>("ArgumentRow");
+    size_of<rows::FactoryRow>("FactoryRow");
+    size_of<rows::CpWrapperRow>("CpWrapperRow");
+    size_of<rows::ArchetypeRow>("ArchetypeRow");
+    size_of<rows::SourceBlockRow>("SourceBlockRow");
+    size_of<rows::FamilyRow>("FamilyRow");
+    size_of<rows::ComponentRow>("ComponentRow");
     size_of<famspec::PyNone>("PyNone");
     size_of<famspec::PyLiteral>("PyLiteral");
     size_of<famspec::Default>("Default");
@@ -54,6 +67,5 @@ int main() {
     size_of<famspec::Component>("Component");
     size_of<famspec::CpWrapper>("CpWrapper");
     size_of<famspec::MoeArchetype>("MoeArchetype");
-    size_of<famspec::Registrar>("Registrar");
     std::printf("build-fingerprint %s\n", FAMSPEC_BUILD_FINGERPRINT);
 }

@@ -2,10 +2,10 @@
 // registration must be rejected, naming the wrapper and the option.
 #include "famspec/sdk/tables.hpp"
 
-FAMSPEC_PLUGIN_TABLES(
-    "bad_allowed_default", "1.0.0", "famspec test fixture",
-    Plugin{.families = {{.model_type = "bad_allowed_default",
-                         .architecture = "BadAllowedDefaultForCausalLM",
-                         .cp_wrappers = {{.target = "hyper_parallel.models.bad_allowed_default.adapter.context_"
-                                                    "parallel.cp_wrapper",
-                                          .options = {kw_only, param("backend", "xla", one_of{"npu", "sdpa"})}}}}}});
+FAMSPEC_PLUGIN("bad_allowed_default", "1.0.0", "famspec test fixture",
+               Plugin{.families = {
+                          {.model_type = "bad_allowed_default",
+                           .architecture = "BadAllowedDefaultForCausalLM",
+                           .cp_wrappers = {{.target = "hyper_parallel.models.bad_allowed_default.adapter.context_"
+                                                      "parallel.cp_wrapper",
+                                            .options = {kw_only, param("backend", "xla", one_of{"npu", "sdpa"})}}}}}});

@@ -71,16 +71,15 @@ static_assert(kRmsNormTarget.view() == "hyper_parallel.models.hand_written.adapt
 
 }  // namespace
 
-FAMSPEC_PLUGIN_TABLES("hand_written", "1.0.0", "famspec test fixture: names computed at compile time",
-                      Plugin{
-                          .families = {{.model_type = kModelType,
-                                        .architecture = kArchitecture.view(),
-                                        .aliases = {kAlias.view()},
-                                        .factories = {
-                                            {.target = kRmsNormTarget.view(),
-                                             .constructs = wraps("RMSNorm", "hyper_parallel.components.modules"),
-                                             .arguments = {bind("module_fqn")}},
-                                            {.target = kOffsetRmsNormTarget.view(),
-                                             .constructs = wraps("OffsetRMSNorm", "hyper_parallel.components.modules"),
-                                             .arguments = {bind("module_fqn")}},
-                                        }}}});
+FAMSPEC_PLUGIN("hand_written", "1.0.0", "famspec test fixture: names computed at compile time",
+               Plugin{.families = {{.model_type = kModelType,
+                                    .architecture = kArchitecture.view(),
+                                    .aliases = {kAlias.view()},
+                                    .factories = {
+                                        {.target = kRmsNormTarget.view(),
+                                         .constructs = wraps("RMSNorm", "hyper_parallel.components.modules"),
+                                         .arguments = {bind("module_fqn")}},
+                                        {.target = kOffsetRmsNormTarget.view(),
+                                         .constructs = wraps("OffsetRMSNorm", "hyper_parallel.components.modules"),
+                                         .arguments = {bind("module_fqn")}},
+                                    }}}});

@@ -21,6 +21,6 @@ namespace {
 }();
 }  // namespace
 
-FAMSPEC_PLUGIN_TABLES("hangs_in_static_init", "1.0.0", "famspec test fixture",
-                      Plugin{.families = {{.model_type = "hangs_in_static_init",
-                                           .architecture = "hangs_in_static_initForCausalLM"}}});
+FAMSPEC_PLUGIN("hangs_in_static_init", "1.0.0", "famspec test fixture",
+               Plugin{.families = {
+                          {.model_type = "hangs_in_static_init", .architecture = "hangs_in_static_initForCausalLM"}}});

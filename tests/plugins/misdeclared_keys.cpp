@@ -4,7 +4,7 @@
 
 #define ZOO_ADAPTER "hyper_parallel.models.misdeclared_keys.adapter."
 
-FAMSPEC_PLUGIN_TABLES(
+FAMSPEC_PLUGIN(
     "misdeclared_keys", "1.0.0", "famspec test fixture",
     Plugin{.families = {
                {.model_type = "misdeclared_keys",

@@ -2,4 +2,4 @@
 // warn about it.
 #include "famspec/sdk/tables.hpp"
 
-FAMSPEC_PLUGIN_TABLES("registers_nothing", "1.0.0", "famspec test fixture", Plugin{});
+FAMSPEC_PLUGIN("registers_nothing", "1.0.0", "famspec test fixture", Plugin{});

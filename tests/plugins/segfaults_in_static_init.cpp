@@ -15,10 +15,10 @@ namespace {
 }();
 }  // namespace
 
-FAMSPEC_PLUGIN_TABLES(
-    "segfaults_in_static_init", "1.0.0", "famspec test fixture",
-    Plugin{.families = {{.model_type = "segfaults_in_static_init",
-                         .architecture = "segfaults_in_static_initForCausalLM",
-                         .factories = {{.target = "hyper_parallel.models.segfaults_in_static_init.adapter."
-                                                  "replacements.replace_norm",
-                                        .constructs = wraps("RMSNorm", "hyper_parallel.components.modules")}}}}});
+FAMSPEC_PLUGIN("segfaults_in_static_init", "1.0.0", "famspec test fixture",
+               Plugin{.families = {
+                          {.model_type = "segfaults_in_static_init",
+                           .architecture = "segfaults_in_static_initForCausalLM",
+                           .factories = {{.target = "hyper_parallel.models.segfaults_in_static_init.adapter."
+                                                    "replacements.replace_norm",
+                                          .constructs = wraps("RMSNorm", "hyper_parallel.components.modules")}}}}});

@@ -19,4 +19,4 @@ constexpr auto kBlock = [] {
 
 }  // namespace
 
-FAMSPEC_PLUGIN_TABLES_DESCRIPTOR("text_outside_block", "1.0.0", "famspec test fixture", kBlock.header);
+FAMSPEC_PLUGIN_DESCRIPTOR("text_outside_block", "1.0.0", "famspec test fixture", kBlock.header);

@@ -5,6 +5,6 @@
 
 extern "C" const char zoo_description_nobody_defines[];
 
-FAMSPEC_PLUGIN_TABLES("unresolved_symbol", "1.0.0", zoo_description_nobody_defines,
-                      Plugin{.families = {
-                                 {.model_type = "unresolved_symbol", .architecture = "unresolved_symbolForCausalLM"}}});
+FAMSPEC_PLUGIN("unresolved_symbol", "1.0.0", zoo_description_nobody_defines,
+               Plugin{
+                   .families = {{.model_type = "unresolved_symbol", .architecture = "unresolved_symbolForCausalLM"}}});

@@ -9,7 +9,7 @@
 #error "define ZOO_NAME and ZOO_FAMILY"
 #endif
 
-FAMSPEC_PLUGIN_TABLES(
+FAMSPEC_PLUGIN(
     ZOO_NAME, "1.0.0", "famspec test fixture",
     Plugin{
         .families = {{.model_type = ZOO_FAMILY,

@@ -1,7 +1,7 @@
 // A valid plugin that registers one of everything a registry indexes, so tests can query each kind.
 #include "famspec/sdk/tables.hpp"
 
-FAMSPEC_PLUGIN_TABLES(
+FAMSPEC_PLUGIN(
     "zoo_good", "1.2.3", "famspec test fixture",
     Plugin{.families = {{.model_type = "zoo_good",
                          .architecture = "ZooGoodForCausalLM",

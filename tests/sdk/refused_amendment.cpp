@@ -9,6 +9,6 @@
 #define FAMSPEC_TEST_AMENDS "refused_typo"
 #endif
 
-FAMSPEC_PLUGIN_TABLES("refused", "1.0.0", "an amendment of nothing",
-                      Plugin{.families = {{.model_type = "refused", .architecture = "RefusedForCausalLM"}},
-                             .amendments = {{.model_type = FAMSPEC_TEST_AMENDS, .aliases = {"refused-x"}}}});
+FAMSPEC_PLUGIN("refused", "1.0.0", "an amendment of nothing",
+               Plugin{.families = {{.model_type = "refused", .architecture = "RefusedForCausalLM"}},
+                      .amendments = {{.model_type = FAMSPEC_TEST_AMENDS, .aliases = {"refused-x"}}}});

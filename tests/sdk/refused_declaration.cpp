@@ -3,9 +3,9 @@
 // compiler to stop here and to name the mistake.
 #include "famspec/sdk/tables.hpp"
 
-FAMSPEC_PLUGIN_TABLES("refused", "1.0.0", "a contradictory declaration",
-                      Plugin{.families = {{.model_type = "refused",
-                                           .architecture = "RefusedForCausalLM",
-                                           .factories = {{.target = "replace_norm",
-                                                          .constructs = wraps("RMSNorm", "hyper_parallel.components"),
-                                                          .runtime_only = "and built at runtime"}}}}});
+FAMSPEC_PLUGIN("refused", "1.0.0", "a contradictory declaration",
+               Plugin{.families = {{.model_type = "refused",
+                                    .architecture = "RefusedForCausalLM",
+                                    .factories = {{.target = "replace_norm",
+                                                   .constructs = wraps("RMSNorm", "hyper_parallel.components"),
+                                                   .runtime_only = "and built at runtime"}}}}});

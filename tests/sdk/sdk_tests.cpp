@@ -1,6 +1,5 @@
 // The SDK's promises: it is header-only (a plugin needs no famspec library and exports only its
-// descriptor), the factory builder is a typestate, and an interface implemented by hand loads like
-// a declared one.
+// descriptor), and a family computed at compile time loads like a written one.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -13,30 +12,12 @@
 #include "famspec/famspec.hpp"
 #include "famspec/plugin_manifest.hpp"
 #include "famspec/registry_entries.hpp"
-#include "famspec/sdk/declare.hpp"
 #include "process.hpp"
 
 namespace fs = std::filesystem;
 using famspec::test::run_process;
 
 namespace {
-
-// An argument needs a construction to belong to: only what wraps()/replaces() return takes one.
-template <class Decl>
-concept takes_arguments = requires(Decl decl) {
-    decl.bind("dim");
-    decl.pass("eps", "1e-6");
-    decl.hand_over("attention_interface", "kernel");
-};
-template <class Decl>
-concept takes_a_construction = requires(Decl decl) {
-    decl.wraps("RMSNorm", "hyper_parallel.components.modules");
-};
-
-static_assert(!takes_arguments<famspec::declare::FactoryDecl>, "bind() before wraps() must not compile");
-static_assert(takes_a_construction<famspec::declare::FactoryDecl>);
-static_assert(takes_arguments<famspec::declare::ConstructionDecl>);
-static_assert(!takes_a_construction<famspec::declare::ConstructionDecl>, "one construction per factory");
 
 std::vector<fs::path> shipped_plugins() {
     std::vector<fs::path> plugins;
@@ -113,31 +94,6 @@ TEST_CASE("the famspec command links the core statically and needs none of its d
         for (const char* dependency : {"famspec", "yaml", "boost", "nettle", "libelf", "libz"})
             CHECK(library.find(dependency) == std::string::npos);
     }
-}
-
-TEST_CASE("the factory builder is a typestate") {
-    CHECK_FALSE(takes_arguments<famspec::declare::FactoryDecl>);
-    CHECK(takes_arguments<famspec::declare::ConstructionDecl>);
-    // Options may come before and after the construction; arguments only after it.
-    famspec::declare::Family family{"typestate", "TypestateForCausalLM"};
-    family.factory("hyper_parallel.models.typestate.adapter.replacements.replace_norm")
-        .option("eps", 1e-6)
-        .wraps("RMSNorm", "hyper_parallel.components.modules")
-        .bind("eps")
-        .option("dim", 64)
-        .bind("dim");
-}
-
-TEST_CASE("a Literal[...] option declares its values in order; a Signature keeps them") {
-    using namespace famspec::declare;
-    const famspec::Parameter backend = param("backend", "npu", one_of{"npu", "sdpa"});
-    CHECK(backend.allowed == std::vector<famspec::PyLiteral>{"npu", "sdpa"});
-    CHECK(backend.default_value == famspec::Default::literal("npu"));
-    CHECK(param("strategy", "expanded_ulysses").allowed.empty());
-    const Signature options = {kw_only, param("strategy", "expanded_ulysses"), backend};
-    REQUIRE(options.parameters().size() == 2);
-    CHECK(options.parameters()[1].kind == famspec::ParameterKind::keyword_only);
-    CHECK(options.parameters()[1].allowed == backend.allowed);
 }
 
 TEST_CASE("a family whose names are computed at compile time loads and answers") {

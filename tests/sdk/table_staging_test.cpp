@@ -1,6 +1,6 @@
-// The core stages a plugin's tables as it stages the same declarations made by a register function
-// with the declare:: builders: the same families, factories, wrappers, archetypes and components,
-// answer for answer. Only `where` differs: the tables carry the runtime source's file:line.
+// The core stages a plugin's tables into the declarations they name: the same families, factories,
+// wrappers, archetypes and components as written out by hand below, answer for answer, with the
+// runtime parameters, the qualified targets and the defaults compile() and the core add.
 #include "registry/table_staging.hpp"
 
 #include <doctest/doctest.h>
@@ -8,8 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "famspec/sdk/declare.hpp"
-#include "famspec/sdk/plugin.hpp"
+#include "registry/declarations.hpp"
 #include "registry/staging_registrar.hpp"
 #include "toy_tables.hpp"
 
@@ -27,11 +26,11 @@ std::vector<T> copied(std::span<const T> listed) {
     return {listed.begin(), listed.end()};
 }
 
-void check_same_families(const Declarations& tables, const Declarations& builders) {
-    REQUIRE(tables.families.size() == builders.families.size());
+void check_same_families(const Declarations& tables, const Declarations& expected) {
+    REQUIRE(tables.families.size() == expected.families.size());
     for (std::size_t i = 0; i < tables.families.size(); ++i) {
         const auto& ours = tables.families[i];
-        const auto& theirs = builders.families[i];
+        const auto& theirs = expected.families[i];
         CAPTURE(theirs->model_type());
         CHECK(ours->model_type() == theirs->model_type());
         CHECK(ours->architecture() == theirs->architecture());
@@ -43,11 +42,11 @@ void check_same_families(const Declarations& tables, const Declarations& builder
     }
 }
 
-void check_same_declarations(const Declarations& tables, const Declarations& builders) {
-    REQUIRE(tables.factories.size() == builders.factories.size());
+void check_same_declarations(const Declarations& tables, const Declarations& expected) {
+    REQUIRE(tables.factories.size() == expected.factories.size());
     for (std::size_t i = 0; i < tables.factories.size(); ++i) {
         const auto& ours = *tables.factories[i];
-        const auto& theirs = *builders.factories[i];
+        const auto& theirs = *expected.factories[i];
         CAPTURE(theirs.target());
         CHECK(ours.family() == theirs.family());
         CHECK(ours.target() == theirs.target());
@@ -56,15 +55,15 @@ void check_same_declarations(const Declarations& tables, const Declarations& bui
         if (ours.construction() != nullptr) CHECK(*ours.construction() == *theirs.construction());
         CHECK(ours.runtime_only_reason() == theirs.runtime_only_reason());
     }
-    REQUIRE(tables.cp_wrappers.size() == builders.cp_wrappers.size());
+    REQUIRE(tables.cp_wrappers.size() == expected.cp_wrappers.size());
     for (std::size_t i = 0; i < tables.cp_wrappers.size(); ++i) {
-        CHECK(tables.cp_wrappers[i]->target() == builders.cp_wrappers[i]->target());
-        CHECK(copied(tables.cp_wrappers[i]->options()) == copied(builders.cp_wrappers[i]->options()));
+        CHECK(tables.cp_wrappers[i]->target() == expected.cp_wrappers[i]->target());
+        CHECK(copied(tables.cp_wrappers[i]->options()) == copied(expected.cp_wrappers[i]->options()));
     }
-    REQUIRE(tables.archetypes.size() == builders.archetypes.size());
+    REQUIRE(tables.archetypes.size() == expected.archetypes.size());
     for (std::size_t i = 0; i < tables.archetypes.size(); ++i) {
         const auto& ours = *tables.archetypes[i];
-        const auto& theirs = *builders.archetypes[i];
+        const auto& theirs = *expected.archetypes[i];
         CHECK(ours.fingerprint() == theirs.fingerprint());
         CHECK((std::vector<std::string_view>{ours.kind(), ours.target_class(), ours.router_kind(), ours.shared(),
                                              ours.compute_factory()}) ==
@@ -73,10 +72,10 @@ void check_same_declarations(const Declarations& tables, const Declarations& bui
         CHECK(strings(ours.strip_boundary_subpatterns()) == strings(theirs.strip_boundary_subpatterns()));
         CHECK(copied(ours.options()) == copied(theirs.options()));
     }
-    REQUIRE(tables.components.size() == builders.components.size());
+    REQUIRE(tables.components.size() == expected.components.size());
     for (std::size_t i = 0; i < tables.components.size(); ++i) {
         const auto& ours = *tables.components[i];
-        const auto& theirs = *builders.components[i];
+        const auto& theirs = *expected.components[i];
         CHECK(famspec::defining_path(ours) == famspec::defining_path(theirs));
         CHECK(ours.import_module() == theirs.import_module());
         CHECK(copied(ours.parameters()) == copied(theirs.parameters()));
@@ -93,49 +92,111 @@ Declarations staged_tables(const famspec::tables::TableHeader& block) {
     return std::move(registrar).take();
 }
 
-// kToy's declarations, made as a register function makes them today.
-void register_toy(famspec::Registrar& registrar) {
-    using namespace famspec::declare;
-    Family toy{"toy_moe", "ToyMoeForCausalLM"};
-    toy.alias("toy-moe")
-        .directory_alias("toymoe")
-        .provider("hyper_parallel.models.toy_moe.adapter.replacements")
-        .compute_function("hyper_parallel.models.toy_moe.adapter.compute.local_fn");
-    toy.factory("replace_norm")
-        .replaces("OffsetRMSNorm", "hyper_parallel.components.modules")
-        .pass("eps", "1e-6")
-        .option("chunk", 4);
-    toy.factory("hyper_parallel.models.toy_moe.adapter.replacements.replace_linear")
-        .runtime_only("builds through Linear.from_linear at runtime");
-    toy.factory("replace_experts");
-    toy.cp_wrapper("hyper_parallel.models.toy_moe.adapter.cp.cp_wrapper",
-                   {kw_only, param("backend", "npu", one_of{"npu", "sdpa"})});
-    toy.archetype({.fingerprint = {"softmax_topk", "gated", "module_list"},
-                   .target_class = "ToyMoE",
-                   .router_kind = "softmax_topk",
-                   .shared = "additive",
-                   .strip_boundary_subpatterns = {"experts.*"},
-                   .compute_factory = "hyper_parallel.models.toy_moe.adapter.ep.ep_fn"});
-    toy.register_into(registrar);
-    Family{"toy_dense", "ToyDenseForCausalLM"}.register_into(registrar);
-    Components{"hyper_parallel.components.modules"}
-        .component({.name = "OffsetRMSNorm",
-                    .submodule = "rms_norm",
-                    .signature = {param("hidden_size", famspec::none), param("eps", 1e-05), kw_only, param("module"),
-                                  param("flag", true), param("kernel", expression("npu_forward"))}})
-        .register_into(registrar);
+famspec::Parameter required(std::string name,
+                            famspec::ParameterKind kind = famspec::ParameterKind::positional_or_keyword) {
+    return {std::move(name), kind, famspec::Default::required()};
+}
+famspec::Parameter with_default(std::string name, famspec::PyLiteral value,
+                                famspec::ParameterKind kind = famspec::ParameterKind::positional_or_keyword) {
+    return {std::move(name), kind, famspec::Default::literal(std::move(value))};
+}
+// What every @module_replacement factory takes at runtime, before its options.
+std::vector<famspec::Parameter> runtime_parameters() {
+    return {required("module"), with_default("module_fqn", ""), with_default("context", famspec::none)};
+}
+
+// kToy's declarations, written out as the core's own objects: what staging the block must give.
+Declarations expected_toy() {
+    using namespace famspec::detail;
+    using famspec::ParameterKind;
+    StagingRegistrar registrar("expected", "expected.so", nullptr);
+    const std::string family = "toy_moe";
+    const std::string provider = "hyper_parallel.models.toy_moe.adapter.replacements";
+    registrar.add_family(std::make_unique<FamilyDeclaration>(FamilyDeclaration::Data{
+                             .model_type = family,
+                             .architecture = "ToyMoeForCausalLM",
+                             .aliases = {"toy-moe"},
+                             .directory_aliases = {"toymoe"},
+                             .interface_blocks = {},
+                             .compute_functions = {"hyper_parallel.models.toy_moe.adapter.compute.local_fn"}}),
+                         "here");
+    registrar.add_provider_module(family, provider, "here");
+    auto norm = runtime_parameters();
+    norm.push_back(with_default("chunk", std::int64_t{4}));
+    registrar.add_factory(
+        std::make_unique<FactoryDeclaration>(FactoryDeclaration::Data{
+            .family = family,
+            .target = provider + ".replace_norm",
+            .parameters = norm,
+            .construction = famspec::Construction{"OffsetRMSNorm",
+                                                  "hyper_parallel.components.modules",
+                                                  famspec::ConstructionMode::name,
+                                                  false,
+                                                  {{"eps", famspec::ArgumentBinding::literal, "1e-6"}}},
+            .runtime_only_reason = ""}),
+        "here");
+    registrar.add_factory(std::make_unique<FactoryDeclaration>(FactoryDeclaration::Data{
+                              .family = family,
+                              .target = provider + ".replace_linear",
+                              .parameters = runtime_parameters(),
+                              .construction = std::nullopt,
+                              .runtime_only_reason = "builds through Linear.from_linear at runtime"}),
+                          "here");
+    registrar.add_factory(std::make_unique<FactoryDeclaration>(
+                              FactoryDeclaration::Data{.family = family,
+                                                       .target = provider + ".replace_experts",
+                                                       .parameters = runtime_parameters(),
+                                                       .construction = std::nullopt,
+                                                       .runtime_only_reason = "the factory declares no construction"}),
+                          "here");
+    famspec::Parameter backend = with_default("backend", "npu", ParameterKind::keyword_only);
+    backend.allowed = {"npu", "sdpa"};
+    registrar.add_cp_wrapper(
+        std::make_unique<CpWrapperDeclaration>(CpWrapperDeclaration::Data{
+            .family = family, .target = "hyper_parallel.models.toy_moe.adapter.cp.cp_wrapper", .options = {backend}}),
+        "here");
+    registrar.add_archetype(std::make_unique<ArchetypeDeclaration>(ArchetypeDeclaration::Data{
+                                .family = family,
+                                .fingerprint = {"softmax_topk", "gated", "module_list"},
+                                .kind = "moe_ep_routed",
+                                .target_class = "ToyMoE",
+                                .router_kind = "softmax_topk",
+                                .shared = "additive",
+                                .strip_boundary_subpatterns = {"experts.*"},
+                                .compute_factory = "hyper_parallel.models.toy_moe.adapter.ep.ep_fn",
+                                .options = {}}),
+                            "here");
+    registrar.add_family(
+        std::make_unique<FamilyDeclaration>(FamilyDeclaration::Data{.model_type = "toy_dense",
+                                                                    .architecture = "ToyDenseForCausalLM",
+                                                                    .aliases = {},
+                                                                    .directory_aliases = {},
+                                                                    .interface_blocks = {},
+                                                                    .compute_functions = {}}),
+        "here");
+    registrar.add_component(
+        std::make_unique<ComponentDeclaration>(ComponentDeclaration::Data{
+            .name = "OffsetRMSNorm",
+            .import_module = "hyper_parallel.components.modules",
+            .defining_module = "hyper_parallel.components.modules.rms_norm",
+            .parameters = {with_default("hidden_size", famspec::none),
+                           with_default("eps", 1e-05),
+                           required("module", ParameterKind::keyword_only),
+                           with_default("flag", true, ParameterKind::keyword_only),
+                           {"kernel", ParameterKind::keyword_only, famspec::Default::expression("npu_forward")}},
+            .source = {}}),
+        "here");
+    REQUIRE(registrar.errors() == std::vector<std::string>{});
+    return std::move(registrar).take();
 }
 
 }  // namespace
 
-TEST_CASE("a block of tables stages what the same declarations made with declare:: stage") {
+TEST_CASE("a block of tables stages exactly the declarations it was compiled from") {
     const Declarations tables = staged_tables(kToy.header);
-    StagingRegistrar registrar("builders", "builders.so", nullptr);
-    register_toy(registrar);
-    REQUIRE(registrar.errors() == std::vector<std::string>{});
-    const Declarations builders = std::move(registrar).take();
-    check_same_families(tables, builders);
-    check_same_declarations(tables, builders);
+    const Declarations expected = expected_toy();
+    check_same_families(tables, expected);
+    check_same_declarations(tables, expected);
     CHECK(tables.factories[1].where == "replacements.py:9");
     CHECK(tables.factories[0].where == "family toy_moe, factory 1");  // declared without a where
 }

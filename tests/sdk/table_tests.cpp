@@ -13,7 +13,7 @@
 #include "qwen3_assets.hpp"
 #include "toy_tables.hpp"
 
-// Defined by FAMSPEC_PLUGIN_TABLES in qwen3_table_plugin.cpp, as a plugin exports it.
+// Defined by FAMSPEC_PLUGIN in qwen3_table_plugin.cpp, as a plugin exports it.
 extern "C" const famspec::PluginDescriptor famspec_plugin_descriptor;
 
 namespace {
@@ -44,7 +44,7 @@ static_assert(kToy.arguments[0].binding == ArgumentBinding::literal && says(kToy
 // A static option follows module, module_fqn and context, which the core adds.
 static_assert(kToy.factories[0].options.count == 1 &&
               kToy.parameters[kToy.factories[0].options.first].literal.integer == 4);
-// A factory constructs nothing: runtime-only, with its reason or declare::'s.
+// A factory constructs nothing: runtime-only, with its reason or the default one.
 static_assert(kToy.factories[1].constructs == 0 && says(kToy.factories[1].where, "replacements.py:9"));
 static_assert(says(kToy.factories[1].runtime_only_reason, "builds through Linear.from_linear at runtime"));
 static_assert(says(kToy.factories[2].runtime_only_reason, "the factory declares no construction"));

@@ -1,5 +1,5 @@
 // One of each kind of declaration in the table form: sdk_table_tests checks what compile() makes of
-// it, and that the core stages it as it stages the same declarations made with the declare:: builders.
+// it, and that the core stages exactly the declarations it names.
 #pragma once
 
 #include "famspec/sdk/tables.hpp"

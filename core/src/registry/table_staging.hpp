@@ -1,6 +1,6 @@
-// A plugin's block of tables (ABI 4.0, docs/design/plugin-tables.md) staged as a register function
-// stages its declarations: each row becomes an object of the interface it describes, owned by the
-// core, and goes through the same Registrar calls, so every check and message stays in one place.
+// A plugin's block of tables (docs/design/plugin-tables.md) made into the core's own declarations:
+// each row becomes an object of the interface it describes, owned by the core, and goes through the
+// StagingRegistrar, where every check and message is.
 #pragma once
 
 #include "famspec/sdk/table_view.hpp"

@@ -284,8 +284,8 @@ def plugin_region(family: FamilySource, version: str = NEW_VERSION) -> str:
 
 def kept_version(existing: str | None, family: FamilySource) -> str:
     """The plugin's version is its author's: the one an existing plugin.cpp declares (in the table form,
-    or the register form of famspec before ABI 4), else NEW_VERSION."""
-    found = re.search(r'FAMSPEC_PLUGIN(?:_TABLES)?\(\s*"' + re.escape(family.model_type) + r'", "([^"\\]+)"',
+    or the register form of famspec before ABI 4: both name it first in FAMSPEC_PLUGIN), else NEW_VERSION."""
+    found = re.search(r'FAMSPEC_PLUGIN\(\s*"' + re.escape(family.model_type) + r'", "([^"\\]+)"',
                       existing or "")
     return found.group(1) if found else NEW_VERSION
 

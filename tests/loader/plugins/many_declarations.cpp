@@ -59,5 +59,5 @@ constexpr auto kTables =
 
 }  // namespace
 
-FAMSPEC_PLUGIN_TABLES_DESCRIPTOR("many_declarations", "1.0.0", "A family with a configurable number of factories",
-                                 kTables.header);
+FAMSPEC_PLUGIN_DESCRIPTOR("many_declarations", "1.0.0", "A family with a configurable number of factories",
+                          kTables.header);

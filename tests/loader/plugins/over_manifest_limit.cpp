@@ -46,4 +46,4 @@ constexpr auto kBlock = [] {
 
 }  // namespace
 
-FAMSPEC_PLUGIN_TABLES_DESCRIPTOR("over_manifest_limit", "1.0.0", "famspec test fixture", kBlock.header);
+FAMSPEC_PLUGIN_DESCRIPTOR("over_manifest_limit", "1.0.0", "famspec test fixture", kBlock.header);

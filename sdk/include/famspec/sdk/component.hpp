@@ -3,8 +3,8 @@
 // Checked at registration: the names are complete, the parameters unique and a source block defines
 // the class. Asked afterwards when a replacement constructs this class (keyword checks against the
 // signature, defaults, artifact rendering). The contract every interface keeps (threads, no throwing,
-// lifetimes) is in famspec/sdk/interfaces.hpp. The ordinary implementation is
-// declare::Components::component().
+// lifetimes) is in famspec/sdk/interfaces.hpp. The core implements it from a
+// plugin's table row (`components`, table_declarations.hpp).
 #pragma once
 
 #include <span>

@@ -3,7 +3,8 @@
 // Checked at registration: the target path against its family, and option names unique. Asked
 // afterwards when a plan's inner_wrapper target names this wrapper (StrategySpec building, option
 // checks). The contract every interface keeps (threads, no throwing, lifetimes) is in
-// famspec/sdk/interfaces.hpp. The ordinary implementation is declare::Family::cp_wrapper().
+// famspec/sdk/interfaces.hpp. The core implements it from a
+// plugin's table row (`cp_wrappers` of a family, table_declarations.hpp).
 #pragma once
 
 #include <span>

@@ -3,8 +3,8 @@
 // Read at registration to check the declaration and to build the family's lookup keys; asked
 // afterwards while a target is resolved or a component rendered. The contract every interface keeps
 // (threads, no throwing, lifetimes) is in famspec/sdk/interfaces.hpp. Members are const: an adapter
-// holds no mutable state. The ordinary implementation is declare::Family; implement this by hand only
-// when an answer must be computed.
+// holds no mutable state. The core implements it from a plugin's table row (`families`,
+// table_declarations.hpp); an answer that must be computed is computed by the compiler.
 #pragma once
 
 #include <span>

@@ -1,7 +1,7 @@
 // The five interfaces the core asks, each in its own header: what a registry entry is.
 //
 // The contract every one of them keeps, said here once:
-//   - Registration (the plugin's register function, on the thread that called load_plugins, under
+//   - Registration (the core copying a plugin's tables, on the thread that called load_plugins, under
 //     the process-wide loader lock): the core reads every member once, to check the declaration and
 //     to compare it with the plugin's manifest.
 //   - After the registry is frozen: any thread, concurrently and without a lock, may call any member.

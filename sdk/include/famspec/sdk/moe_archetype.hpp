@@ -3,8 +3,8 @@
 // Checked at registration: the fingerprint and the keys are complete and unique, and its family is
 // registered by the same plugin. Asked afterwards when a plan's local_compute_fn target names
 // compute_factory() (StrategySpec building, option checks). The contract every interface keeps
-// (threads, no throwing, lifetimes) is in famspec/sdk/interfaces.hpp. The ordinary implementation is
-// declare::Family::archetype().
+// (threads, no throwing, lifetimes) is in famspec/sdk/interfaces.hpp. The core implements it from a
+// plugin's table row (`archetypes` of a family, table_declarations.hpp).
 #pragma once
 
 #include <span>

@@ -4,8 +4,8 @@
 // one of its parameters, and a handed-over function is one its family declares. Asked afterwards when
 // a plan's replace_module target names this factory (ReplacementSpec building, option checks,
 // rendering). The contract every interface keeps (threads, no throwing, lifetimes) is in
-// famspec/sdk/interfaces.hpp. The ordinary implementation is declare::Family::factory(), and the
-// core's copy of a table plugin's factory row (docs/design/plugin-tables.md).
+// famspec/sdk/interfaces.hpp. The core implements it from a plugin's table row (`factories`
+// of a family, table_declarations.hpp).
 #pragma once
 
 #include <span>

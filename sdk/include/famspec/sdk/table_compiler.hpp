@@ -207,7 +207,7 @@ constexpr ArchetypeRow row(W& w, const Archetype& archetype) {
             signature(w, archetype.options)};
 }
 
-// As declare::Family registers it: a bare target is placed in the first provider, and a factory
+// As a family is registered: a bare target is placed in the first provider, and a factory
 // that constructs nothing is runtime-only.
 template <class W>
 constexpr FactoryRow factory(W& w, const Factory& declared, std::string_view first_provider) {

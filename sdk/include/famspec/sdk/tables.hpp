@@ -1,11 +1,13 @@
-// A plugin as data: the entry point of ABI 4.0, which hands the core a constant block of tables
-// instead of a register function (docs/design/plugin-tables.md).
+// The one entry point of a plugin, which is data (ABI 4, docs/design/plugin-tables.md):
 //
-//   FAMSPEC_PLUGIN_TABLES("qwen3", "1.0.0", "Qwen3ForCausalLM family",
-//                         Plugin{.families = {{.model_type = "qwen3", ...}}})
+//   FAMSPEC_PLUGIN("qwen3", "1.0.0", "Qwen3ForCausalLM family",
+//                  Plugin{.families = {{.model_type = "qwen3", ...}}});
 //
-// The block is written while the plugin compiles (table_compiler.hpp); the plugin's binary holds
-// it, its descriptor and no code.
+// The declarations are compiled into one constant block of tables while the plugin compiles
+// (table_compiler.hpp); the plugin's binary holds it, its descriptor and no code. The descriptor is
+// the only symbol a plugin exports (famspec_add_plugin's version script); the core reads it, checks
+// the ABI and the build fingerprint, then reads and copies the tables. Nothing registers from a
+// static constructor, and a plugin links no famspec library: the SDK is header-only.
 #pragma once
 
 #include <cstddef>
@@ -37,19 +39,19 @@
 
 // The plugin's tables (constexpr, so constant-initialised and readable by static_assert) and its
 // descriptor (constinit): reading them runs no plugin code. The invocation ends with a semicolon.
-#define FAMSPEC_PLUGIN_TABLES(NAME, VERSION, DESCRIPTION, ...)                       \
+#define FAMSPEC_PLUGIN(NAME, VERSION, DESCRIPTION, ...)                              \
     namespace {                                                                      \
     constexpr auto famspec_plugin_tables = ::famspec::tables::compile([](auto use) { \
         using namespace ::famspec::tables;                                           \
         return use(__VA_ARGS__);                                                     \
     });                                                                              \
     }                                                                                \
-    FAMSPEC_PLUGIN_TABLES_DESCRIPTOR(NAME, VERSION, DESCRIPTION, famspec_plugin_tables.header)
+    FAMSPEC_PLUGIN_DESCRIPTOR(NAME, VERSION, DESCRIPTION, famspec_plugin_tables.header)
 
 // The descriptor alone, for a block compiled otherwise: declarations generated from a parameter
 // pack (a callback of compile() that is a template), or a block a test breaks on purpose. HEADER is
 // the TableHeader of a constexpr block.
-#define FAMSPEC_PLUGIN_TABLES_DESCRIPTOR(NAME, VERSION, DESCRIPTION, HEADER)                                       \
+#define FAMSPEC_PLUGIN_DESCRIPTOR(NAME, VERSION, DESCRIPTION, HEADER)                                              \
     extern "C" __attribute__((visibility("default"))) const ::famspec::PluginDescriptor famspec_plugin_descriptor; \
     extern "C" constinit const ::famspec::PluginDescriptor famspec_plugin_descriptor = {                           \
         ::famspec::kPluginMagic,                                                                                   \

@@ -1,7 +1,7 @@
 // A toy family exercising every declaration kind and every way a declaration can fall short.
 #include "famspec/sdk/tables.hpp"
 
-FAMSPEC_PLUGIN_TABLES(
+FAMSPEC_PLUGIN(
     "toy", "0.1.0", "Toy family for resolution tests",
     Plugin{.families = {
                {.model_type = "toy",

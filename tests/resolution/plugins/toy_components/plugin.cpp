@@ -1,7 +1,7 @@
 // Generic components for the toy families, one per constructor shape the resolver must handle.
 #include "famspec/sdk/tables.hpp"
 
-FAMSPEC_PLUGIN_TABLES(
+FAMSPEC_PLUGIN(
     "toy_components", "0.1.0", "Test components for the toy families",
     Plugin{.components = {
                {.package = "hyper_parallel.components.toy",

@@ -207,6 +207,15 @@ constexpr ArchetypeRow row(W& w, const Archetype& archetype) {
             signature(w, archetype.options)};
 }
 
+// By index, not string_view::find: under -fsanitize=address GCC cannot compare the pointer find
+// returns into a constexpr variable (not a literal) with null during constant evaluation.
+constexpr bool has_dot(std::string_view text) {
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == '.') return true;
+    }
+    return false;
+}
+
 // As a family is registered: a bare target is placed in the first provider, and a factory
 // that constructs nothing is runtime-only.
 template <class W>
@@ -214,7 +223,7 @@ constexpr FactoryRow factory(W& w, const Factory& declared, std::string_view fir
     const Constructs& built = declared.constructs;
     const bool constructs = !built.component.empty() || !built.import_module.empty();
     if (constructs && !declared.runtime_only.empty()) refused_a_factory_gives_both_constructs_and_runtime_only();
-    const bool bare = declared.target.find('.') == std::string_view::npos && !first_provider.empty();
+    const bool bare = !has_dot(declared.target) && !first_provider.empty();
     FactoryRow written{};
     written.target = bare ? w.text(first_provider, ".", declared.target) : w.text(declared.target);
     written.where = w.text(declared.where);

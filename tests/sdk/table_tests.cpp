@@ -31,6 +31,13 @@ static_assert(plain<TableHeader, Text, Range, LiteralRow, ParameterRow, Argument
                     ArchetypeRow, SourceBlockRow, FamilyRow, ComponentRow, famspec::PluginDescriptor>);
 
 constexpr bool says(Text at, std::string_view expected) { return kToy.text(at) == expected; }
+// By index: string_view::find's pointer into a constexpr variable is no constant under -fsanitize=address.
+constexpr bool holds(std::string_view text, std::string_view piece) {
+    for (std::size_t at = 0; at + piece.size() <= text.size(); ++at) {
+        if (text.substr(at, piece.size()) == piece) return true;
+    }
+    return false;
+}
 
 static_assert(kToy.families.size() == 2 && kToy.factories.size() == 3 && kToy.components.size() == 1);
 static_assert(kToy.header.byte_size == sizeof(kToy) && kToy.header.format == kTableFormat);
@@ -48,7 +55,7 @@ static_assert(kToy.factories[0].options.count == 1 &&
 static_assert(kToy.factories[1].constructs == 0 && says(kToy.factories[1].where, "replacements.py:9"));
 static_assert(says(kToy.factories[1].runtime_only_reason, "builds through Linear.from_linear at runtime"));
 static_assert(says(kToy.factories[2].runtime_only_reason, "the factory declares no construction"));
-static_assert(kToy.text(kToy.factories[2].where).find("toy_tables.hpp:") != std::string_view::npos);
+static_assert(holds(kToy.text(kToy.factories[2].where), "toy_tables.hpp:"));
 
 // kw_only is no parameter: what follows it is keyword-only, with its Literal[...] values.
 static_assert(kToy.cp_wrappers[0].options.count == 1);

@@ -1,8 +1,8 @@
 #!/bin/sh
-# The size of a plugin's sections as data (FAMSPEC_PLUGIN) and, for qwen3, in the form of
-# plugins/qwen3/plugin.cpp, against an empty shared library, and what each costs resident once
-# mapped: docs/design/plugin-tables.md (whose "trivial, builders" row was measured with the register
-# function bench/generated_family.cpp.in had before it moved to the table form). Each is compiled
+# The size of a plugin's sections as data (FAMSPEC_PLUGIN): the bench's trivial family and the
+# shipped plugins/qwen3, against an empty shared library, and what each costs resident once mapped:
+# docs/design/plugin-tables.md (whose "builders" rows were measured with the register functions the
+# plugins had before ABI 4.0). Each is compiled
 # and linked as famspec_add_plugin does in a Release build.
 #
 #   bench/section_sizes.sh <build directory>     (after a build of the qwen3 plugin)
@@ -26,14 +26,13 @@ build() {  # build <name> <source>
 }
 build empty "$work/empty.cpp"
 build trivial_tables "$work/trivial_tables.cpp"
-build qwen3_builders "$source_dir/plugins/qwen3/plugin.cpp"
-build qwen3_tables "$source_dir/tests/sdk/qwen3_table_plugin.cpp"
+build qwen3_tables "$source_dir/plugins/qwen3/plugin.cpp"
 
 section() {  # section <library> <name>: its size in bytes, 0 when absent
     size -A "$work/$1.so" | awk -v name="$2" '$1 == name { print $2; found = 1 } END { if (!found) print 0 }'
 }
 printf '%-18s %8s %8s %13s %9s %10s %8s\n' library .text .rodata .data.rel.ro .eh_frame .rela.dyn file
-for library in empty trivial_tables qwen3_builders qwen3_tables; do
+for library in empty trivial_tables qwen3_tables; do
     printf '%-18s %8s %8s %13s %9s %10s %8s\n' "$library" "$(section $library .text)" \
         "$(section $library .rodata)" "$(section $library .data.rel.ro)" "$(section $library .eh_frame)" \
         "$(section $library .rela.dyn)" "$(stat -c %s "$work/$library.so")"
@@ -67,7 +66,7 @@ int main(int argc, char** argv) {  // resident <library stem> <copies> [read]
         void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
         if (library == nullptr) return std::fprintf(stderr, "%s\n", dlerror()), 1;
         if (argc > 3) {
-            const auto* d = static_cast<const famspec::tables::TableDescriptor*>(dlsym(library, famspec::kEntrySymbol));
+            const auto* d = static_cast<const famspec::PluginDescriptor*>(dlsym(library, famspec::kEntrySymbol));
             const auto* block = reinterpret_cast<const unsigned char*>(d->tables);
             for (std::uint32_t at = 0; at < d->tables->byte_size; ++at) sum += block[at];
             for (const char* c = d->fingerprint; *c != 0; ++c) sum += static_cast<unsigned char>(*c);

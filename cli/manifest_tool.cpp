@@ -61,9 +61,10 @@ std::string refusal_of(const std::string& plugin, const famspec::PluginManifest&
 }
 
 int generate(const std::string& input, const std::string& output, bool allow_incompatible) {
-    // A plugin that calls exit() while it registers would otherwise end the build step silently.
+    // A plugin that calls exit() from a static initialiser, when it is opened, would otherwise end the
+    // build step silently (a plugin of tables runs no other code).
     const auto generated = [&] {
-        famspec::cli::ExitGuard::entering(input, famspec::PluginStage::register_);
+        famspec::cli::ExitGuard::entering(input, famspec::PluginStage::open);
         const famspec::cli::ExitGuard guard;
         return famspec::generate_manifest(input);
     }();

@@ -1,8 +1,8 @@
 // load_plugins as the stages it runs, one function a stage:
 //   find (plugin_candidates) -> trust -> manifest -> compatibility (plugin_preflight) -> open ->
 //   entry -> handshake (plugin_library) -> register, which reads the tables (plugin_tables) ->
-//   validate (here, with plugin_conflicts and plugin_links). Each group of stages runs for every candidate before the
-//   next group starts.
+//   validate (here, with plugin_conflicts and plugin_links). Each group of stages runs for every
+//   candidate before the next group starts.
 #include "famspec/plugin_loader.hpp"
 
 #include <algorithm>

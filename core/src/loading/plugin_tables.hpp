@@ -1,5 +1,5 @@
-// Stage register: a plugin is data: its block of tables is located, proved to lie
-// in the plugin's own read-only memory, checked whole, and copied. No plugin code runs.
+// Stage register, for a plugin that is data: its block of tables is proved to lie in the plugin's
+// own read-only memory, checked whole, and copied into the core. No plugin code runs.
 #pragma once
 
 #include <optional>

@@ -63,6 +63,9 @@ def main():
     except Exception as error:  # the dead-rank case: the collective fails, it does not hang
         result = {"error": f"{type(error).__name__}: {error}"}
     print(json.dumps({"rank": rank, **result}), flush=True)
+    # Gloo's worker threads must be joined while the interpreter is alive; a process that exits with
+    # its group still up aborts ("terminate called without an active exception", exit -6).
+    dist.destroy_process_group()
 
 
 if __name__ == "__main__":

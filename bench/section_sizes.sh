@@ -16,8 +16,8 @@ trap 'rm -rf "$work"' EXIT
 printf '{\n  global: famspec_plugin_descriptor;\n  local: *;\n};\n' > "$work/exports"
 sed 's/@BENCH_INDEX@/0/g' "$source_dir/bench/generated_table_family.cpp.in" > "$work/trivial_tables.cpp"
 : > "$work/empty.cpp"
-cmake "-DOUTPUT=$work/qwen3_assets.hpp" "-DASSETS=$source_dir/plugins/qwen3/python/run_qwen3_flash_attention.py" \
-    -P "$source_dir/sdk/cmake/FamspecEmbedAssets.cmake"
+assets=$(printf '%s;' "$source_dir"/plugins/qwen3/python/*.py)
+cmake "-DOUTPUT=$work/qwen3_assets.hpp" "-DASSETS=${assets%;}" -P "$source_dir/sdk/cmake/FamspecEmbedAssets.cmake"
 
 build() {  # build <name> <source>
     "$cxx" -std=c++20 -O3 -DNDEBUG -fPIC -fvisibility=hidden -fvisibility-inlines-hidden \

@@ -12,7 +12,7 @@ FAMSPEC_PLUGIN(
         .families = {
             {.model_type = "qwen3",
              .architecture = "Qwen3ForCausalLM",
-             .where = "hyper_parallel/models/qwen3/adapter/registration.py:24",
+             .where = "hyper_parallel/models/qwen3/adapter/registration.py:30",
              .providers = {
                  // hyper_parallel/models/qwen3/adapter/registration.py:10
                  "hyper_parallel.models.qwen3.adapter.replacements",
@@ -20,26 +20,36 @@ FAMSPEC_PLUGIN(
                  "hyper_parallel.models.qwen3.adapter.conversion.module_replacement",
              },
              .interface_blocks = {
-                 // hyper_parallel/models/qwen3/adapter/attention.py:4
+                 // hyper_parallel/models/qwen3/adapter/attention.py:34
                  {.defines = {"run_qwen3_flash_attention"},
-                  .needs = {"torch_npu"},
-                  .imports = {"import torch_npu"},
+                  .needs = {"nn", "torch", "Any", "_get_compressed_causal_mask"},
+                  .imports = {"from torch import nn", "import torch", "from typing import Any"},
                   .text = famspec_assets::run_qwen3_flash_attention},
+                 // hyper_parallel/models/qwen3/adapter/attention.py:18
+                 {.defines = {"_get_compressed_causal_mask"},
+                  .needs = {"torch", "_COMPRESSED_CAUSAL_MASKS", "_COMPRESSED_CAUSAL_MASK_SIZE"},
+                  .imports = {"import torch"},
+                  .text = famspec_assets::get_compressed_causal_mask},
+                 // hyper_parallel/models/qwen3/adapter/attention.py:14
+                 {.defines = {"_COMPRESSED_CAUSAL_MASK_SIZE", "_COMPRESSED_CAUSAL_MASKS"},
+                  .needs = {"torch"},
+                  .imports = {"import torch"},
+                  .text = famspec_assets::compressed_causal_mask_size},
              },
              .factories = {
                  {.target = "replace_qwen3_rms_norm",
                   .constructs = wraps("RMSNorm", "hyper_parallel.components.modules"),
                   .arguments = {bind("module_fqn"), bind("context")},
-                  .where = "hyper_parallel/models/qwen3/adapter/replacements.py:6"},
+                  .where = "hyper_parallel/models/qwen3/adapter/replacements.py:15"},
                  {.target = "replace_qwen3_flash_attention",
                   .constructs = wraps("GQAAttention", "hyper_parallel.components.modules"),
                   .arguments = {bind("module_fqn"), bind("context"),
                                 hand_over("attention_interface", "run_qwen3_flash_attention")},
-                  .where = "hyper_parallel/models/qwen3/adapter/replacements.py:13"},
+                  .where = "hyper_parallel/models/qwen3/adapter/replacements.py:29"},
                  {.target = "replace_qwen3_swiglu_mlp",
                   .constructs = wraps("SwiGLUMLP", "hyper_parallel.components.modules"),
                   .arguments = {bind("module_fqn"), bind("context")},
-                  .where = "hyper_parallel/models/qwen3/adapter/replacements.py:25"},
+                  .where = "hyper_parallel/models/qwen3/adapter/replacements.py:60"},
              }},
         },
         // famspec sync: end generated region

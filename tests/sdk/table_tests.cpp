@@ -216,11 +216,20 @@ TEST_CASE("the qwen3 tables read back through their byte offsets as plugins/qwen
                                    "hyper_parallel.models.qwen3.adapter.conversion.module_replacement"});
     CHECK(texts(view, qwen3.aliases).empty());
 
-    REQUIRE(view.source_blocks(qwen3.interface_blocks).size() == 1);
-    const SourceBlockRow& block = view.source_blocks(qwen3.interface_blocks)[0];
-    CHECK(texts(view, block.defines) == std::vector<std::string>{"run_qwen3_flash_attention"});
-    CHECK(texts(view, block.imports) == std::vector<std::string>{"import torch_npu"});
-    CHECK(view.text(block.text) == famspec_assets::run_qwen3_flash_attention);
+    // The attention function, the cached-mask helper it calls and the module state that helper keeps.
+    const auto blocks = view.source_blocks(qwen3.interface_blocks);
+    REQUIRE(blocks.size() == 3);
+    CHECK(texts(view, blocks[0].defines) == std::vector<std::string>{"run_qwen3_flash_attention"});
+    CHECK(texts(view, blocks[0].needs) ==
+          std::vector<std::string>{"nn", "torch", "Any", "_get_compressed_causal_mask"});
+    CHECK(texts(view, blocks[0].imports) ==
+          std::vector<std::string>{"from torch import nn", "import torch", "from typing import Any"});
+    CHECK(view.text(blocks[0].text) == famspec_assets::run_qwen3_flash_attention);
+    CHECK(texts(view, blocks[1].defines) == std::vector<std::string>{"_get_compressed_causal_mask"});
+    CHECK(view.text(blocks[1].text) == famspec_assets::get_compressed_causal_mask);
+    CHECK(texts(view, blocks[2].defines) ==
+          std::vector<std::string>{"_COMPRESSED_CAUSAL_MASK_SIZE", "_COMPRESSED_CAUSAL_MASKS"});
+    CHECK(view.text(blocks[2].text) == famspec_assets::compressed_causal_mask_size);
 
     const auto factories = view.factories(qwen3.factories);
     REQUIRE(factories.size() == 3);
@@ -228,7 +237,7 @@ TEST_CASE("the qwen3 tables read back through their byte offsets as plugins/qwen
     CHECK(view.text(factories[0].target) == provider + "replace_qwen3_rms_norm");
     CHECK(view.text(factories[1].target) == provider + "replace_qwen3_flash_attention");
     CHECK(view.text(factories[2].target) == provider + "replace_qwen3_swiglu_mlp");
-    CHECK(view.text(factories[1].where) == "hyper_parallel/models/qwen3/adapter/replacements.py:13");
+    CHECK(view.text(factories[1].where) == "hyper_parallel/models/qwen3/adapter/replacements.py:29");
     CHECK(view.text(factories[1].component) == "GQAAttention");
     CHECK(view.text(factories[1].import_module) == "hyper_parallel.components.modules");
     CHECK(factories[1].mode == ConstructionMode::wrap_source);

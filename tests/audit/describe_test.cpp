@@ -84,7 +84,7 @@ TEST_CASE("a factory's full construction declaration") {
     CHECK(archetype.at("compute_factory").as_string() ==
           "hyper_parallel.models.qwen3_moe.adapter.distributed.expert_parallel.qwen3moe_ep_compute_fn");
     CHECK(famspec::canonical_json(archetype.at("options")) ==
-          R"([{"default":"False","kind":"positional","name":"use_grouped_gemm"}])");
+          R"([{"default":"False","kind":"keyword_only","name":"use_grouped_gemm"}])");
 }
 
 TEST_CASE("positional module, runtime-only factories and compute functions") {

@@ -361,7 +361,7 @@ TEST_CASE("plugins: the two MoE archetypes") {
     CHECK((*qwen)->shared() == "none");
     CHECK((*qwen)->strip_boundary_subpatterns().empty());
     CHECK((*qwen)->compute_factory() == kQwen + "distributed.expert_parallel.qwen3moe_ep_compute_fn");
-    CHECK(signature((*qwen)->options()) == "use_grouped_gemm=False");
+    CHECK(signature((*qwen)->options()) == "*, use_grouped_gemm=False");
 
     const auto* deepseek =
         registry.find_archetype("hyper_parallel.distributed.expert_parallel.recipes.deepseekv3_ep_compute_fn");
@@ -406,17 +406,19 @@ TEST_CASE("plugins: CP wrappers and the compute functions that are not archetype
               kQwen + "distributed.context_parallel.qwen3_moe_flash_attention_cp_wrapper",
               kQwen + "distributed.context_parallel_async.qwen3_moe_async_colossal_cp_wrapper",
               kQwen + "distributed.context_parallel_async.qwen3_moe_async_hybrid_cp_wrapper",
+              kQwen + "distributed.context_parallel_async.qwen3_moe_async_ulysses_cp_wrapper",
               kQwen + "distributed.context_parallel_async.qwen3_moe_flash_attention_cp_mask_wrapper",
           });
     // The static options a plan may write next to the _target_, with their Literal values (the MLA
-    // strategy's through its module-level alias).
+    // strategy's through its module-level alias); ulysses_degree follows the runtime's five positional
+    // arguments without a default, so a plan must give it.
     const std::map<std::string, std::string> options = {
         {"mla_cp_wrapper", "*, strategy='expanded_ulysses', backend='npu'"},
         {"kimi_delta_attention_cp_wrapper",
          "*, backend='eager', state_cp_method='p2p', ulysses_degree=1, group_size=1"},
         {"kimi_delta_attention_ulysses_cp_wrapper", "backend='eager', chunk_size=64"},
         {"qwen3_5_gdn_p2p_cp_wrapper", "backend='eager', chunk_size=64"},
-        {"qwen3_moe_async_hybrid_cp_wrapper", "*, ulysses_degree=1"},
+        {"qwen3_moe_async_hybrid_cp_wrapper", "ulysses_degree"},
     };
     for (const auto& wrapper : registry.cp_wrappers()) {
         CAPTURE(wrapper->target());

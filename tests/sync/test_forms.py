@@ -108,9 +108,20 @@ def test_inner_wrapper_options_keyword_only_with_literal_values_and_positional_w
         "context_parallel.qwen3_moe_flash_attention_cp_wrapper",
         "context_parallel.qwen3_moe_flash_attention_cp_mask_wrapper",
         "context_parallel_async.qwen3_moe_async_colossal_cp_wrapper",
+        "context_parallel_async.qwen3_moe_async_ulysses_cp_wrapper",
         "context_parallel_async.qwen3_moe_async_hybrid_cp_wrapper",
         "context_parallel_async.qwen3_moe_flash_attention_cp_mask_wrapper",
     ]
+    # A parameter after the runtime's five positional arguments is an option even without a default:
+    # the plan must give it.
+    hybrid = next(w for w in qwen.cp_wrappers if w.target.endswith("hybrid_cp_wrapper"))
+    assert [(p.name, p.value.kind, p.keyword_only) for p in hybrid.options] == [("ulysses_degree", "required", False)]
+
+
+def test_a_compute_factory_takes_the_module_and_the_meshes_from_the_runtime(declarations):
+    # @local_compute def f(*, module, mesh, tp_mesh, cp_mesh, ep_mesh, use_grouped_gemm=False)
+    (archetype,) = read_family(RUNTIME, "qwen3_moe", declarations).archetypes
+    assert [(p.name, p.value.value, p.keyword_only) for p in archetype.options] == [("use_grouped_gemm", False, True)]
 
 
 def test_compute_functions_under_the_modules_the_runtime_has(declarations):

@@ -1,6 +1,6 @@
-"""A CP wrapper's declared static options against its ``def``: the keyword-only parameters and those
-with a default after the positional ones the runtime passes (as sync reads them), each with its
-default and, for a ``Literal[...]`` type, its allowed values."""
+"""A CP wrapper's declared static options against its ``def``: every parameter after the five
+positional ones the runtime passes, and any with a default among them (as sync reads them), each with
+its default and, for a ``Literal[...]`` type, its allowed values."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ from .findings import drift
 
 # Passed by the runtime, never by a plan: not options.
 _RUNTIME_ARGUMENTS = ("module", "module_fqn", "context")
+# The runtime calls a wrapper with target_module, mesh, tp_mesh, cp_mesh and ep_mesh, positionally.
+RUNTIME_POSITIONAL = 5
 
 
 def _literal_values(annotation: ast.expr | None) -> tuple | None:
@@ -39,7 +41,8 @@ def option_arguments(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[s
     args = function.args
     positional = args.posonlyargs + args.args
     defaults = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
-    found = [(a, d, sig.POSITIONAL) for a, d in zip(positional, defaults) if d is not None]
+    found = [(a, d, sig.POSITIONAL) for i, (a, d) in enumerate(zip(positional, defaults))
+             if d is not None or i >= RUNTIME_POSITIONAL]
     found += [(a, d, sig.KEYWORD_ONLY) for a, d in zip(args.kwonlyargs, args.kw_defaults)]
     return {a.arg: (a, d, kind) for a, d, kind in found}
 

@@ -7,6 +7,9 @@ from __future__ import annotations
 import ast
 
 from ..audit.factories import _RUNTIME_PARAMETERS
+
+# What the runtime passes a @local_compute factory beside the module, by keyword: not options.
+_MESHES = ("mesh", "tp_mesh", "cp_mesh", "ep_mesh")
 from ..audit.providers import family_folder
 from ..audit.source_tree import SourceTree, UnreadableSource
 from . import values
@@ -126,7 +129,7 @@ def _options(tree: SourceTree, archetype: Archetype) -> Todo | None:
         return Todo(Site(error.rel, error.line or 1), archetype.compute_factory, error.reason)
     if binding.kind != "definition" or not isinstance(binding.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return Todo(archetype.site, archetype.compute_factory, "the compute factory is not a def sync can read")
-    for param, arg in values.parameters(binding.node, binding.module, skip=_RUNTIME_PARAMETERS):
+    for param, arg in values.parameters(binding.node, binding.module, skip=_RUNTIME_PARAMETERS + _MESHES):
         if param.value.kind != "literal":
             return Todo(Site(binding.module.rel, arg.lineno), archetype.compute_factory,
                         f"option {param.name} has no literal default")

@@ -1,13 +1,14 @@
 """Context-parallel wrappers: the functions of a family's ``context_parallel`` modules (the adapter-path
 convention the runtime resolves them by) and every function decorated ``@inner_wrapper``, with the
-options a plan may set next to the ``_target_``: the keyword-only parameters and those with a default
-after the positional ones the runtime passes, each with its ``Literal[...]`` values."""
+options a plan may set next to the ``_target_``: every parameter after the five positional ones the
+runtime passes, required or with a default, each with its ``Literal[...]`` values."""
 
 from __future__ import annotations
 
 import ast
 
 from ..audit.factories import _RUNTIME_PARAMETERS
+from ..audit.wrapper_options import RUNTIME_POSITIONAL
 from ..audit.source_tree import SourceTree
 from . import values
 from .model import CpWrapper, Site, Todo
@@ -54,12 +55,15 @@ def read_wrappers(tree: SourceTree, modules: list[str]) -> tuple[list[CpWrapper]
             if not (_decorated(node, module) or _by_convention(dotted, node)):
                 continue
             wrapper = CpWrapper(f"{dotted}.{node.name}", Site(module.rel, node.lineno))
-            for param, arg in values.parameters(node, module, skip=_RUNTIME_PARAMETERS):
-                # The runtime passes the module and the meshes positionally, without defaults; a
-                # parameter with a default after them is an option as much as a keyword-only one.
-                if not param.keyword_only and param.value.kind == "required":
+            for position, (param, arg) in enumerate(values.parameters(node, module)):
+                # The runtime passes the module and the four meshes as the first positional arguments,
+                # without defaults. Every parameter after them is an option a plan sets next to the
+                # _target_ (required when it has no default: `ulysses_degree: int`); so is one with
+                # a default among them.
+                runtime = not param.keyword_only and position < RUNTIME_POSITIONAL
+                if param.name in _RUNTIME_PARAMETERS or (runtime and param.value.kind == "required"):
                     continue
-                if param.value.kind != "literal":
+                if param.value.kind not in ("literal", "required"):
                     todos.append(Todo(Site(module.rel, arg.lineno), wrapper.target,
                                       f"option {param.name} has no literal default"))
                     continue

@@ -38,9 +38,10 @@ FAMSPEC_PLUGIN(
              },
              .cp_wrappers = {
                  {.target = "hyper_parallel.models.deepseek_v3.adapter.distributed.context_parallel.mla_cp_wrapper",
-                  .options = {kw_only, param("strategy", "expanded_ulysses", one_of{"expanded_ulysses", "ulysses"}),
+                  .options = {kw_only,
+                              param("strategy", "expanded_ulysses", one_of{"expanded_ulysses", "latent_kv_head"}),
                               param("backend", "npu", one_of{"npu", "sdpa"})},
-                  .where = "hyper_parallel/models/deepseek_v3/adapter/distributed/context_parallel.py:9"},
+                  .where = "hyper_parallel/models/deepseek_v3/adapter/distributed/context_parallel.py:14"},
              },
              .archetypes = {
                  {.fingerprint = {"topk_router_module", "additive", "batched_parameters"},

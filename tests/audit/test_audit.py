@@ -362,7 +362,7 @@ def test_cp_wrapper_options_are_audited_as_keyword_only_parameters(audit, tree, 
     deepseek = next(f for f in declarations["families"] if f["model_type"] == "deepseek_v3")
     mla = next(w for w in deepseek["cp_wrappers"] if w["target"] == MLA_CP)
     assert mla["options"] == [
-        {"allowed": ["'expanded_ulysses'", "'ulysses'"], "default": "'expanded_ulysses'", "kind": "keyword_only",
+        {"allowed": ["'expanded_ulysses'", "'latent_kv_head'"], "default": "'expanded_ulysses'", "kind": "keyword_only",
          "name": "strategy"},
         {"allowed": ["'npu'", "'sdpa'"], "default": "'npu'", "kind": "keyword_only", "name": "backend"},
     ]

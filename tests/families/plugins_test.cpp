@@ -426,7 +426,7 @@ TEST_CASE("plugins: CP wrappers and the compute functions that are not archetype
         const auto expected = options.find(name);
         CHECK(signature(wrapper->options()) == (expected == options.end() ? "" : expected->second));
         if (name == "mla_cp_wrapper") {
-            CHECK(wrapper->options()[0].allowed == std::vector<famspec::PyLiteral>{"expanded_ulysses", "ulysses"});
+            CHECK(wrapper->options()[0].allowed == std::vector<famspec::PyLiteral>{"expanded_ulysses", "latent_kv_head"});
             CHECK(wrapper->options()[1].allowed == std::vector<famspec::PyLiteral>{"npu", "sdpa"});
         }
     }

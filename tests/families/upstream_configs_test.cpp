@@ -377,7 +377,7 @@ TEST_CASE("configs: show lists a CP wrapper's options with their allowed values"
     REQUIRE(text.exit_code == 0);
     CHECK(text.out.find(
               "  cp wrappers:\n    " + kMlaCp +
-              "\n      options strategy='expanded_ulysses' (Literal['expanded_ulysses', 'ulysses']), backend='npu' "
+              "\n      options strategy='expanded_ulysses' (Literal['expanded_ulysses', 'latent_kv_head']), backend='npu' "
               "(Literal['npu', 'sdpa'])\n") != std::string::npos);
     CHECK(text.out.find("    hyper_parallel.models.deepseek_v3.adapter.conversion.module_replacement\n"
                         "    hyper_parallel.models.deepseek_v3.adapter.replacements\n") != std::string::npos);

@@ -230,3 +230,10 @@ def test_an_unreadable_form_through_json(tree, tmp_path, declarations_file, caps
     assert (code, error["kind"]) == (1, "unreadable")
     assert "`_LOADERS[0]` is neither a loader function, a lambda nor a module" in error["message"]
     assert not out.exists()
+
+
+def test_a_literal_alias_imported_from_another_module_under_the_root(declarations):
+    # deepseek_v3's wrapper annotates `strategy: MLACPStrategy`, imported from the shared MLA module.
+    (wrapper,) = read_family(RUNTIME, "deepseek_v3", declarations).cp_wrappers
+    assert [(p.name, p.choices) for p in wrapper.options] == [
+        ("strategy", ("expanded_ulysses", "latent_kv_head")), ("backend", ("npu", "sdpa"))]

@@ -129,7 +129,8 @@ def _options(tree: SourceTree, archetype: Archetype) -> Todo | None:
         return Todo(Site(error.rel, error.line or 1), archetype.compute_factory, error.reason)
     if binding.kind != "definition" or not isinstance(binding.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return Todo(archetype.site, archetype.compute_factory, "the compute factory is not a def sync can read")
-    for param, arg in values.parameters(binding.node, binding.module, skip=_RUNTIME_PARAMETERS + _MESHES):
+    for param, arg in values.parameters(binding.node, binding.module, skip=_RUNTIME_PARAMETERS + _MESHES,
+                                        tree=tree):
         if param.value.kind != "literal":
             return Todo(Site(binding.module.rel, arg.lineno), archetype.compute_factory,
                         f"option {param.name} has no literal default")

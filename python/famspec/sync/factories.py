@@ -43,7 +43,7 @@ def read_factory(tree: SourceTree, provider: str, module: ParsedModule, function
     def todo(line: int, reason: str) -> Todo:
         return Todo(Site(module.rel, line), f"{provider}.{name}", reason)
 
-    for param, arg in values.parameters(function, module, skip=_RUNTIME_PARAMETERS):
+    for param, arg in values.parameters(function, module, skip=_RUNTIME_PARAMETERS, tree=tree):
         if param.value.kind != "literal":
             return todo(arg.lineno, f"option {param.name} has no literal default")
         factory.options.append(param)

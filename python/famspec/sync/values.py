@@ -17,10 +17,23 @@ def value_of(node: ast.expr | None) -> Value:
     return Value("expression", ast.unparse(node))
 
 
-def literal_choices(annotation: ast.expr | None, module) -> tuple:
+def _alias(name: str, module, tree):
+    """The module-level assignment a name stands for: in its module, or, given the tree, in the module
+    under the root it is imported from (``from ...mla_context_parallel import MLACPStrategy``)."""
+    if module is None:
+        return None
+    if name in module.definitions:
+        return module.definitions[name]
+    if tree is None or name not in module.imports:
+        return None
+    binding = tree.resolve(module.name, name)
+    return binding.node if binding.kind == "definition" else None
+
+
+def literal_choices(annotation: ast.expr | None, module, tree=None) -> tuple:
     """The values of ``Literal[...]`` (``typing.Literal`` too), or of a module-level alias of one."""
-    if isinstance(annotation, ast.Name) and module is not None:
-        alias = module.definitions.get(annotation.id)
+    if isinstance(annotation, ast.Name):
+        alias = _alias(annotation.id, module, tree)
         if isinstance(alias, (ast.Assign, ast.AnnAssign)) and alias.value is not None:
             annotation = alias.value
     if not isinstance(annotation, ast.Subscript):
@@ -35,14 +48,15 @@ def literal_choices(annotation: ast.expr | None, module) -> tuple:
     return tuple(i.value for i in items)
 
 
-def parameters(function, module, skip: tuple[str, ...] = ()) -> list[tuple[Param, ast.arg]]:
-    """Every named parameter with its default and Literal values; ``*args``/``**kwargs`` left out."""
+def parameters(function, module, skip: tuple[str, ...] = (), tree=None) -> list[tuple[Param, ast.arg]]:
+    """Every named parameter with its default and Literal values; ``*args``/``**kwargs`` left out. With
+    the tree, a Literal alias imported from another module under the root is followed."""
     args = function.args
     positional = args.posonlyargs + args.args
     defaults = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
     out = []
     for arg, default in zip(positional, defaults):
-        out.append((Param(arg.arg, value_of(default), False, literal_choices(arg.annotation, module)), arg))
+        out.append((Param(arg.arg, value_of(default), False, literal_choices(arg.annotation, module, tree)), arg))
     for arg, default in zip(args.kwonlyargs, args.kw_defaults):
-        out.append((Param(arg.arg, value_of(default), True, literal_choices(arg.annotation, module)), arg))
+        out.append((Param(arg.arg, value_of(default), True, literal_choices(arg.annotation, module, tree)), arg))
     return [(p, a) for p, a in out if p.name not in skip]

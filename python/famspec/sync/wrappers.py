@@ -55,7 +55,7 @@ def read_wrappers(tree: SourceTree, modules: list[str]) -> tuple[list[CpWrapper]
             if not (_decorated(node, module) or _by_convention(dotted, node)):
                 continue
             wrapper = CpWrapper(f"{dotted}.{node.name}", Site(module.rel, node.lineno))
-            for position, (param, arg) in enumerate(values.parameters(node, module)):
+            for position, (param, arg) in enumerate(values.parameters(node, module, tree=tree)):
                 # The runtime passes the module and the four meshes as the first positional arguments,
                 # without defaults. Every parameter after them is an option a plan sets next to the
                 # _target_ (required when it has no default: `ulysses_degree: int`); so is one with

@@ -13,6 +13,8 @@ FAMSPEC_PLUGIN(
              .architecture = "KimiK25ForConditionalGeneration",
              .where = "hyper_parallel/models/kimi_k26/adapter/registration.py:12",
              .compute_functions = {
+                 // hyper_parallel/models/kimi_k26/adapter/distributed/ep_compute.py:14
+                 "hyper_parallel.models.kimi_k26.adapter.distributed.ep_compute.kimi_k26_ep_compute_fn",
                  // hyper_parallel/models/kimi_k26/adapter/expert_parallel.py:7
                  "hyper_parallel.models.kimi_k26.adapter.expert_parallel.kimi_k26_ep_compute_fn",
                  // hyper_parallel/models/kimi_k26/adapter/expert_parallel.py:14

@@ -426,7 +426,8 @@ TEST_CASE("plugins: CP wrappers and the compute functions that are not archetype
         const auto expected = options.find(name);
         CHECK(signature(wrapper->options()) == (expected == options.end() ? "" : expected->second));
         if (name == "mla_cp_wrapper") {
-            CHECK(wrapper->options()[0].allowed == std::vector<famspec::PyLiteral>{"expanded_ulysses", "latent_kv_head"});
+            CHECK(wrapper->options()[0].allowed ==
+                  std::vector<famspec::PyLiteral>{"expanded_ulysses", "latent_kv_head"});
             CHECK(wrapper->options()[1].allowed == std::vector<famspec::PyLiteral>{"npu", "sdpa"});
         }
     }
@@ -441,6 +442,13 @@ TEST_CASE("plugins: CP wrappers and the compute functions that are not archetype
         CHECK((*owner)->model_type() == "deepseek_v41");
         CHECK(registry.find_archetype(target) == nullptr);
     }
+    // The one Kimi K2.6's training recipe names: @local_compute in a module whose name does not say so.
+    const auto* kimi = registry.find_compute_function_owner(
+        "hyper_parallel.models.kimi_k26.adapter.distributed.ep_compute.kimi_k26_ep_compute_fn");
+    REQUIRE(kimi != nullptr);
+    CHECK((*kimi)->model_type() == "kimi_k26");
+    CHECK(registry.find_compute_function_owner(
+              "hyper_parallel.models.kimi_k26.adapter.distributed.ep_compute.describe_router") == nullptr);
 }
 
 TEST_CASE("plugins: only qwen3_moe and qwen3 hand a function over, and it renders with GQAAttention") {

@@ -237,3 +237,13 @@ def test_a_literal_alias_imported_from_another_module_under_the_root(declaration
     (wrapper,) = read_family(RUNTIME, "deepseek_v3", declarations).cp_wrappers
     assert [(p.name, p.choices) for p in wrapper.options] == [
         ("strategy", ("expanded_ulysses", "latent_kv_head")), ("backend", ("npu", "sdpa"))]
+
+
+def test_a_local_compute_function_anywhere_in_the_adapter_is_a_compute_function(declarations):
+    family = read_family(RUNTIME, "kimi_k26", declarations)
+    adapter = f"{MODELS}.kimi_k26.adapter."
+    assert [t[len(adapter):] for t, _ in family.compute_functions] == [
+        "distributed.ep_compute.kimi_k26_ep_compute_fn",  # @local_compute; describe_router beside it is not
+        "expert_parallel.kimi_k26_ep_compute_fn",
+        "expert_parallel.kimi_k26_moe_compute_fn",
+    ]

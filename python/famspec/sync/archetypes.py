@@ -7,13 +7,15 @@ from __future__ import annotations
 import ast
 
 from ..audit.factories import _RUNTIME_PARAMETERS
-
-# What the runtime passes a @local_compute factory beside the module, by keyword: not options.
-_MESHES = ("mesh", "tp_mesh", "cp_mesh", "ep_mesh")
 from ..audit.providers import family_folder
 from ..audit.source_tree import SourceTree, UnreadableSource
 from . import values
+from .decorators import decorated_with
 from .model import Archetype, Site, Todo
+
+# What the runtime passes a @local_compute factory beside the module, by keyword: not options.
+_MESHES = ("mesh", "tp_mesh", "cp_mesh", "ep_mesh")
+LOCAL_COMPUTE = "local_compute"
 
 ARCHETYPES_MODULE = "hyper_parallel.distributed.expert_parallel.archetypes"
 _FIELDS = ("kind", "target_class", "router_kind", "shared", "strip_boundary_subpatterns", "compute_factory")
@@ -139,19 +141,20 @@ def _options(tree: SourceTree, archetype: Archetype) -> Todo | None:
 
 
 def compute_functions(tree: SourceTree, modules: list[str], archetype_factories: set[str]) -> list[tuple[str, Site]]:
-    """Public functions of the family's expert-parallel modules (every adapter module whose name ends
-    in ``expert_parallel``: ``adapter.expert_parallel``, ``adapter.distributed.moe_engram_expert_parallel``)
-    that are no archetype's factory."""
+    """The family's compute functions that are no archetype's factory: the public functions of its
+    expert-parallel modules (every adapter module whose name ends in ``expert_parallel``:
+    ``adapter.expert_parallel``, ``adapter.distributed.moe_engram_expert_parallel``), and every
+    ``@local_compute`` function of its adapter wherever it lives (``adapter.distributed.ep_compute``)."""
     out = []
     for dotted in modules:
-        if not dotted.rsplit(".", 1)[-1].endswith("expert_parallel"):
-            continue
+        by_name = dotted.rsplit(".", 1)[-1].endswith("expert_parallel")
         module = tree.module(dotted)
         for node in module.tree.body:
             target = f"{dotted}.{getattr(node, 'name', '')}"
             if (
                 isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
                 and not node.name.startswith("_")
+                and (by_name or decorated_with(node, module, LOCAL_COMPUTE))
                 and target not in archetype_factories
             ):
                 out.append((target, Site(module.rel, node.lineno)))

@@ -11,21 +11,10 @@ from ..audit.factories import _RUNTIME_PARAMETERS
 from ..audit.wrapper_options import RUNTIME_POSITIONAL
 from ..audit.source_tree import SourceTree
 from . import values
+from .decorators import decorated_with
 from .model import CpWrapper, Site, Todo
 
 INNER_WRAPPER = "inner_wrapper"
-
-
-def _decorated(function, module) -> bool:
-    for decorator in function.decorator_list:
-        target = decorator.func if isinstance(decorator, ast.Call) else decorator
-        if isinstance(target, ast.Attribute) and target.attr == INNER_WRAPPER:
-            return True
-        if isinstance(target, ast.Name):
-            imported = module.imports.get(target.id)
-            if target.id == INNER_WRAPPER or (imported is not None and imported[1] == INNER_WRAPPER):
-                return True
-    return False
 
 
 def _by_convention(dotted: str, function) -> bool:
@@ -52,7 +41,7 @@ def read_wrappers(tree: SourceTree, modules: list[str]) -> tuple[list[CpWrapper]
         for node in module.tree.body:
             if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or node.name.startswith("_"):
                 continue
-            if not (_decorated(node, module) or _by_convention(dotted, node)):
+            if not (decorated_with(node, module, INNER_WRAPPER) or _by_convention(dotted, node)):
                 continue
             wrapper = CpWrapper(f"{dotted}.{node.name}", Site(module.rel, node.lineno))
             for position, (param, arg) in enumerate(values.parameters(node, module, tree=tree)):

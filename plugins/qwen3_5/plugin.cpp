@@ -18,10 +18,11 @@ FAMSPEC_PLUGIN(
              },
              .cp_wrappers = {
                  {.target = "hyper_parallel.models.qwen3_5.adapter.distributed.context_parallel.qwen3_5_gdn_ulysses_cp_wrapper",
+                  .options = {param("backend", "eager"), param("chunk_size", 64)},
                   .where = "hyper_parallel/models/qwen3_5/adapter/distributed/context_parallel.py:7"},
                  {.target = "hyper_parallel.models.qwen3_5.adapter.distributed.context_parallel.qwen3_5_gdn_p2p_cp_wrapper",
                   .options = {param("backend", "eager"), param("chunk_size", 64)},
-                  .where = "hyper_parallel/models/qwen3_5/adapter/distributed/context_parallel.py:12"},
+                  .where = "hyper_parallel/models/qwen3_5/adapter/distributed/context_parallel.py:13"},
              }},
             {.model_type = "qwen3_5_text",
              .architecture = "Qwen3_5ForCausalLM",

@@ -414,9 +414,10 @@ TEST_CASE("plugins: CP wrappers and the compute functions that are not archetype
     // arguments without a default, so a plan must give it.
     const std::map<std::string, std::string> options = {
         {"mla_cp_wrapper", "*, strategy='expanded_ulysses', backend='npu'"},
-        {"kimi_delta_attention_cp_wrapper",
-         "*, backend='eager', state_cp_method='p2p', ulysses_degree=1, group_size=1"},
+        {"kimi_delta_attention_cp_wrapper", "backend='triton', state_cp_method='p2p', ulysses_degree=1, group_size=1"},
         {"kimi_delta_attention_ulysses_cp_wrapper", "backend='eager', chunk_size=64"},
+        {"kimi_delta_attention_p2p_cp_wrapper", "backend='eager', chunk_size=64"},
+        {"qwen3_5_gdn_ulysses_cp_wrapper", "backend='eager', chunk_size=64"},
         {"qwen3_5_gdn_p2p_cp_wrapper", "backend='eager', chunk_size=64"},
         {"qwen3_moe_async_hybrid_cp_wrapper", "ulysses_degree"},
     };

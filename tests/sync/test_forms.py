@@ -86,23 +86,27 @@ def test_a_provider_borrowed_from_another_family(declarations):
     lender = read_family(RUNTIME, "kimi_k3", declarations)
     assert lender.borrowed == []
     assert [w.target.rsplit(".", 1)[1] for w in lender.cp_wrappers] == [
-        "kimi_delta_attention_cp_wrapper", "kimi_delta_attention_p2p_cp_wrapper",
-        "kimi_delta_attention_ulysses_cp_wrapper"]
+        "kimi_delta_attention_ulysses_cp_wrapper", "kimi_delta_attention_p2p_cp_wrapper",
+        "kimi_delta_attention_cp_wrapper"]
 
 
 def test_inner_wrapper_options_keyword_only_with_literal_values_and_positional_with_defaults(declarations):
+    (mla,) = read_family(RUNTIME, "deepseek_v3", declarations).cp_wrappers
+    assert [(p.name, p.value.value, p.keyword_only, p.choices) for p in mla.options] == [
+        ("strategy", "expanded_ulysses", True, ("expanded_ulysses", "latent_kv_head")),
+        ("backend", "npu", True, ("npu", "sdpa")),
+    ]
     wrappers = {w.target.rsplit(".", 1)[1]: w for w in read_family(RUNTIME, "kimi_k3", declarations).cp_wrappers}
     assert [(p.name, p.value.value, p.keyword_only, p.choices)
             for p in wrappers["kimi_delta_attention_cp_wrapper"].options] == [
-        ("backend", "eager", True, ("eager", "triton")),
-        ("state_cp_method", "p2p", True, ("p2p", "allgather")),
-        ("ulysses_degree", 1, True, ()),
-        ("group_size", 1, True, ()),
+        ("backend", "triton", False, ()),
+        ("state_cp_method", "p2p", False, ()),
+        ("ulysses_degree", 1, False, ()),
+        ("group_size", 1, False, ()),
     ]
-    assert wrappers["kimi_delta_attention_p2p_cp_wrapper"].options == []
-    assert [(p.name, p.value.value, p.keyword_only)
-            for p in wrappers["kimi_delta_attention_ulysses_cp_wrapper"].options] == [
-        ("backend", "eager", False), ("chunk_size", 64, False)]
+    for name in ("kimi_delta_attention_p2p_cp_wrapper", "kimi_delta_attention_ulysses_cp_wrapper"):
+        assert [(p.name, p.value.value, p.keyword_only) for p in wrappers[name].options] == [
+            ("backend", "eager", False), ("chunk_size", 64, False)]
     qwen = read_family(RUNTIME, "qwen3_moe", declarations)
     assert [w.target[len(f"{MODELS}.qwen3_moe.adapter.distributed."):] for w in qwen.cp_wrappers] == [
         "context_parallel.qwen3_moe_flash_attention_cp_wrapper",

@@ -251,3 +251,24 @@ def test_a_local_compute_function_anywhere_in_the_adapter_is_a_compute_function(
         "expert_parallel.kimi_k26_ep_compute_fn",
         "expert_parallel.kimi_k26_moe_compute_fn",
     ]
+
+
+def test_a_loader_returning_a_submodule_whose_file_is_missing_names_the_module(tree, tmp_path, sync):
+    tree.path("hyper_parallel/models/qwen3_moe/adapter/replacements.py").unlink()
+    line = tree.line_of(QWEN_REGISTRATION, "    return replacements")
+    _refused(sync, tree.root, "qwen3_moe", tmp_path / "qwen3_moe",
+             f"{QWEN_REGISTRATION}:{line}: the replacements provider of qwen3_moe cannot be read: it names the module "
+             "hyper_parallel.models.qwen3_moe.adapter.replacements, which is neither a file nor a package under the "
+             "source root; give the source root of a runtime tree that holds the module; nothing was written")
+
+
+def test_a_loader_returning_a_name_its_package_binds_is_not_a_module(tree, tmp_path, sync):
+    tree.path("hyper_parallel/models/qwen3_moe/adapter/replacements.py").unlink()
+    tree.path("hyper_parallel/models/qwen3_moe/adapter/__init__.py").write_text(
+        "def replacements():\n    return None\n", encoding="utf-8")
+    line = tree.line_of(QWEN_REGISTRATION, "    return replacements")
+    _refused(sync, tree.root, "qwen3_moe", tmp_path / "qwen3_moe",
+             f"{QWEN_REGISTRATION}:{line}: the replacements provider of qwen3_moe cannot be read: the loader "
+             "_load_replacements returns replacements, a name of hyper_parallel.models.qwen3_moe.adapter, not a "
+             "module; write it as a loader that imports one module and returns it, a lambda returning "
+             "importlib.import_module(\"<module>\"), or a module; nothing was written")

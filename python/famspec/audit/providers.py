@@ -16,6 +16,7 @@ from .source_tree import ParsedModule, SourceTree, UnreadableSource
 MODULE_KEYWORDS = ("replacements", "attention", "context_parallel", "expert_parallel")
 MODELS_PACKAGE = "hyper_parallel.models"
 _MISSING_FAMILY = "give the source root of a runtime that holds that family too"
+_MISSING_MODULE = "give the source root of a runtime tree that holds the module"
 
 
 @dataclass(frozen=True)
@@ -81,7 +82,7 @@ class _Reader:
                 self.fail(module, node, f"it is borrowed from the family folder {borrowed}, which is not in the "
                                         "source tree", _MISSING_FAMILY)
             self.fail(module, node, f"it names the module {dotted}, which is neither a file nor a package under "
-                                    "the source root")
+                                    "the source root", _MISSING_MODULE)
         return Provider(self.keyword, dotted, module.rel, getattr(node, "lineno", 1), borrowed)
 
     def value(self, module: ParsedModule, node: ast.expr, borrowed: str | None) -> Provider:
@@ -182,8 +183,11 @@ class _Reader:
             self.fail(module, statement, f"the loader {function.name} returns `{ast.unparse(value)}`, not a module "
                                          "it imports")
         dotted = ".".join([local[parts[0]], *parts[1:]])
-        if not self.tree.exists(dotted) and self.tree.exists(dotted.rsplit(".", 1)[0]):
-            source, attribute = dotted.rsplit(".", 1)
+        source, attribute = dotted.rsplit(".", 1)
+        package = self.tree.module(source) if not self.tree.exists(dotted) and self.tree.exists(source) else None
+        # `from pkg import x; return x`: x is a name pkg binds (not a module), or a submodule whose file
+        # is missing, which module_named reports.
+        if package is not None and (attribute in package.definitions or attribute in package.imports):
             self.fail(module, statement, f"the loader {function.name} returns {attribute}, a name of {source}, not a "
                                          "module")
         return self.module_named(module, statement, dotted, borrowed)

@@ -162,3 +162,38 @@ def test_deepseek_v3_runtime_only_factories_answer_under_both_layouts(registry):
         answer = resolver.replacement(V3 + provider + "replace_mxfp8_grouped_experts", module_type=module_type)
         assert answer.status == "native"
         assert [d.kind for d in answer.diagnostics] == ["runtime_only"]
+
+
+QWEN_HYBRID = "hyper_parallel.models.qwen3_moe.adapter.distributed.context_parallel_async.qwen3_moe_async_hybrid_cp_wrapper"
+
+
+def test_a_cp_wrapper_option_the_runtime_takes_after_its_five_arguments_is_no_ignored_option(registry):
+    # `def qwen3_moe_async_hybrid_cp_wrapper(target_module, mesh, tp_mesh, cp_mesh, ep_mesh, ulysses_degree: int)`
+    strict = famspec.Resolver(registry, strict=True)
+    answer = strict.strategy(QWEN_HYBRID, "qwen3_moe", slot="inner_wrapper", options={"ulysses_degree": 2})
+    assert (answer.status, answer.diagnostics, answer.value.kind) == ("resolved", (), "cp_attention")
+    # The MLA strategies are those of the shared MLA module's alias.
+    latent = strict.strategy(MLA_CP, "deepseek_v3", slot="inner_wrapper", options={"strategy": "latent_kv_head"})
+    assert (latent.status, latent.diagnostics) == ("resolved", ())
+
+
+def test_kimi_k26_recipe_names_its_own_compute_function(registry, tmp_path):
+    # As Kimi K2.6's training recipe writes its MoE layers' expert parallelism.
+    path = tmp_path / "train.yaml"
+    path.write_text("""model:
+  _target_: hyper_parallel.models.kimi_k26.adapter.validation.cropped_model.build_cropped_kimi_vlm
+  pretrained_model_name_or_path: moonshotai/Kimi-K2.6
+plan_overrides:
+  - match: "model.language_model.layers.[123456789]*.mlp"
+    when: ep
+    region_dispatch: false
+    local_compute_fn:
+      _target_: hyper_parallel.models.kimi_k26.adapter.distributed.ep_compute.kimi_k26_ep_compute_fn
+      fix_router: true
+      use_grouped_gemm: true
+""")
+    (entry,) = famspec.Resolver(registry).summary(str(path)).entries
+    assert (entry.status, [d.kind for d in entry.diagnostics]) == ("native", ["runtime_only"])
+    assert "belongs to family 'kimi_k26'" in entry.diagnostics[0].message
+    cli = run_cli("check", str(path))
+    assert cli.returncode == 0, cli.stdout + cli.stderr

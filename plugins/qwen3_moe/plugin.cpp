@@ -53,9 +53,11 @@ FAMSPEC_PLUGIN(
              },
              .cp_wrappers = {
                  {.target = "hyper_parallel.models.qwen3_moe.adapter.distributed.context_parallel.qwen3_moe_flash_attention_cp_wrapper",
-                  .where = "hyper_parallel/models/qwen3_moe/adapter/distributed/context_parallel.py:1"},
+                  .where = "hyper_parallel/models/qwen3_moe/adapter/distributed/context_parallel.py:6"},
                  {.target = "hyper_parallel.models.qwen3_moe.adapter.distributed.context_parallel.qwen3_moe_flash_attention_cp_mask_wrapper",
-                  .where = "hyper_parallel/models/qwen3_moe/adapter/distributed/context_parallel.py:5"},
+                  .where = "hyper_parallel/models/qwen3_moe/adapter/distributed/context_parallel.py:10"},
+                 {.target = "hyper_parallel.models.qwen3_moe.adapter.distributed.context_parallel.qwen3_moe_flash_attention_ulysses_cp_wrapper",
+                  .where = "hyper_parallel/models/qwen3_moe/adapter/distributed/context_parallel.py:15"},
                  {.target = "hyper_parallel.models.qwen3_moe.adapter.distributed.context_parallel_async.qwen3_moe_async_colossal_cp_wrapper",
                   .where = "hyper_parallel/models/qwen3_moe/adapter/distributed/context_parallel_async.py:11"},
                  {.target = "hyper_parallel.models.qwen3_moe.adapter.distributed.context_parallel_async.qwen3_moe_async_ulysses_cp_wrapper",

@@ -344,13 +344,14 @@ def test_provider_as_a_package_reexporting_its_factories(audit, tree):
 
 
 def test_cp_wrapper_missing(audit, tree):
+    declared_at = tree.line_of(f"{QWEN}/distributed/context_parallel.py", "def qwen3_moe_flash_attention_cp_mask_wrapper(")
     tree.replace(f"{QWEN}/distributed/context_parallel.py", "def qwen3_moe_flash_attention_cp_mask_wrapper(",
                  "def qwen3_moe_flash_attention_cp_masked_wrapper(")
     code, report, _ = audit(tree.root)
     f = only(report, kind="cp_wrapper_missing")
     assert (f["subject"], f["file"], f["line"]) == (
         "hyper_parallel.models.qwen3_moe.adapter.distributed.context_parallel.qwen3_moe_flash_attention_cp_mask_wrapper",
-        f"{QWEN}/distributed/context_parallel.py", 5)
+        f"{QWEN}/distributed/context_parallel.py", declared_at)
     assert code == 1
 
 

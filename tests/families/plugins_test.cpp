@@ -404,6 +404,7 @@ TEST_CASE("plugins: CP wrappers and the compute functions that are not archetype
               "hyper_parallel.models.qwen3_5.adapter.distributed.context_parallel.qwen3_5_gdn_ulysses_cp_wrapper",
               kQwen + "distributed.context_parallel.qwen3_moe_flash_attention_cp_mask_wrapper",
               kQwen + "distributed.context_parallel.qwen3_moe_flash_attention_cp_wrapper",
+              kQwen + "distributed.context_parallel.qwen3_moe_flash_attention_ulysses_cp_wrapper",
               kQwen + "distributed.context_parallel_async.qwen3_moe_async_colossal_cp_wrapper",
               kQwen + "distributed.context_parallel_async.qwen3_moe_async_hybrid_cp_wrapper",
               kQwen + "distributed.context_parallel_async.qwen3_moe_async_ulysses_cp_wrapper",

@@ -111,6 +111,7 @@ def test_inner_wrapper_options_keyword_only_with_literal_values_and_positional_w
     assert [w.target[len(f"{MODELS}.qwen3_moe.adapter.distributed."):] for w in qwen.cp_wrappers] == [
         "context_parallel.qwen3_moe_flash_attention_cp_wrapper",
         "context_parallel.qwen3_moe_flash_attention_cp_mask_wrapper",
+        "context_parallel.qwen3_moe_flash_attention_ulysses_cp_wrapper",
         "context_parallel_async.qwen3_moe_async_colossal_cp_wrapper",
         "context_parallel_async.qwen3_moe_async_ulysses_cp_wrapper",
         "context_parallel_async.qwen3_moe_async_hybrid_cp_wrapper",

@@ -129,7 +129,7 @@ def test_qwen3_moe_project_reads_like_a_shipped_plugin(tmp_path, sync):
     code, stdout, stderr = sync(RUNTIME, "qwen3moe", out)
     assert code == 0, stderr
     assert stderr == ""
-    assert stdout.startswith("famspec sync: qwen3_moe (3 factories, 6 CP wrappers, 1 archetypes, 0 compute functions")
+    assert stdout.startswith("famspec sync: qwen3_moe (3 factories, 7 CP wrappers, 1 archetypes, 0 compute functions")
     assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()) == [
         ".famspec-sync.json", "CMakeLists.txt", "plugin.cpp", "python/compressed_causal_mask_size.py",
         "python/get_compressed_causal_mask.py", "python/run_qwen3_moe_flash_attention.py",

@@ -103,10 +103,11 @@ TEST_CASE("positional module, runtime-only factories and compute functions") {
     const auto& mla = v3.at("cp_wrappers").as_array().at(0).as_object();
     CHECK(mla.at("target").as_string() ==
           "hyper_parallel.models.deepseek_v3.adapter.distributed.context_parallel.mla_cp_wrapper");
-    CHECK(famspec::canonical_json(mla.at("options")) ==
-          R"([{"allowed":["'expanded_ulysses'","'latent_kv_head'"],"default":"'expanded_ulysses'","kind":"keyword_only",)"
-          R"("name":"strategy"},)"
-          R"({"allowed":["'npu'","'sdpa'"],"default":"'npu'","kind":"keyword_only","name":"backend"}])");
+    CHECK(
+        famspec::canonical_json(mla.at("options")) ==
+        R"([{"allowed":["'expanded_ulysses'","'latent_kv_head'"],"default":"'expanded_ulysses'","kind":"keyword_only",)"
+        R"("name":"strategy"},)"
+        R"({"allowed":["'npu'","'sdpa'"],"default":"'npu'","kind":"keyword_only","name":"backend"}])");
     CHECK(famspec::canonical_json(v3.at("provider_modules")) ==
           R"(["hyper_parallel.models.deepseek_v3.adapter.conversion.module_replacement",)"
           R"("hyper_parallel.models.deepseek_v3.adapter.replacements"])");

@@ -375,10 +375,10 @@ TEST_CASE("configs: deepseek_v3's MLA CP wrapper checks its options, its runtime
 TEST_CASE("configs: show lists a CP wrapper's options with their allowed values") {
     const auto text = run_cli({"show", "deepseek_v3"});
     REQUIRE(text.exit_code == 0);
-    CHECK(text.out.find(
-              "  cp wrappers:\n    " + kMlaCp +
-              "\n      options strategy='expanded_ulysses' (Literal['expanded_ulysses', 'latent_kv_head']), backend='npu' "
-              "(Literal['npu', 'sdpa'])\n") != std::string::npos);
+    CHECK(text.out.find("  cp wrappers:\n    " + kMlaCp +
+                        "\n      options strategy='expanded_ulysses' (Literal['expanded_ulysses', 'latent_kv_head']), "
+                        "backend='npu' "
+                        "(Literal['npu', 'sdpa'])\n") != std::string::npos);
     CHECK(text.out.find("    hyper_parallel.models.deepseek_v3.adapter.conversion.module_replacement\n"
                         "    hyper_parallel.models.deepseek_v3.adapter.replacements\n") != std::string::npos);
     const auto shown = run_cli({"show", "deepseek_v3", "--json"});

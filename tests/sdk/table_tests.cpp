@@ -272,6 +272,14 @@ TEST_CASE("a table block is refused whole when it names anything outside itself"
         CHECK(TableView(header).check() ==
               "a table array lies outside the block of " + std::to_string(header.byte_size) + " bytes");
     }
+    SUBCASE("a kind its type does not have") {
+        auto block = copy_of_qwen3_block();
+        TableHeader& header = header_of(block);
+        auto* arguments =
+            reinterpret_cast<ArgumentRow*>(reinterpret_cast<char*>(block.data()) + header.arguments.offset);
+        arguments[0].binding = static_cast<famspec::ArgumentBinding>(3);
+        CHECK(TableView(header).check() == "a table row gives a kind its type does not have");
+    }
     SUBCASE("a format this reader does not know") {
         auto block = copy_of_qwen3_block();
         header_of(block).format = kTableFormat + 1;

@@ -16,8 +16,12 @@ public:
     explicit Reader(const TableView& view) : view_(view) {}
 
     std::string text(Text at) const { return std::string(view_.text(at)); }
-    // The declaration's own `where`, or its position when it has none.
-    std::string where(Text at, const std::string& position) const { return at.size > 0 ? text(at) : position; }
+    // The declaration's own `where`, or its position when it has none (built only then: sync writes a
+    // `where` for every declaration, and this runs for each one of every load).
+    template <class Position>
+    std::string where(Text at, Position position) const {
+        return at.size > 0 ? text(at) : position();
+    }
     std::vector<std::string> texts(Range at) const {
         std::vector<std::string> out;
         for (const Text each : view_.texts(at)) out.push_back(text(each));
@@ -109,7 +113,7 @@ private:
 // The family, its providers, then its declarations: a provider must be known before a factory is checked.
 void stage_family(const Reader& read, const FamilyRow& row, StagingRegistrar& registrar) {
     const std::string family = read.text(row.model_type);
-    const std::string where = read.where(row.where, "family " + family);
+    const std::string where = read.where(row.where, [&] { return "family " + family; });
     registrar.add_family(std::make_unique<FamilyDeclaration>(
                              FamilyDeclaration::Data{.model_type = family,
                                                      .architecture = read.text(row.architecture),
@@ -122,14 +126,16 @@ void stage_family(const Reader& read, const FamilyRow& row, StagingRegistrar& re
         registrar.add_provider_module(family, provider, where);
     std::size_t position = 0;
     for (const FactoryRow& factory : read.view().factories(row.factories)) {
+        ++position;
         const std::string at =
-            read.where(factory.where, "family " + family + ", factory " + std::to_string(++position));
+            read.where(factory.where, [&] { return "family " + family + ", factory " + std::to_string(position); });
         registrar.add_factory(std::make_unique<FactoryDeclaration>(read.factory(family, factory)), at);
     }
     position = 0;
     for (const CpWrapperRow& wrapper : read.view().cp_wrappers(row.cp_wrappers)) {
+        ++position;
         const std::string at =
-            read.where(wrapper.where, "family " + family + ", CP wrapper " + std::to_string(++position));
+            read.where(wrapper.where, [&] { return "family " + family + ", CP wrapper " + std::to_string(position); });
         registrar.add_cp_wrapper(
             std::make_unique<CpWrapperDeclaration>(CpWrapperDeclaration::Data{
                 .family = family, .target = read.text(wrapper.target), .options = read.parameters(wrapper.options)}),
@@ -137,8 +143,9 @@ void stage_family(const Reader& read, const FamilyRow& row, StagingRegistrar& re
     }
     position = 0;
     for (const ArchetypeRow& archetype : read.view().archetypes(row.archetypes)) {
+        ++position;
         const std::string at =
-            read.where(archetype.where, "family " + family + ", archetype " + std::to_string(++position));
+            read.where(archetype.where, [&] { return "family " + family + ", archetype " + std::to_string(position); });
         registrar.add_archetype(std::make_unique<ArchetypeDeclaration>(read.archetype(family, archetype)), at);
     }
 }
@@ -152,7 +159,7 @@ void stage_component(const Reader& read, const ComponentRow& row, StagingRegistr
                                                            .defining_module = package + "." + read.text(row.submodule),
                                                            .parameters = read.parameters(row.signature),
                                                            .source = read.blocks(row.source)}),
-                            read.where(row.where, "component " + name));
+                            read.where(row.where, [&] { return "component " + name; }));
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 // Reading a plugin's block of tables (table_layout.hpp) without trusting it: check() proves that
-// every array lies inside the block, aligned, and that every string and list a row names lies inside
-// its array, before any accessor follows one. A block that fails is refused whole; nothing in it is
-// read past the first error.
+// every array lies inside the block, aligned, that every string and list a row names lies inside
+// its array, and that every kind a row gives is one its type has, before any accessor follows one. A block that fails
+// is refused whole; nothing in it is read past the first error.
 #pragma once
 
 #include <cstddef>
@@ -28,6 +28,7 @@ public:
         if (header_.byte_size < sizeof(TableHeader)) return std::string("a table block shorter than its header");
         if (auto error = sections_fit()) return error;
         if (auto error = references_fit()) return error;
+        if (auto error = kinds_known()) return error;
         return std::nullopt;
     }
 
@@ -90,6 +91,15 @@ private:
         if (all_fit) return std::nullopt;
         return std::string("a table row names a string or list outside its array");
     }
+    // Every kind a row carries is an enumerator of its type: the switches that read them trust it.
+    std::optional<std::string> kinds_known() const {
+        const TableHeader& h = header_;
+        if (all_known<LiteralRow>(h.literals) && all_known<ParameterRow>(h.parameters) &&
+            all_known<ArgumentRow>(h.arguments) && all_known<FactoryRow>(h.factories)) {
+            return std::nullopt;
+        }
+        return std::string("a table row gives a kind its type does not have");
+    }
     template <class Row>
     bool rows_fit(Section section) const {
         for (const Row& each : all<Row>(section)) {
@@ -104,6 +114,27 @@ private:
         return true;
     }
     static bool in(Range at, Section of) { return std::uint64_t{at.first} + at.count <= of.count; }
+    // An enumerator the row's type declares: the block is written by a compiler the core does not
+    // control, and every later switch trusts its kinds.
+    template <class Enum>
+    static bool known(Enum value, Enum last) {
+        return static_cast<std::uint64_t>(value) <= static_cast<std::uint64_t>(last);
+    }
+
+    static bool known(const LiteralRow& row) { return known(row.kind, LiteralKind::string); }
+    static bool known(const ParameterRow& row) {
+        return known(row.kind, ParameterKind::keyword_only) && known(row.default_kind, Default::Kind::expression) &&
+               known(row.literal);
+    }
+    static bool known(const ArgumentRow& row) { return known(row.binding, ArgumentBinding::interface); }
+    static bool known(const FactoryRow& row) { return known(row.mode, ConstructionMode::wrap_source); }
+    template <class Row>
+    bool all_known(Section section) const {
+        for (const Row& each : all<Row>(section)) {
+            if (!known(each)) return false;
+        }
+        return true;
+    }
 
     bool fits(Text at) const { return texts_fit({at}); }
     bool fits(const LiteralRow& row) const { return texts_fit({row.string}); }

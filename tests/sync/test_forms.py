@@ -273,3 +273,16 @@ def test_a_loader_returning_a_name_its_package_binds_is_not_a_module(tree, tmp_p
              "_load_replacements returns replacements, a name of hyper_parallel.models.qwen3_moe.adapter, not a "
              "module; write it as a loader that imports one module and returns it, a lambda returning "
              "importlib.import_module(\"<module>\"), or a module; nothing was written")
+
+
+def test_a_factory_option_typed_literal_is_declared_with_its_values(tree, tmp_path, sync):
+    for rel in ("hyper_parallel/models/qwen3_moe/adapter/replacements.py",
+                "hyper_parallel/models/qwen3_moe/adapter/conversion/module_replacement.py"):
+        tree.replace(rel, 'def replace_qwen3_moe_rms_norm(module, module_fqn="", context=None):',
+                     'def replace_qwen3_moe_rms_norm(module, module_fqn="", context=None, *, '
+                     'backend: Literal["npu", "sdpa"] = "npu"):')
+        tree.replace(rel, "from hyper_parallel.models.replacement import module_replacement\n",
+                     "from typing import Literal\n\nfrom hyper_parallel.models.replacement import module_replacement\n")
+    out = tmp_path / "qwen3_moe"
+    assert sync(tree.root, "qwen3_moe", out)[0] == 0
+    assert '.options = {kw_only, param("backend", "npu", one_of{"npu", "sdpa"})},' in (out / "plugin.cpp").read_text()

@@ -114,9 +114,7 @@ def _factory(family: FamilySource, f) -> tuple[list[str], list[str]]:
             fields.append(("arguments", _filled("{", [_argument(a) for a in f.arguments], "}",
                                                 column + len(".arguments = "))))
     if f.options:
-        # As the builders declared them: the option's default, its Literal[...] values a comment.
-        options = [f"param({cpp.string(p.name)}, {cpp.literal(p.value.value)})" for p in f.options]
-        fields.append(("options", _filled("{", options, "}", column + len(".options = "))))
+        fields.append(("options", _signature(f.options, column + len(".options = "))))
     if f.mode == "runtime_only":
         fields.append(("runtime_only", [cpp.string(f.runtime_only_reason)]))
     fields.append(("where", [_where(f.site)]))

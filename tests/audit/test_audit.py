@@ -388,6 +388,15 @@ def test_cp_wrapper_option_added_removed_and_values(audit, tree):
     assert code == 1
 
 
+def test_cp_wrapper_option_values_through_an_alias_imported_from_the_shared_mla_module(audit, tree):
+    tree.replace("hyper_parallel/distributed/context_parallel/mla_context_parallel.py",
+                 'Literal["expanded_ulysses", "latent_kv_head"]', 'Literal["expanded_ulysses", "head_split"]')
+    code, report, _ = audit(tree.root, "--family", "deepseek_v3")
+    f = only(report, kind="cp_wrapper_option_values")
+    assert (f["subject"], f["declared"], f["found"], code) == (
+        MLA_CP, "option strategy: Literal['expanded_ulysses', 'latent_kv_head']", "option strategy: Literal['expanded_ulysses', 'head_split']", 1)
+
+
 def test_v41_shared_attention_wrapper_is_audited_under_both_layouts(audit, tree):
     code, report, _ = audit(tree.root, "--family", "deepseek_v41")
     wrappers = sorted(f["file"] for f in report["findings"] if f["check"] == "cp_wrapper")

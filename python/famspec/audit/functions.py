@@ -53,7 +53,7 @@ def check_function(tree: SourceTree, check: str, dotted: str, ctx: dict, wrapper
         what = "a class" if isinstance(node, ast.ClassDef) else f"bound by `{ast.unparse(node).splitlines()[0]}`"
         return [unreadable(check, dotted, binding.module.rel, node.lineno, declared, f"{name} is {what}", **ctx)]
     if wrapper is not None:
-        drifted = wrapper_options.check_options(node, wrapper, binding.module.rel, ctx)
+        drifted = wrapper_options.check_options(node, wrapper, binding.module, tree, ctx)
         if drifted:
             return drifted
     return [ok(check, dotted, binding.module.rel, node.lineno, declared, **ctx)]

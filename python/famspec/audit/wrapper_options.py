@@ -7,27 +7,13 @@ from __future__ import annotations
 import ast
 
 from . import signatures as sig
+from .literals import literal_choices
 from .findings import drift
 
 # Passed by the runtime, never by a plan: not options.
 _RUNTIME_ARGUMENTS = ("module", "module_fqn", "context")
 # The runtime calls a wrapper with target_module, mesh, tp_mesh, cp_mesh and ep_mesh, positionally.
 RUNTIME_POSITIONAL = 5
-
-
-def _literal_values(annotation: ast.expr | None) -> tuple | None:
-    """The values of a ``Literal[...]`` (or ``typing.Literal[...]``) annotation, else None."""
-    if not isinstance(annotation, ast.Subscript):
-        return None
-    head = annotation.value
-    name = head.attr if isinstance(head, ast.Attribute) else head.id if isinstance(head, ast.Name) else None
-    if name != "Literal":
-        return None
-    items = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else [annotation.slice]
-    try:
-        return tuple(ast.literal_eval(item) for item in items)
-    except (ValueError, TypeError, SyntaxError):
-        return None
 
 
 def _declared_values(parameter: dict) -> tuple | None:
@@ -47,7 +33,7 @@ def option_arguments(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[s
     return {a.arg: (a, d, kind) for a, d, kind in found}
 
 
-def check_options(function: ast.FunctionDef | ast.AsyncFunctionDef, wrapper: dict, rel: str, ctx: dict) -> list:
+def check_options(function: ast.FunctionDef | ast.AsyncFunctionDef, wrapper: dict, module, tree, ctx: dict) -> list:
     """Drift for each declared option the ``def`` lacks, each keyword-only parameter not declared,
     each default that differs and each ``Literal[...]`` whose values differ from the declared ones."""
     dotted = wrapper["target"]
@@ -56,7 +42,7 @@ def check_options(function: ast.FunctionDef | ast.AsyncFunctionDef, wrapper: dic
     source = option_arguments(function)
 
     def say(kind, line, declared_text, found_text, remedy):
-        return drift("cp_wrapper", dotted, rel, line, declared_text, found_text, remedy, kind=kind, **ctx)
+        return drift("cp_wrapper", dotted, module.rel, line, declared_text, found_text, remedy, kind=kind, **ctx)
 
     findings = []
     for name, param in declared.items():
@@ -69,12 +55,12 @@ def check_options(function: ast.FunctionDef | ast.AsyncFunctionDef, wrapper: dic
         if found.default != param.default:
             findings.append(say("cp_wrapper_option_default", arg.lineno, f"option {param.text()}",
                                 f"option {found.text()}", "change the option's default in the cp_wrapper declaration"))
-        values = _literal_values(arg.annotation)
+        values = literal_choices(arg.annotation, module, tree) or None
         expected = _declared_values(declared_raw[name])
         if values is not None and values != expected:
             shown = "(any)" if expected is None else f"Literal{list(expected)}"
             findings.append(say("cp_wrapper_option_values", arg.lineno, f"option {name}: {shown}",
-                                f"option {name}: {ast.unparse(arg.annotation)}",
+                                f"option {name}: Literal{list(values)}",
                                 "declare the option's allowed values with one_of{...} as the source lists them"))
     for name, (arg, default, kind) in source.items():
         if name not in declared and name not in _RUNTIME_ARGUMENTS:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import ast
 
 from ..audit.factories import _RUNTIME_PARAMETERS
-from ..audit.wrapper_options import RUNTIME_POSITIONAL
+from ..audit.wrapper_options import option_arguments
 from ..audit.source_tree import SourceTree
 from . import values
 from .decorators import decorated_with
@@ -44,13 +44,10 @@ def read_wrappers(tree: SourceTree, modules: list[str]) -> tuple[list[CpWrapper]
             if not (decorated_with(node, module, INNER_WRAPPER) or _by_convention(dotted, node)):
                 continue
             wrapper = CpWrapper(f"{dotted}.{node.name}", Site(module.rel, node.lineno))
-            for position, (param, arg) in enumerate(values.parameters(node, module, tree=tree)):
-                # The runtime passes the module and the four meshes as the first positional arguments,
-                # without defaults. Every parameter after them is an option a plan sets next to the
-                # _target_ (required when it has no default: `ulysses_degree: int`); so is one with
-                # a default among them.
-                runtime = not param.keyword_only and position < RUNTIME_POSITIONAL
-                if param.name in _RUNTIME_PARAMETERS or (runtime and param.value.kind == "required"):
+            # The options are the audit's (option_arguments): required ones too (`ulysses_degree: int`).
+            options = option_arguments(node)
+            for param, arg in values.parameters(node, module, skip=_RUNTIME_PARAMETERS, tree=tree):
+                if param.name not in options:
                     continue
                 if param.value.kind not in ("literal", "required"):
                     todos.append(Todo(Site(module.rel, arg.lineno), wrapper.target,

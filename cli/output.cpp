@@ -83,7 +83,7 @@ void install_output() {
     const bool stdout_closed = occupy_if_closed(1);
     occupy_if_closed(2);
     signal(SIGPIPE, SIG_IGN);
-    // Never destroyed: static destructors of plugins may still print at exit.
+    // Never destroyed: whatever prints from a static destructor still has a stream.
     out_buffer = new DescriptorBuffer(1, true);
     err_buffer = new DescriptorBuffer(2, true);
     if (stdout_closed) out_buffer->mark_closed();
@@ -94,25 +94,6 @@ void install_output() {
 
 void escape_stdout(bool on) {
     if (out_buffer != nullptr) out_buffer->set_escape(on);
-}
-
-int separate_stdout() {
-    static int answer = -1;
-    if (answer >= 0 || out_buffer == nullptr) return answer >= 0 ? answer : 1;
-    std::cout.flush();
-    const int copy = ::fcntl(1, F_DUPFD_CLOEXEC, 3);
-    if (copy < 0) return 1;
-    if (::dup2(2, 1) < 0) {
-        ::close(copy);
-        return 1;
-    }
-    answer = copy;
-    out_buffer->set_descriptor(answer);
-    return answer;
-}
-
-void answer_to(int fd) {
-    if (out_buffer != nullptr) out_buffer->set_descriptor(fd);
 }
 
 int write_all(int fd, std::string_view text) {

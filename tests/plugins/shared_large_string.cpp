@@ -1,8 +1,7 @@
-// A plugin whose manifest would be over the loader's limit of 1 MiB: famspec-manifest must refuse to
-// write it. Made from a block that stays small, because the table form writes each string where it
-// is named and the compiler's constant evaluation costs kilobytes per character: the first factory's
-// target ends in 1500 'a's, and the others' targets are its prefixes, which share its characters
-// (replace_a, replace_aa, ...), so that 1500 targets add up to more than 1 MiB of manifest.
+// Rows that share one large string: 1500 factories whose targets all name the same 1,560 characters,
+// in a block of about 110 kB. Copying them would take more than 2 MB, over the core's bound of 8 times
+// the block, so the plugin is refused whole before its copies are made. (A real block writes each
+// string where it is named; here the rows are pointed at the first one by hand after compile().)
 #include <array>
 #include <cstddef>
 #include <string_view>
@@ -28,7 +27,8 @@ constexpr auto kLongest = [] {
 template <std::size_t... I>
 constexpr auto declare(auto use, std::index_sequence<I...>) {
     // The targets are set below; until then only the first is whole.
-    return use(Plugin{
+    return use(Identity{.name = "shared_large_string", .version = "1.0.0", .description = "famspec test fixture"},
+               Plugin{
         .families = {{.model_type = "many",
                       .architecture = "ManyForCausalLM",
                       .factories = {Factory{.target = I == 0 ? std::string_view(kLongest.data(), kLongest.size()) : "",
@@ -37,13 +37,11 @@ constexpr auto declare(auto use, std::index_sequence<I...>) {
 
 constexpr auto kBlock = [] {
     auto tables = compile([](auto use) { return declare(use, std::make_index_sequence<kFactories>{}); });
-    const Text longest = tables.factories[0].target;
-    for (std::size_t i = 0; i < kFactories; ++i) {
-        tables.factories[i].target = {longest.offset, static_cast<std::uint32_t>(kPrefix.size() + i + 1)};
-    }
+    auto& factories = tables.template rows<FactoryRow>();
+    for (auto& factory : factories) factory.target = factories[0].target;
     return tables;
 }();
 
 }  // namespace
 
-FAMSPEC_PLUGIN_DESCRIPTOR("over_manifest_limit", "1.0.0", "famspec test fixture", kBlock.header);
+FAMSPEC_PLUGIN_TABLES(kBlock);

@@ -264,3 +264,62 @@ def test_the_audit_names_a_too_large_or_too_deep_module_as_unreadable(tree, decl
         out, err = capsys.readouterr()
         assert code in (0, 1) and "Traceback" not in out + err
         assert f"source:   {reason}" in out
+
+
+# ---- files under the adapter the runtime could not import, and the source's bounds -------------------
+
+ACME_ADAPTER = "hyper_parallel/models/acme_moe/adapter"
+PROVIDER = f"{ACME_ADAPTER}/conversion/module_replacement.py"
+
+
+def _odd_module(tree, kind: str) -> tuple[str, str]:
+    """Places an odd file under acme_moe's adapter; returns its path and why sync refuses it."""
+    if kind == "name":
+        rel = f"{ACME_ADAPTER}/distributed/foo-bar_context_parallel.py"
+        tree.path(rel).write_text("def foo_wrapper(attention_fn, *, context=None):\n    return attention_fn\n",
+                                  encoding="utf-8")
+        return rel, "is not an importable Python module: 'foo-bar_context_parallel' is not an identifier"
+    rel = f"{ACME_ADAPTER}/distributed/odd_context_parallel.py"
+    if kind == "fifo":
+        os.mkfifo(tree.path(rel))
+        return rel, "is a FIFO, not a Python file"
+    if kind == "device":
+        os.symlink("/dev/zero", tree.path(rel))
+        return rel, "is a character device, not a Python file"
+    os.symlink(tree.path(rel).name, tree.path(rel))
+    return rel, "cannot be read: Too many levels of symbolic links"
+
+
+@pytest.mark.parametrize("kind", ["name", "fifo", "device", "loop"])
+@pytest.mark.parametrize("mode", [[], ["--check"], ["--json"], ["--check", "--json"]])
+def test_a_module_under_the_adapter_the_runtime_cannot_import_is_bad_input(tree, tmp_path, sync, kind, mode):
+    rel, why = _odd_module(tree, kind)
+    out = tmp_path / "acme"
+    code, stdout, stderr = sync(tree.root, "acme_moe", out, *mode)
+    message = (f"{rel}:1: {why} (a module of the family's adapter); fix it, or move it out of the adapter, and run "
+               "sync again; nothing was written")
+    assert (code, stderr) == (2, f"famspec sync: {message}\n")
+    expected = {"error": {"kind": "bad_input", "message": message, "file": None, "line": None, "column": None}}
+    assert (json.loads(stdout) if "--json" in mode else stdout) == (expected if "--json" in mode else "")
+    assert not out.exists()
+
+
+def test_an_expression_nested_beyond_the_bound_is_refused_at_its_line(tree, tmp_path, sync):
+    # Within the bound (200 levels, docs/security.md), a module is read as any other: here a factory
+    # option's default, which sync reports as no literal.
+    original = tree.path(PROVIDER).read_text(encoding="utf-8")
+
+    def with_terms(terms: int) -> int:
+        tree.path(PROVIDER).write_text(original.replace(
+            "use_grouped_gemm=True", "use_grouped_gemm=True, scale=" + "+".join(["1"] * terms)), encoding="utf-8")
+        return tree.line_of(PROVIDER, "scale=")
+
+    with_terms(150)
+    code, _, stderr = sync(tree.root, "acme_moe", tmp_path / "near", "--allow-incomplete")
+    assert code == 0, stderr
+    assert "option scale has no literal default" in stderr
+    for terms in (900, 2000):
+        line = with_terms(terms)
+        assert _refused(sync, tree.root, tmp_path / "deep", "acme_moe") == (
+            f"famspec sync: {PROVIDER}:{line}: nests more than 200 levels deep (an expression of more than 200 "
+            "terms, say), beyond what famspec reads (a provider module); fix the file and run sync again\n")

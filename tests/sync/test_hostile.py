@@ -323,3 +323,35 @@ def test_an_expression_nested_beyond_the_bound_is_refused_at_its_line(tree, tmp_
         assert _refused(sync, tree.root, tmp_path / "deep", "acme_moe") == (
             f"famspec sync: {PROVIDER}:{line}: nests more than 200 levels deep (an expression of more than 200 "
             "terms, say), beyond what famspec reads (a provider module); fix the file and run sync again\n")
+
+
+def test_concurrent_syncs_into_one_out_are_serialised(tree, tmp_path, declarations_file):
+    """Three syncs of two sources into one OUT at once, many times: each succeeds, and OUT is always what
+    one of them writes, never a mix or a failure on another's staging directory."""
+    other = make_tree(tmp_path / "other")
+    other.replace(PROVIDER, "eps=1e-05", "eps=1e-06")
+    out = tmp_path / "acme"
+    expected = {}
+    for name, root in (("one", tree.root), ("two", other.root)):
+        assert main(["--source-root", str(root), "--family", "acme_moe", "--out", str(tmp_path / name),
+                     "--declarations", str(declarations_file), "--quiet"]) == 0
+        expected[name] = snapshot(tmp_path / name)
+    assert expected["one"] != expected["two"]
+    for _ in range(12):
+        children = []
+        for root in (tree.root, other.root, tree.root):
+            pid = os.fork()
+            if pid == 0:
+                code = 3
+                try:
+                    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
+                        code = main(["--source-root", str(root), "--family", "acme_moe", "--out", str(out),
+                                     "--declarations", str(declarations_file)])
+                    if code != 0:
+                        os.write(2, err.getvalue().encode())
+                finally:
+                    os._exit(code)
+            children.append(pid)
+        statuses = [os.waitpid(pid, 0)[1] for pid in children]
+        assert statuses == [0, 0, 0]
+        assert snapshot(out) in (expected["one"], expected["two"])

@@ -355,3 +355,22 @@ def test_concurrent_syncs_into_one_out_are_serialised(tree, tmp_path, declaratio
         statuses = [os.waitpid(pid, 0)[1] for pid in children]
         assert statuses == [0, 0, 0]
         assert snapshot(out) in (expected["one"], expected["two"])
+
+
+def test_a_default_of_1e400_is_written_as_python_that_evaluates_to_it(tree, tmp_path, sync):
+    tree.replace(PROVIDER, "use_grouped_gemm=True", "use_grouped_gemm=True, capacity=1e400, floor=-1e400")
+    out = tmp_path / "acme"
+    code, _, stderr = sync(tree.root, "acme_moe", out)
+    assert code == 0, stderr
+    plugin = (out / "plugin.cpp").read_text(encoding="utf-8")
+    assert 'param("capacity", expression("float(\'inf\')"))' in plugin
+    assert 'param("floor", expression("float(\'-inf\')"))' in plugin
+    assert 'expression("inf")' not in plugin and 'expression("-inf")' not in plugin
+    # What a generated model file would hold evaluates, in a module of its own, to the source's values.
+    assert [eval(text, {}) for text in ("float('inf')", "float('-inf')")] == [1e400, -1e400]
+    # And the audit reads the declaration back as the source's value: no drift.
+    from famspec.audit import signatures
+
+    for source, declared in (("1e400", "float('inf')"), ("-1e400", "float('-inf')")):
+        assert signatures.default_from_declaration({"default_expression": declared}) == \
+            signatures.default_from_node(ast.parse(source, mode="eval").body)

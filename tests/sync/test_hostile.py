@@ -374,3 +374,12 @@ def test_a_default_of_1e400_is_written_as_python_that_evaluates_to_it(tree, tmp_
     for source, declared in (("1e400", "float('inf')"), ("-1e400", "float('-inf')")):
         assert signatures.default_from_declaration({"default_expression": declared}) == \
             signatures.default_from_node(ast.parse(source, mode="eval").body)
+
+
+def test_a_handed_over_function_missing_from_its_module_is_refused_with_its_name(tree, tmp_path, sync):
+    tree.replace(ATTENTION, "def acme_attention(", "def acme_attention_v2(")
+    line = tree.line_of(PROVIDER, "attention_interface=acme_attention")
+    assert _refused(sync, tree.root, tmp_path / "acme", "acme_moe") == (
+        f"famspec sync: {PROVIDER}:{line}: replace_acme_moe_attention hands over acme_attention as "
+        f"attention_interface=, but {ATTENTION} does not define 'acme_attention': the runtime cannot import the "
+        "provider module; nothing was written\n")

@@ -63,6 +63,7 @@ private:
 
 DescriptorBuffer* out_buffer = nullptr;
 DescriptorBuffer* err_buffer = nullptr;
+bool stdin_closed = false;
 
 // A standard descriptor that was closed gets /dev/null, so the next file famspec opens cannot take
 // its number and receive its output. Returns whether it was closed.
@@ -79,7 +80,7 @@ bool occupy_if_closed(int fd) {
 }  // namespace
 
 void install_output() {
-    occupy_if_closed(0);
+    stdin_closed = occupy_if_closed(0);
     const bool stdout_closed = occupy_if_closed(1);
     occupy_if_closed(2);
     signal(SIGPIPE, SIG_IGN);
@@ -91,6 +92,8 @@ void install_output() {
     std::cerr.rdbuf(err_buffer);
     std::cerr.setf(std::ios::unitbuf);
 }
+
+bool stdin_was_closed() { return stdin_closed; }
 
 void escape_stdout(bool on) {
     if (out_buffer != nullptr) out_buffer->set_escape(on);

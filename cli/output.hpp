@@ -12,6 +12,9 @@ namespace famspec::cli {
 // went away is a write error (EPIPE) instead of a silent death. Call once, first thing in main.
 void install_output();
 
+// Whether descriptor 0 was closed when famspec started (it holds /dev/null now, read as no input).
+bool stdin_was_closed();
+
 // Escape control characters on stdout from now on (human-readable output; JSON is already safe).
 void escape_stdout(bool on);
 

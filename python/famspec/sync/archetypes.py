@@ -99,14 +99,8 @@ def table(tree: SourceTree) -> tuple[list[Archetype], list[tuple[Site, str, str]
 
 def _defines_class(tree: SourceTree, folder: str, name: str) -> bool:
     """Whether a module under hyper_parallel/models/<folder>/ defines the class ``name`` at top level."""
-    path, _ = tree.module_path(f"hyper_parallel.models.{folder}")
-    if path is None:
-        return False
-    base = path.parent if path.name == "__init__.py" else path
-    for file in sorted(base.rglob("*.py")):
-        parts = file.relative_to(tree.root).with_suffix("").parts
-        module = tree.module(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
-        if isinstance(module.definitions.get(name), ast.ClassDef):
+    for dotted in tree.module_files(f"hyper_parallel.models.{folder}"):
+        if isinstance(tree.module(dotted).definitions.get(name), ast.ClassDef):
             return True
     return False
 

@@ -11,7 +11,7 @@ from ..audit import front_end
 from ..audit.audit import AuditError
 from ..audit.front_end import EXIT_USAGE
 from ..audit.source_tree import UnreadableSource
-from . import journal, project
+from . import journal, out_lock, project
 from .errors import SyncError
 from .reader import read_family
 
@@ -72,33 +72,48 @@ def run(args, out=None, err=None) -> int:
     described = _described(args)
     family = read_family(Path(args.source_root), args.family, described)
     target = Path(args.out)
-    if not args.check:
-        completed = journal.finish(target)
-        if completed and not args.quiet:
-            print(f"famspec sync: {target}: completed the write an earlier sync left unfinished ("
-                  + ", ".join(completed) + ")", file=err)
-    files, stale = project.planned(target, family)
+    # Another sync into the same OUT waits here (out_lock.py): each plans from the project the last one
+    # left, and none removes another's staging directory.
+    with out_lock.held(target, shared=args.check):
+        return _check(args, family, target, out, err) if args.check else _write(args, family, target, out, err)
+
+
+def _todos(args, family, err) -> tuple[list, bool]:
+    """The TODOs in file order, said on stderr unless --quiet, and whether they fail the command."""
     todos = sorted(family.todos, key=lambda t: (t.site.file, t.site.line))
     if not args.quiet:
         for todo in todos:
             print(f"famspec sync: TODO {todo.site}: {todo.subject}: {todo.reason}", file=err)
-    incomplete = bool(todos) and not args.allow_incomplete
-    if args.check:
-        difference = project.diff(target, files, stale)
-        unfinished = journal.unfinished(target)
-        code = 1 if difference or unfinished or incomplete else 0
-        if unfinished:  # the reason for the exit status, so said under --quiet too
-            print(f"famspec sync --check: {target / journal.PENDING}: an earlier sync was killed before it "
-                  "finished writing; run famspec sync to complete it", file=err)
-        if args.json:
-            _emit_json(out, family=family.model_type, out=str(target), up_to_date=not (difference or unfinished),
-                       diff=difference,
-                       todos=[_todo_json(t) for t in todos], exit_code=code)
-        elif difference:
-            out.write(difference)
-        if difference and not args.quiet:
-            print(f"famspec sync --check: {target} is not what the source generates; run famspec sync", file=err)
-        return code
+    return todos, bool(todos) and not args.allow_incomplete
+
+
+def _check(args, family, target: Path, out, err) -> int:
+    files, stale = project.planned(target, family)
+    todos, incomplete = _todos(args, family, err)
+    difference = project.diff(target, files, stale)
+    unfinished = journal.unfinished(target)
+    code = 1 if difference or unfinished or incomplete else 0
+    if unfinished:  # the reason for the exit status, so said under --quiet too
+        print(f"famspec sync --check: {target / journal.PENDING}: an earlier sync was killed before it "
+              "finished writing; run famspec sync to complete it", file=err)
+    if args.json:
+        _emit_json(out, family=family.model_type, out=str(target), up_to_date=not (difference or unfinished),
+                   diff=difference,
+                   todos=[_todo_json(t) for t in todos], exit_code=code)
+    elif difference:
+        out.write(difference)
+    if difference and not args.quiet:
+        print(f"famspec sync --check: {target} is not what the source generates; run famspec sync", file=err)
+    return code
+
+
+def _write(args, family, target: Path, out, err) -> int:
+    completed = journal.finish(target)
+    if completed and not args.quiet:
+        print(f"famspec sync: {target}: completed the write an earlier sync left unfinished ("
+              + ", ".join(completed) + ")", file=err)
+    files, stale = project.planned(target, family)
+    todos, incomplete = _todos(args, family, err)
     changed = journal.write(target, files, stale)
     code = EXIT_INCOMPLETE if incomplete else 0
     if args.json:

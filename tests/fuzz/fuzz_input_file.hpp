@@ -14,12 +14,13 @@
 namespace famspec::fuzz {
 
 inline const std::string& input_path() {
-    static const std::string path = [] {
+    // Never destroyed: the exit handler that removes the directory reads it after static destructors.
+    static const std::string& path = *new std::string([] {
         std::string directory = (std::filesystem::temp_directory_path() / "famspec-fuzz-XXXXXX").string();
         if (::mkdtemp(directory.data()) == nullptr) std::abort();
         std::atexit([] { std::filesystem::remove_all(std::filesystem::path(input_path()).parent_path()); });
         return directory + "/famspec_input.so";
-    }();
+    }());
     return path;
 }
 

@@ -24,6 +24,16 @@ if(NOT CMAKE_SYSROOT)
     message(FATAL_ERROR "FAMSPEC_WHEEL needs the wheel's toolchain: "
         "-DCMAKE_TOOLCHAIN_FILE=${PROJECT_SOURCE_DIR}/cmake/FamspecWheelToolchain.cmake (pyproject.toml sets it)")
 endif()
+# GCC's own search paths (/usr/lib/gcc/x86_64-linux-gnu/12/../../../x86_64-linux-gnu) lead to this
+# machine's glibc: the sysroot's come first, for the libraries (-L) and for glibc's start files (-B:
+# Debian 12's Scrt1.o leaves static constructors to glibc 2.34's __libc_start_main, so that with
+# glibc 2.31 a program would start with none run). libstdc++.a, libgcc and crtbegin stay GCC 12's.
+add_link_options(-B${CMAKE_SYSROOT}/usr/lib/x86_64-linux-gnu -L${CMAKE_SYSROOT}/usr/lib/x86_64-linux-gnu
+    -L${CMAKE_SYSROOT}/lib/x86_64-linux-gnu)
+# The headers of the libraries (Boost, yaml-cpp, pybind11, nettle) are this machine's, in /usr/include,
+# which CMake leaves out as the sysroot's own: searched after the sysroot's, so that glibc's headers are
+# always Debian 11's.
+add_compile_options(-idirafter /usr/include)
 add_compile_options(-ffile-prefix-map=${PROJECT_SOURCE_DIR}/= -include ${CMAKE_CURRENT_LIST_DIR}/famspec_wheel_glibc.h)
 # glibc 2.31 keeps threads and dlopen in libpthread.so.0 and libdl.so.2, which libstdc++.a and the
 # definitions below need in every file (-ldl at the end of each link line).

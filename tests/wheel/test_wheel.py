@@ -413,3 +413,18 @@ def test_pip_uninstall_leaves_no_importable_famspec(venv):
     run([python, bundled_pip(VENV_PYTHON), "uninstall", "-y", "--disable-pip-version-check", "famspec"])
     gone = subprocess.run([python, "-c", "import famspec"], env=clean_env(), capture_output=True, text=True)
     assert gone.returncode == 1 and "No module named 'famspec'" in gone.stderr, gone.stderr
+
+
+def test_the_check_names_each_file_and_symbol_newer_than_manylinux_2_28(tmp_path):
+    """What the wheel's build runs on its files: a library linked against this machine's glibc 2.36
+    needs exp of 2.29 and arc4random of 2.36, and is refused with both."""
+    source = tmp_path / "newer.cpp"
+    source.write_text('#include <cmath>\n#include <cstdlib>\n'
+                      'extern "C" double f(double x) { return std::exp(x) + arc4random(); }\n')
+    (tmp_path / "lib").mkdir()
+    run([CXX, "-shared", "-fPIC", "-O0", "-o", tmp_path / "lib" / "libnewer.so", source])
+    assert manylinux_tag.check(tmp_path / "lib") == \
+        ["libnewer.so: needs exp@GLIBC_2.29, arc4random@GLIBC_2.36, newer than manylinux_2_28 allows"]
+    status = subprocess.run([sys.executable, manylinux_tag.__file__, "--check", tmp_path / "lib"],
+                            capture_output=True, text=True)
+    assert status.returncode == 1 and "libnewer.so: needs exp@GLIBC_2.29" in status.stderr, status

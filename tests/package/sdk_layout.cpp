@@ -1,4 +1,4 @@
-// Prints the layout of every SDK type a plugin hands to the core (its descriptor and its table rows)
+// Prints the layout of every SDK type a plugin hands to the core (its table header and rows)
 // and of the types the core hands to hosts, and the build fingerprint, one line each. The package tests compile it with
 // each supported compiler and compare: a type whose layout depended on the compiler would show here before it broke a
 // plugin.
@@ -19,19 +19,18 @@ void size_of(const char* name) {
 #define FIELD(type, member) std::printf(#type "::" #member " offset %zu\n", offsetof(type, member))
 
 int main() {
-    using famspec::PluginDescriptor;
-    size_of<PluginDescriptor>("PluginDescriptor");
-    FIELD(PluginDescriptor, magic);
-    FIELD(PluginDescriptor, descriptor_size);
-    FIELD(PluginDescriptor, abi_major);
-    FIELD(PluginDescriptor, abi_minor);
-    FIELD(PluginDescriptor, fingerprint);
-    FIELD(PluginDescriptor, name);
-    FIELD(PluginDescriptor, version);
-    FIELD(PluginDescriptor, description);
-    FIELD(PluginDescriptor, tables);
     namespace rows = famspec::tables;
     size_of<rows::TableHeader>("TableHeader");
+    FIELD(rows::TableHeader, magic);
+    FIELD(rows::TableHeader, abi_major);
+    FIELD(rows::TableHeader, abi_minor);
+    FIELD(rows::TableHeader, header_size);
+    FIELD(rows::TableHeader, byte_order);
+    FIELD(rows::TableHeader, word_bits);
+    FIELD(rows::TableHeader, format);
+    FIELD(rows::TableHeader, byte_size);
+    FIELD(rows::TableHeader, name);
+    FIELD(rows::TableHeader, arrays);
     size_of<rows::Section>("Section");
     size_of<rows::Text>("Text");
     size_of<rows::Range>("Range");
@@ -42,6 +41,7 @@ int main() {
     size_of<rows::FactoryRow>("FactoryRow");
     size_of<rows::CpWrapperRow>("CpWrapperRow");
     size_of<rows::ArchetypeRow>("ArchetypeRow");
+    FIELD(rows::ArchetypeRow, target_class);
     size_of<rows::SourceBlockRow>("SourceBlockRow");
     size_of<rows::FamilyRow>("FamilyRow");
     size_of<rows::ComponentRow>("ComponentRow");
@@ -67,5 +67,7 @@ int main() {
     size_of<famspec::Component>("Component");
     size_of<famspec::CpWrapper>("CpWrapper");
     size_of<famspec::MoeArchetype>("MoeArchetype");
-    std::printf("build-fingerprint %s\n", FAMSPEC_BUILD_FINGERPRINT);
+    std::printf("build-fingerprint abi=%u.%u;format=%u;word-bits=%u;byte-order=little;compiler=%s\n",
+                unsigned{famspec::kAbiMajor}, unsigned{famspec::kAbiMinor}, unsigned{famspec::tables::kTableFormat},
+                unsigned{famspec::tables::kWordBits}, FAMSPEC_COMPILER);
 }

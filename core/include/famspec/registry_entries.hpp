@@ -15,8 +15,8 @@
 
 namespace famspec {
 
-// A registered object, the plugin it came from and where it was declared. The object keeps its
-// plugin library mapped for as long as anyone holds it.
+// A registered object, the plugin it came from and where it was declared. The object is the core's
+// own copy of the plugin's rows: it outlives the registry for as long as anyone holds it.
 template <class T>
 struct Registered {
     std::shared_ptr<const T> object;

@@ -172,6 +172,14 @@ std::optional<Candidate> open_candidate(const Found& found, std::vector<PluginRe
                      .directory_links = found.directory ? found.directory->links : std::nullopt};
 }
 
+bool same_contents(const Candidate& a, const Candidate& b) {
+    if (a.elf.build_id.empty() || a.elf.build_id != b.elf.build_id) return false;
+    if (a.file.identity().size != b.file.identity().size || !a.elf.is_elf || !b.elf.is_elf) return false;
+    if (!a.elf.tables || !b.elf.tables) return !a.elf.tables && !b.elf.tables && a.file.sha256() == b.file.sha256();
+    return a.elf.tables->size == b.elf.tables->size && a.elf.tables->words == b.elf.tables->words &&
+           a.file.sha256() == b.file.sha256();
+}
+
 }  // namespace
 
 std::vector<Candidate> find_candidates(const LoadOptions& options, std::vector<PluginRecord>& refused) {
@@ -187,9 +195,10 @@ std::vector<Candidate> find_candidates(const LoadOptions& options, std::vector<P
         const fs::path& file = found.path;
         std::optional<Candidate> candidate = open_candidate(found, refused);
         if (!candidate) continue;
+        // One file reached twice, or a byte-identical copy (same build, size and tables): a copy that
+        // differs in any byte it is read by is a candidate of its own, whatever its build-id says.
         const auto same = std::find_if(candidates.begin(), candidates.end(), [&](const Candidate& c) {
-            const bool same_build = !candidate->elf.build_id.empty() && c.elf.build_id == candidate->elf.build_id;
-            return c.file.identity().same_file(candidate->file.identity()) || same_build;
+            return c.file.identity().same_file(candidate->file.identity()) || same_contents(c, *candidate);
         });
         if (same == candidates.end()) {
             candidates.push_back(std::move(*candidate));

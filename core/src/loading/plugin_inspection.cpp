@@ -1,5 +1,4 @@
-// What plugin files declare, without copying their declarations (inspect_candidates, inspect_plugins,
-// mark_conflicts).
+// What plugin files declare and whether they load (inspect_candidates, inspect_plugins, mark_conflicts).
 #include "famspec/plugin_inspection.hpp"
 
 #include "discovery/plugin_candidates.hpp"
@@ -25,9 +24,9 @@ void mark_conflicts(std::vector<PluginRecord>& records) {
 }
 
 std::vector<PluginRecord> inspect_plugins(const LoadOptions& options) {
-    std::vector<PluginRecord> records = inspect_candidates(options);
-    mark_conflicts(records);
-    return records;
+    // Every check of a load, the cross-plugin ones included: what `list` says is what a load does.
+    const auto registry = load_plugins(options);
+    return {registry->plugins().begin(), registry->plugins().end()};
 }
 
 std::vector<PluginRecord> inspect_candidates(const LoadOptions& options) {
@@ -39,6 +38,9 @@ std::vector<PluginRecord> inspect_candidates(const LoadOptions& options) {
             auto tables = detail::read_tables(candidate);
             if (tables) {
                 record.manifest = tables->manifest;
+                // Copied and checked as a load would, then dropped: a file refused at load is refused here.
+                detail::StagingRegistrar registrar(tables->manifest->name, record.path);
+                record.error = detail::stage_declarations(candidate, *tables, registrar);
             } else {
                 record.error = std::move(tables.error());
             }

@@ -10,6 +10,7 @@
 #include "famspec/sdk/family_adapter.hpp"
 #include "famspec/sdk/interfaces.hpp"
 #include "famspec/sdk/moe_archetype.hpp"
+#include "famspec/sdk/moe_vocabulary.hpp"
 #include "famspec/sdk/parameter.hpp"
 #include "famspec/sdk/py_literal.hpp"
 #include "famspec/sdk/replacement_factory.hpp"

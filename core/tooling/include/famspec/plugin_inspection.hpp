@@ -24,11 +24,11 @@ using StageCallback = std::function<void(const std::string& path, PluginStage st
 // load_plugins, announcing each stage as a candidate enters it.
 std::shared_ptr<const Registry> load_plugins(const LoadOptions& options, const StageCallback& on_stage);
 
-// Stages find to register without copying any declaration (each plugin's tables checked and its
-// claims read), plus the duplicate checks: what the files declare.
+// The records of load_plugins: what each file declares and whether it loads, every check included.
 std::vector<PluginRecord> inspect_plugins(const LoadOptions& options);
 
-// inspect_plugins without the duplicate checks.
+// Each file on its own, stages find to register (what it declares and whether it reads and checks
+// whole), without the checks across plugins: for one file (info).
 std::vector<PluginRecord> inspect_candidates(const LoadOptions& options);
 
 // Marks every ok record whose manifest claims something another ok record claims too (stage

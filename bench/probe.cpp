@@ -148,22 +148,22 @@ int resolve(char** argv) {
     famspec::LoadOptions options;
     options.directories.emplace_back(argv[0]);
     options.files.emplace_back(argv[1]);
-    const std::string target = argv[2];
-    const std::optional<std::string> model_type = std::string(argv[3]);
-    const std::optional<std::string> module_type = std::string(argv[4]);
+    famspec::ResolveRequest request;  // as a runtime keeps it for the target it asks about again
+    request.target = argv[2];
+    request.model_type = argv[3];
+    request.module_type = argv[4];
     const std::string spelling = argv[5];
     const famspec::Resolver resolver(famspec::load_plugins(options));
-    const auto warm = resolver.replacement_spec_for(target, model_type, module_type);
+    const auto warm = resolver.replacement_spec_for(request);
     if (!warm.resolved()) {
-        std::fprintf(stderr, "famspec-bench-probe: %s not resolved: %s\n", target.c_str(), warm.reason().c_str());
+        std::fprintf(stderr, "famspec-bench-probe: %s not resolved: %s\n", argv[2], warm.reason().c_str());
         return 1;
     }
     constexpr int kHits = 1000;
     const std::size_t before = famspec::test::t_allocations;
-    for (int i = 0; i < kHits; ++i) keep(resolver.replacement_spec_for(target, model_type, module_type));
+    for (int i = 0; i < kHits; ++i) keep(resolver.replacement_spec_for(request));
     const double allocations = static_cast<double>(famspec::test::t_allocations - before) / kHits;
-    const double hit_ns =
-        ns_per_call(101, 1000, [&] { keep(resolver.replacement_spec_for(target, model_type, module_type)); });
+    const double hit_ns = ns_per_call(101, 1000, [&] { keep(resolver.replacement_spec_for(request)); });
     const famspec::Registry& registry = resolver.registry();
     if (registry.find_family(spelling) == nullptr) {
         std::fprintf(stderr, "famspec-bench-probe: no family %s\n", spelling.c_str());

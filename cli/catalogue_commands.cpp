@@ -111,17 +111,20 @@ int interface_component(const Context& context, const std::string& family, std::
     if (registry->find_family(family) == nullptr) return unknown_family(context, *registry, family, out, err);
     const Resolver resolver(registry);
     const Resolution<std::string> r = resolver.interface_component_class(family);
+    const Resolved<std::string>* resolved = r.resolved();
     if (context.json) {
         print_json(out, json::object{{"model_type", family},
-                                     {"interface_component", r.resolved() ? json::value(*r->spec) : nullptr},
+                                     {"interface_component", resolved ? json::value(*resolved->spec) : nullptr},
                                      {"reason", r.reason()}});
     } else {
-        out << (r.resolved() ? *r->spec : "None") << "\n";
+        out << (resolved ? *resolved->spec : "None") << "\n";
     }
-    if (r.status() == ResolutionStatus::error) {
-        return context.fail(kExitFailed, {"error", "error: " + r.reason(), {}, {}, {}}, out, err);
+    if (const Broken* broken = std::get_if<Broken>(&r.state)) {
+        return context.fail(kExitFailed, {"error", "error: " + broken->reason, {}, {}, {}}, out, err);
     }
-    if (!r.resolved() && !r.reason().empty()) context.note(err, "famspec: " + r.reason());
+    if (const NotCovered* not_covered = std::get_if<NotCovered>(&r.state)) {
+        context.note(err, "famspec: " + not_covered->reason);
+    }
     return kExitOk;
 }
 

@@ -166,22 +166,55 @@ std::string location_of(const Plan& plan, const SourceLocation& location) {
 
 }  // namespace
 
-int resolve_target(const Context& context, const ResolveFlags& request, std::ostream& out, std::ostream& err) {
-    const std::optional<Slot> slot = slot_from(request.slot);
+namespace {
+
+std::string family_source_line(const PlanFamily& family) {
+    return family.name                           ? std::string(name_of(family.source))
+           : family.model_target_names_no_family ? "target path (model._target_ names no family)"
+                                                 : "target path";
+}
+
+// Prints an answer as resolve does and returns its exit code. Not covered is an answer (null, exit 1,
+// the reason on stderr); a broken declaration is reported as an error.
+template <class T>
+int report(const Context& context, const ResolveFlags& request, const PlanFamily& family, const Resolution<T>& answer,
+           std::ostream& out, std::ostream& err) {
+    const Broken* broken = std::get_if<Broken>(&answer.state);
+    if (!(context.json && broken != nullptr)) out << spec_json(answer) << "\n";
+    if (request.explain) {
+        err << "explain: family source: " << family_source_line(family) << "\n";
+        print_explanation(err, *answer.explanation, answer.status(), answer.reason());
+    }
+    for (const Diagnostic& d : answer.diagnostics) context.note(err, "famspec: diagnostic: " + diagnostic_line(d));
+    if (broken != nullptr)
+        return context.fail(kExitFailed, {"error", "error: " + broken->reason, {}, {}, {}}, out, err);
+    if (const NotCovered* not_covered = std::get_if<NotCovered>(&answer.state)) {
+        err << "famspec: not covered: " << not_covered->reason << "\n";
+        return kExitFailed;
+    }
+    // Resolved, or native: the runtime's to build, as its runtime_only diagnostic says.
+    return kExitOk;
+}
+
+}  // namespace
+
+int resolve_target(const Context& context, ResolveFlags request, std::ostream& out, std::ostream& err) {
+    const std::optional<Slot> slot = slot_from(request.slot_name);
     if (!slot) {
         return context.fail(
             kExitUsage,
             {"usage",
-             "--slot must be replace_module, local_compute_fn or inner_wrapper, got '" + request.slot + "'",
+             "--slot must be replace_module, local_compute_fn or inner_wrapper, got '" + request.slot_name + "'",
              {},
              {},
              {}},
             out, err);
     }
     std::string problem;
-    const std::optional<Options> options = parse_options(request.options, problem);
+    std::optional<Options> options = parse_options(request.option_items, problem);
     if (!options) return context.fail(kExitUsage, {"usage", problem, {}, {}, {}}, out, err);
-    ResolveFlags asked = request;
+    request.slot = *slot;
+    request.options = std::move(*options);
     PlanFamily family{request.model_type, request.model_type ? FamilySource::caller : FamilySource::per_target};
     std::optional<Plan> plan;
     if (request.plan) {
@@ -193,55 +226,14 @@ int resolve_target(const Context& context, const ResolveFlags& request, std::ost
     if (!registry) return kExitFailed;
     if (plan) {
         family = plan_family(*plan, request.model_type, *registry);
-        asked.model_type = family.name;
+        request.model_type = family.name;
     }
-    if (!known_or_allowed(context, family, target_reads_family(*slot, request.target), *registry, out, err)) {
+    if (!known_or_allowed(context, family, target_reads_family(request.slot, request.target), *registry, out, err)) {
         return kExitFailed;
     }
     const Resolver resolver(std::move(registry));
-    const ResolveAnswer answer = resolve_request(resolver, asked, *slot, *options);
-    // Not covered is an answer (null, exit 1, the reason on stderr); an error is reported as one.
-    const bool error = answer.status == ResolutionStatus::error;
-    if (!(context.json && error)) out << answer.spec << "\n";
-    if (request.explain) {
-        err << "explain: family source: "
-            << (family.name                           ? std::string(name_of(family.source))
-                : family.model_target_names_no_family ? "target path (model._target_ names no family)"
-                                                      : "target path")
-            << "\n";
-        print_explanation(err, answer.explanation, answer.status, answer.reason);
-    }
-    for (const Diagnostic& d : answer.diagnostics) context.note(err, "famspec: diagnostic: " + diagnostic_line(d));
-    // A native target is the runtime's to build; its runtime_only diagnostic says so.
-    if (answer.status == ResolutionStatus::resolved || answer.status == ResolutionStatus::native) return kExitOk;
-    if (error) return context.fail(kExitFailed, {"error", "error: " + answer.reason, {}, {}, {}}, out, err);
-    err << "famspec: not covered: " << answer.reason << "\n";
-    return kExitFailed;
-}
-
-ResolveAnswer resolve_request(const Resolver& resolver, const ResolveFlags& request, Slot slot,
-                              const Options& options) {
-    ResolveAnswer answer;
-    auto take = [&answer](const auto& r) {
-        answer.status = r.status();
-        answer.reason = r.reason();
-        answer.gap = r.gap();
-        answer.diagnostics = r.diagnostics();
-        if (r.explanation) answer.explanation = *r.explanation;
-        if (r.resolved()) answer.spec = to_canonical_json(*r->spec);
-    };
-    famspec::ResolveRequest query;
-    query.target = request.target;
-    query.model_type = request.model_type;
-    query.slot = slot;
-    query.module_type = request.module_type;
-    query.options = options;
-    query.strict = request.strict;
-    if (slot == Slot::replace_module)
-        take(resolver.replacement_spec_for(query));
-    else
-        take(resolver.strategy_spec_for(query));
-    return answer;
+    return resolve_request(resolver, request,
+                           [&](const auto& answer) { return report(context, request, family, answer, out, err); });
 }
 
 namespace {
@@ -257,16 +249,16 @@ struct CheckCounts {
 json::object check_json(const PlanRequest& request, const ResolvedPlan& resolved, const CheckCounts& counts) {
     json::array entries;
     for (const SummaryEntry& entry : resolved.summary.entries) {
-        entries.push_back(json::object{
-            {"slot", std::string(name_of(entry.slot))},
-            {"target", entry.target},
-            {"module_type", entry.module_type ? json::value(*entry.module_type) : nullptr},
-            {"status", std::string(name_of(entry.status))},
-            {"gap", entry.gap == Gap::none ? json::value(nullptr) : json::value(std::string(name_of(entry.gap)))},
-            {"reason", entry.reason},
-            {"diagnostics", diagnostics_json(entry.diagnostics)},
-            {"line", entry.location.line},
-            {"column", entry.location.column}});
+        entries.push_back(
+            json::object{{"slot", std::string(name_of(entry.slot))},
+                         {"target", entry.target},
+                         {"module_type", entry.module_type ? json::value(*entry.module_type) : nullptr},
+                         {"status", std::string(name_of(entry.status))},
+                         {"gap", entry.gap ? json::value(std::string(name_of(*entry.gap))) : json::value(nullptr)},
+                         {"reason", entry.reason},
+                         {"diagnostics", diagnostics_json(entry.diagnostics)},
+                         {"line", entry.location.line},
+                         {"column", entry.location.column}});
     }
     json::array warnings;
     for (const PlanWarning& w : resolved.plan.warnings) {

@@ -7,21 +7,19 @@
 #include <vector>
 
 #include "context.hpp"
+#include "famspec/declaration_summary.hpp"
 #include "famspec/explanation.hpp"
 #include "famspec/resolver.hpp"
 
 namespace famspec::cli {
 
-// The resolve command's flags as written; resolve_request turns them into a famspec::ResolveRequest.
-struct ResolveFlags {
-    std::string target;
-    std::optional<std::string> model_type;
-    std::optional<std::string> module_type;
-    std::string slot = "replace_module";
-    std::vector<std::string> options;  // k=v, v read as a YAML scalar
-    std::optional<std::string> plan;   // a plan or training config whose family applies
+// The resolve command's request: read into a ResolveRequest, with the text its slot and options are
+// read from (its slot and options are set once that text is checked).
+struct ResolveFlags : ResolveRequest {
+    std::string slot_name = "replace_module";
+    std::vector<std::string> option_items;  // k=v, v read as a YAML scalar
+    std::optional<std::string> plan;        // a plan or training config whose family applies
     bool explain = false;
-    bool strict = false;
 };
 
 // check and summary: the plan, the family that overrides its own, and how strictly to read it.
@@ -34,22 +32,25 @@ struct PlanRequest {
     bool with_snapshot = false;       // summary: record the plugin-set snapshot digest (snapshot_digest)
 };
 
-// One resolution, as resolve and resolve --batch report it.
-struct ResolveAnswer {
-    ResolutionStatus status = ResolutionStatus::not_covered;
-    std::string spec = "null";  // canonical JSON of the spec
-    std::string reason;
-    Gap gap = Gap::none;
-    Explanation explanation;
-    std::vector<Diagnostic> diagnostics;
-};
+// The canonical JSON of a resolution's spec, or null when it has none.
+template <class T>
+std::string spec_json(const Resolution<T>& resolution) {
+    const Resolved<T>* resolved = resolution.resolved();
+    return resolved != nullptr ? to_canonical_json(*resolved->spec) : "null";
+}
+
+// Asks `request` of the entry point its slot calls for, and hands the Resolution to `use`.
+template <class Use>
+decltype(auto) resolve_request(const Resolver& resolver, const ResolveRequest& request, Use&& use) {
+    if (request.slot == Slot::replace_module) return use(resolver.replacement_spec_for(request));
+    return use(resolver.strategy_spec_for(request));
+}
 
 std::optional<Slot> slot_from(const std::string& name);
 // --option k=v: the value is read as a YAML scalar, exactly as it would be in a plan.
 std::optional<Options> parse_options(const std::vector<std::string>& items, std::string& problem);
-ResolveAnswer resolve_request(const Resolver& resolver, const ResolveFlags& request, Slot slot, const Options& options);
 
-int resolve_target(const Context& context, const ResolveFlags& request, std::ostream& out, std::ostream& err);
+int resolve_target(const Context& context, ResolveFlags request, std::ostream& out, std::ostream& err);
 int check_plan(const Context& context, const PlanRequest& request, std::ostream& out, std::ostream& err);
 int summarize_plan(const Context& context, const PlanRequest& request, std::ostream& out, std::ostream& err);
 

@@ -85,7 +85,7 @@ std::optional<ResolveFlags> read_query(std::string_view line, std::string& probl
     request.target = optional_string(query, "target", problem).value_or("");
     request.model_type = optional_string(query, "model_type", problem);
     request.module_type = optional_string(query, "module_type", problem);
-    request.slot = optional_string(query, "slot", problem).value_or("replace_module");
+    request.slot_name = optional_string(query, "slot", problem).value_or("replace_module");
     if (problem.empty() && request.target.empty()) problem = "'target' is required";
     if (const json::value* options = query.if_contains("options"); options != nullptr && problem.empty()) {
         if (!options->is_object()) problem = "'options' must be an object";
@@ -94,7 +94,7 @@ std::optional<ResolveFlags> read_query(std::string_view line, std::string& probl
             // name is known to be an identifier (no '=' or '#' to move where the value starts).
             const std::string value = json::serialize(option);
             if (auto read = parse_option(key, value); !read && problem.empty()) problem = read.error().message;
-            request.options.push_back(std::string(key) + "=" + value);
+            request.option_items.push_back(std::string(key) + "=" + value);
         }
     }
     if (!problem.empty()) return std::nullopt;
@@ -193,9 +193,9 @@ int resolve_batch(const Context& context, int input, bool strict, std::ostream& 
         ++number;
         std::string problem = too_long ? "a query line is longer than 1 MiB (the rest of it is skipped)" : "";
         std::optional<ResolveFlags> request = problem.empty() ? read_query(line, problem) : std::nullopt;
-        const std::optional<Slot> slot = request ? slot_from(request->slot) : std::nullopt;
+        const std::optional<Slot> slot = request ? slot_from(request->slot_name) : std::nullopt;
         if (request && !slot) problem = "'slot' must be replace_module, local_compute_fn or inner_wrapper";
-        const std::optional<Options> options = slot ? parse_options(request->options, problem) : std::nullopt;
+        std::optional<Options> options = slot ? parse_options(request->option_items, problem) : std::nullopt;
         if (!options) {
             const CliError error{"usage", problem, "<stdin>", static_cast<int>(number), {}};
             print_json(out, json::object{{"error", error_json(error)}});
@@ -203,23 +203,26 @@ int resolve_batch(const Context& context, int input, bool strict, std::ostream& 
             worst = kExitUsage;
             continue;
         }
+        request->slot = *slot;
+        request->options = std::move(*options);
         request->strict = strict;
-        const ResolveAnswer answer = resolve_request(resolver, *request, *slot, *options);
-        const bool resolved = answer.status == ResolutionStatus::resolved || answer.status == ResolutionStatus::native;
-        // The diagnostics a single resolve notes on stderr (an ignored_option, say), in the answer.
-        json::object reply{
-            {"status", std::string(name_of(answer.status))},
-            {"spec", json::parse(answer.spec)},
-            {"reason", answer.reason},
-            {"gap", answer.gap == Gap::none ? json::value(nullptr) : json::value(std::string(name_of(answer.gap)))},
-            {"diagnostics", answer_diagnostics(answer.diagnostics)}};
-        print_json(out, reply);
+        const bool answered = resolve_request(resolver, *request, [&](const auto& answer) {
+            const std::optional<Gap> gap = answer.gap();
+            // The diagnostics a single resolve notes on stderr (an ignored_option, say), in the answer.
+            print_json(out,
+                       json::object{{"status", std::string(name_of(answer.status()))},
+                                    {"spec", json::parse(spec_json(answer))},
+                                    {"reason", answer.reason()},
+                                    {"gap", gap ? json::value(std::string(name_of(*gap))) : json::value(nullptr)},
+                                    {"diagnostics", answer_diagnostics(answer.diagnostics)}});
+            for (const Diagnostic& d : answer.diagnostics) {
+                context.note(err, "famspec: <stdin>:" + std::to_string(number) +
+                                      ": diagnostic: " + std::string(name_of(d.kind)) + ": " + d.message);
+            }
+            return answer.resolved() != nullptr || std::holds_alternative<Native>(answer.state);
+        });
         out.flush();
-        for (const Diagnostic& d : answer.diagnostics) {
-            context.note(err, "famspec: <stdin>:" + std::to_string(number) +
-                                  ": diagnostic: " + std::string(name_of(d.kind)) + ": " + d.message);
-        }
-        if (!resolved && worst == kExitOk) worst = kExitFailed;
+        if (!answered && worst == kExitOk) worst = kExitFailed;
     }
     // A read error is not the end of the input: the queries after it were never answered.
     if (lines.error() != 0) {

@@ -6,7 +6,11 @@ each other in a circle (a source and its header count as one). Each public heade
 famspec) has a stage too (PUBLIC below): a public header includes only public headers of its own
 stage or before, and a private file only public headers of its own stage or before.
 
-    check_stages.py ROOT
+docs/architecture.md draws the stages with the number of files in each, and lists the public headers
+by stage between two markers: both are checked here, and `--write` writes them from the tree, so they
+cannot drift.
+
+    check_stages.py [--write] ROOT
 
 Prints one line per breach and exits 1, or one summary line and exits 0. Only the standard library.
 """
@@ -139,11 +143,94 @@ def read_public(root, problems):
     return public, stage_of
 
 
+DOCUMENT = os.path.join("docs", "architecture.md")
+# A stage's line in the drawing of core/src: "   plan/        what it holds ...    5 files".
+STAGE_LINE = re.compile(r"^(   (%s)/ .*?)(\d+) files?$" % "|".join(STAGES), re.M)
+HEADERS_BEGIN = "<!-- public headers by stage: written by scripts/check_stages.py --write -->"
+HEADERS_END = "<!-- end of the public headers -->"
+
+
+def stage_counts(root):
+    """The number of sources in each stage folder of core/src."""
+    src = os.path.join(root, "core", "src")
+    counts = {}
+    for stage in STAGES:
+        folder = os.path.join(src, stage)
+        names = os.listdir(folder) if os.path.isdir(folder) else []
+        counts[stage] = sum(1 for n in names if n.endswith(SOURCES))
+    return counts
+
+
+def header_block(root):
+    """The list of public headers by stage, as docs/architecture.md shows it between its markers."""
+    folder = os.path.join(root, "core", "include", "famspec")
+    names = sorted(n for n in os.listdir(folder) if n.endswith(".hpp") and n in PUBLIC)
+    lines = [HEADERS_BEGIN, "```", " core/include/famspec/"]
+    for stage in STAGES:
+        words = [n for n in names if PUBLIC[n] == stage]
+        line = f"   {stage + '/':<13}"
+        for i, word in enumerate(words):
+            word += "," if i < len(words) - 1 else ""
+            if len(line) + 1 + len(word) > 100 and not line.endswith(" " * 13):
+                lines.append(line)
+                line = " " * 16
+            line += word if line.endswith(" ") else " " + word
+        lines.append(line.rstrip())
+    return "\n".join(lines + ["```", HEADERS_END])
+
+
+def written_document(root, text):
+    """The document with its stage counts and header list as the tree has them."""
+    counts = stage_counts(root)
+
+    def count(match):
+        head, stage, old = match.group(1), match.group(2), match.group(3)
+        new = str(counts[stage])
+        head = head[: len(head) - (len(new) - len(old))] if len(new) > len(old) else head + " " * (len(old) - len(new))
+        return f"{head}{new} file{'s' if counts[stage] != 1 else ''}"
+
+    text = STAGE_LINE.sub(count, text)
+    begin, end = text.find(HEADERS_BEGIN), text.find(HEADERS_END)
+    if begin >= 0 and end > begin:
+        text = text[:begin] + header_block(root) + text[end + len(HEADERS_END):]
+    return text
+
+
+def check_document(root, write=False):
+    """Breaches of docs/architecture.md against the tree; with write, the document is rewritten instead."""
+    path = os.path.join(root, DOCUMENT)
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    problems = []
+    if sorted(m.group(2) for m in STAGE_LINE.finditer(text)) != sorted(STAGES):
+        problems.append(f"{DOCUMENT}: the drawing of core/src does not have one line per stage ({', '.join(STAGES)})")
+    if text.count(HEADERS_BEGIN) != 1 or text.count(HEADERS_END) != 1:
+        problems.append(f"{DOCUMENT}: no list of the public headers between {HEADERS_BEGIN} and {HEADERS_END}")
+    wanted = written_document(root, text)
+    if write and not problems:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(wanted)
+    elif wanted != text:
+        counts = stage_counts(root)
+        for match in STAGE_LINE.finditer(text):
+            if int(match.group(3)) != counts[match.group(2)]:
+                problems.append(f"{DOCUMENT}: core/src/{match.group(2)}/ is drawn with {match.group(3)} files, it holds"
+                                f" {counts[match.group(2)]} (scripts/check_stages.py --write ROOT rewrites them)")
+        if header_block(root) not in text:
+            problems.append(f"{DOCUMENT}: the list of public headers differs from core/include/famspec"
+                            " (scripts/check_stages.py --write ROOT rewrites it)")
+    return problems
+
+
 def main():
-    if len(sys.argv) != 2:
+    args = sys.argv[1:]
+    write = args[:1] == ["--write"]
+    args = args[1:] if write else args
+    if len(args) != 1:
         print(__doc__.strip(), file=sys.stderr)
         return 2
-    problems, count = check(sys.argv[1])
+    problems, count = check(args[0])
+    problems += check_document(args[0], write)
     for problem in problems:
         print(problem)
     if problems:

@@ -30,9 +30,9 @@ void setup_resolve(CLI::App& app, Context& context) {
     resolve->add_option("--module-type", request.module_type, "Dotted source class the replacement matches")
         ->type_name("CLASS")
         ->check(kNonEmpty);
-    resolve->add_option("--slot", request.slot, "replace_module (default), local_compute_fn or inner_wrapper")
+    resolve->add_option("--slot", request.slot_name, "replace_module (default), local_compute_fn or inner_wrapper")
         ->check(CLI::IsMember({"replace_module", "local_compute_fn", "inner_wrapper"}));
-    resolve->add_option("--option", request.options, "Static option k=v (repeatable), as written in a plan")
+    resolve->add_option("--option", request.option_items, "Static option k=v (repeatable), as written in a plan")
         ->type_name("K=V");
     resolve->add_option("--plan", request.plan, "Take the family from this training config or plan")
         ->type_name("PLAN")

@@ -42,18 +42,15 @@ std::optional<famspec::ReplacementSpec> replacement_for(const famspec::Resolver&
                                                         const std::string& model_type, const std::string& module_type) {
     const famspec::Resolution<famspec::ReplacementSpec> result =
         resolver.replacement_spec_for(target, model_type, module_type);
-    if (result) {
-        // Shared and immutable; copying it is optional. A native target has none: the family builds
-        // it at runtime, and there is nothing to sink.
-        if (result->spec) return *result->spec;
-        return std::nullopt;
+    // One of four states, each holding what only it has. The spec is shared and immutable; copying it
+    // is optional.
+    if (const auto* resolved = result.resolved()) return *resolved->spec;
+    if (const auto* not_covered = std::get_if<famspec::NotCovered>(&result.state)) {
+        std::cerr << "not covered: " << not_covered->reason << " (" << famspec::name_of(not_covered->gap) << ")\n";
+    } else if (const auto* broken = std::get_if<famspec::Broken>(&result.state)) {
+        std::cerr << "error: " << broken->reason << "\n";  // a plugin's declaration is broken
     }
-    const famspec::NotCovered& why = result.error();
-    if (why.is_error()) {
-        std::cerr << "error: " << why.reason << "\n";  // a plugin's declaration is broken
-    } else {
-        std::cerr << "not covered: " << why.reason << " (" << famspec::name_of(why.gap) << ")\n";
-    }
+    // famspec::Native: the family builds the target at runtime, and there is nothing to sink.
     return std::nullopt;
 }
 // [/snippet:resolve]
@@ -66,9 +63,10 @@ std::vector<std::string> resolve_in_parallel(std::shared_ptr<const famspec::Regi
     std::vector<std::jthread> workers;
     for (std::size_t i = 0; i < compute_factories.size(); ++i) {
         workers.emplace_back([&, i] {
-            const auto spec =
+            const auto answer =
                 resolver.strategy_spec_for(compute_factories[i], std::nullopt, famspec::Slot::local_compute_fn);
-            if (spec.resolved() && spec->spec->target_class) target_classes[i] = *spec->spec->target_class;
+            const auto* resolved = answer.resolved();
+            if (resolved && resolved->spec->target_class) target_classes[i] = *resolved->spec->target_class;
         });
     }
     workers.clear();  // joins

@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include "famspec/explanation.hpp"
 #include "famspec/names.hpp"
@@ -61,22 +62,22 @@ py::object to_python(const PyLiteral& literal);
 // imports and snippets as dicts too.
 py::dict to_python(const ReplacementSpec& spec);
 py::dict to_python(const StrategySpec& spec);
-py::object to_python(const std::shared_ptr<const std::string>& text);
 
-py::object gap_or_none(Gap gap);
+py::object gap_or_none(const std::optional<Gap>& gap);
 py::dict to_python(const Explanation& explanation);
-// {kind, message, suggestion} per diagnostic; suggestion is None when empty.
+// {kind, message, suggestion} per diagnostic; suggestion is None when there is none.
 py::list to_python(const std::vector<Diagnostic>& diagnostics);
 
-// {status, value, reason, gap, diagnostics, explanation}, what famspec.Resolution is built from.
+// {status, value, reason, gap, diagnostics, explanation}, what famspec.Resolution is built from:
+// value is the spec when resolved, else None.
 template <class T>
 py::dict to_python(const Resolution<T>& resolution) {
     py::object value = py::none();
-    if (resolution.resolved()) {
+    if (const Resolved<T>* resolved = resolution.resolved()) {
         if constexpr (std::is_same_v<T, std::string>) {
-            value = to_python(resolution->spec);
+            value = py::str(*resolved->spec);
         } else {
-            value = to_python(*resolution->spec);
+            value = to_python(*resolved->spec);
         }
     }
     py::dict out;
@@ -84,7 +85,7 @@ py::dict to_python(const Resolution<T>& resolution) {
     out["value"] = std::move(value);
     out["reason"] = resolution.reason();
     out["gap"] = gap_or_none(resolution.gap());
-    out["diagnostics"] = to_python(resolution.diagnostics());
+    out["diagnostics"] = to_python(resolution.diagnostics);
     out["explanation"] = to_python(*resolution.explanation);
     return out;
 }

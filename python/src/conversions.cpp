@@ -149,12 +149,8 @@ py::dict to_python(const StrategySpec& spec) {
     return out;
 }
 
-py::object to_python(const std::shared_ptr<const std::string>& text) {
-    return text ? py::object(py::str(*text)) : py::object(py::none());
-}
-
-py::object gap_or_none(Gap gap) {
-    return gap == Gap::none ? py::object(py::none()) : py::object(py::str(std::string(name_of(gap))));
+py::object gap_or_none(const std::optional<Gap>& gap) {
+    return gap ? py::object(py::str(std::string(name_of(*gap)))) : py::object(py::none());
 }
 
 py::dict to_python(const Explanation& e) {
@@ -183,7 +179,7 @@ py::list to_python(const std::vector<Diagnostic>& diagnostics) {
         py::dict diagnostic;
         diagnostic["kind"] = std::string(name_of(d.kind));
         diagnostic["message"] = d.message;
-        diagnostic["suggestion"] = d.suggestion.empty() ? py::object(py::none()) : py::object(py::str(d.suggestion));
+        diagnostic["suggestion"] = d.suggestion ? py::object(py::str(*d.suggestion)) : py::object(py::none());
         out.append(std::move(diagnostic));
     }
     return out;

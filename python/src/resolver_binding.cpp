@@ -1,6 +1,7 @@
-// famspec._native.Resolver: the five queries (replacement, strategy, interface_component_class,
-// external_state_classes, summary), each answered with the GIL released; the first two return the
-// {status, value, reason, gap, diagnostics, explanation} dict famspec.Resolution is built from.
+// famspec._native.Resolver: the queries replacement, strategy and interface_component_class, each
+// returning the {status, value, reason, gap, diagnostics, explanation} dict famspec.Resolution is built
+// from; external_state_classes, summary and clear_cache; each answered with the GIL released. And
+// target_reads_family, a function of the module.
 #include <pybind11/stl.h>
 
 #include <stdexcept>

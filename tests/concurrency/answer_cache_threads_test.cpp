@@ -56,7 +56,7 @@ TEST_CASE("threads asking the same questions while the cache is cleared all get 
         readers.emplace_back([&] {
             for (int i = 0; i < 2000; ++i) {
                 const auto answer = resolver.replacement_spec_for(kToyNorm, kFamily, kModuleType);
-                if (!answer.resolved() || *answer->spec != *expected->spec ||
+                if (!answer.resolved() || *answer.resolved()->spec != *expected.resolved()->spec ||
                     answer.explanation->family != expected.explanation->family)
                     wrong.fetch_add(1);
             }

@@ -17,7 +17,7 @@
 #include "famspec/table_view.hpp"
 #include "registry/copy_budget.hpp"
 #include "registry/staging_registrar.hpp"
-#include "registry/table_manifest.hpp"
+#include "loading/table_manifest.hpp"
 #include "registry/table_staging.hpp"
 
 namespace famspec::fuzz {
@@ -46,10 +46,12 @@ std::string entry_violation(const SummaryEntry& entry, bool strict) {
         entry.slot == Slot::replace_module ? entry.replacement != nullptr : entry.strategy != nullptr;
     if ((entry.status == ResolutionStatus::resolved) != has_value)
         return "a value exactly when resolved: " + entry.target;
-    if (entry.status == ResolutionStatus::not_covered && (entry.reason.empty() || entry.gap == Gap::none)) {
-        return "not covered without a reason or a gap: " + entry.target;
+    if ((entry.status == ResolutionStatus::not_covered) != entry.gap.has_value()) {
+        return "a gap exactly when not covered: " + entry.target;
     }
-    if (entry.status == ResolutionStatus::resolved && entry.gap != Gap::none) return "resolved with a gap";
+    if (entry.status == ResolutionStatus::not_covered && entry.reason.empty()) {
+        return "not covered without a reason: " + entry.target;
+    }
     const bool answered = entry.status == ResolutionStatus::resolved || entry.status == ResolutionStatus::native;
     if (strict && answered && !entry.diagnostics.empty()) return "strict, answered, with diagnostics: " + entry.target;
     return {};

@@ -142,7 +142,7 @@ TEST_CASE("the plugin-authors walkthrough resolves through every channel") {
     const auto with_option = resolver.replacement_spec_for(kAdapter + "replacements.replace_docs_moe_rms_norm",
                                                            "docs_moe", "m.DocsNorm", {{"eps", 1e-5}});
     REQUIRE(with_option.resolved());
-    CHECK(with_option->spec->keyword_args.back() == "eps=1e-05");
+    CHECK(with_option.resolved()->spec->keyword_args.back() == "eps=1e-05");
 
     const auto runtime =
         resolver.replacement_spec_for(kAdapter + "replacements.replace_docs_moe_experts", "docs_moe", "m.Experts");
@@ -153,13 +153,13 @@ TEST_CASE("the plugin-authors walkthrough resolves through every channel") {
         resolver.replacement_spec_for("hyper_parallel.components.docs.DocsRMSNorm", std::nullopt, "m.DocsNorm");
     REQUIRE(direct.resolved());
     CHECK(direct.explanation->channel == "direct-component");
-    CHECK(direct->spec->new_ctor == "DocsRMSNorm");
+    CHECK(direct.resolved()->spec->new_ctor == "DocsRMSNorm");
 
     const auto wrapper =
         resolver.strategy_spec_for(kAdapter + "distributed.context_parallel.docs_moe_attention_cp_wrapper", "docs_moe",
                                    famspec::Slot::inner_wrapper);
     REQUIRE(wrapper.resolved());
-    CHECK(wrapper->spec->kind == "cp_attention");
+    CHECK(wrapper.resolved()->spec->kind == "cp_attention");
 
     // A value outside the option's Literal[...] values: a diagnostic that lists them.
     famspec::ResolveRequest mla;
@@ -169,9 +169,9 @@ TEST_CASE("the plugin-authors walkthrough resolves through every channel") {
     mla.options = {{"backend", famspec::PyLiteral("tpu")}};
     const auto outside = resolver.strategy_spec_for(mla);
     REQUIRE(outside.resolved());
-    REQUIRE(outside.diagnostics().size() == 1);
-    CHECK(outside.diagnostics()[0].kind == famspec::DiagnosticKind::disallowed_value);
-    CHECK(outside.diagnostics()[0].suggestion == "'npu', 'sdpa'");
+    REQUIRE(outside.diagnostics.size() == 1);
+    CHECK(outside.diagnostics[0].kind == famspec::DiagnosticKind::disallowed_value);
+    CHECK(outside.diagnostics[0].suggestion == "'npu', 'sdpa'");
 
     const auto misplaced =
         resolver.strategy_spec_for(kAdapter + "distributed.context_parallel.docs_moe_attention_cp_wrapper", "docs_moe",

@@ -40,39 +40,33 @@ TEST_CASE("the counter sees an allocation made through the library") {
 TEST_CASE("a question answered before allocates nothing") {
     const Resolver resolver(toy_registry());
     const std::optional<std::string> family = "ToyForCausalLM";
-    const std::optional<std::string> module_type = kToyModuleType;
-    const auto first = resolver.replacement_spec_for(kToyNorm, family, module_type);
+    const auto replacement = famspec::test::request(kToyNorm, family, Slot::replace_module, {}, kToyModuleType);
+    const auto strategy = famspec::test::request(kToyEp, family, Slot::local_compute_fn);
+    const auto first = resolver.replacement_spec_for(replacement);
     REQUIRE(first.resolved());
-    const auto request = famspec::test::request(kToyNorm, family, Slot::replace_module, {}, module_type);
-    REQUIRE(resolver.strategy_spec_for(kToyEp, family, Slot::local_compute_fn).resolved());
+    const auto first_strategy = resolver.strategy_spec_for(strategy);
+    REQUIRE(first_strategy.resolved());
     // No assertion inside a counted call: only the library's allocations are counted.
     for (int i = 0; i < 3; ++i) {
-        const famspec::ReplacementSpec* shorthand = nullptr;
-        const famspec::ReplacementSpec* by_request = nullptr;
-        bool strategy = false;
+        const famspec::ReplacementSpec* replacement_spec = nullptr;
+        const famspec::StrategySpec* strategy_spec = nullptr;
         CHECK(allocations_of(
-                  [&] { shorthand = resolver.replacement_spec_for(kToyNorm, family, module_type)->spec.get(); }) == 0);
-        CHECK(allocations_of([&] { by_request = resolver.replacement_spec_for(request)->spec.get(); }) == 0);
-        CHECK(allocations_of([&] {
-                  strategy = resolver.strategy_spec_for(kToyEp, family, Slot::local_compute_fn).resolved();
-              }) == 0);
-        CHECK(shorthand == first->spec.get());
-        CHECK(by_request == first->spec.get());
-        CHECK(strategy);
+                  [&] { replacement_spec = resolver.replacement_spec_for(replacement).resolved()->spec.get(); }) == 0);
+        CHECK(allocations_of([&] { strategy_spec = resolver.strategy_spec_for(strategy).resolved()->spec.get(); }) ==
+              0);
+        CHECK(replacement_spec == first.resolved()->spec.get());
+        CHECK(strategy_spec == first_strategy.resolved()->spec.get());
     }
 }
 
 TEST_CASE("another thread's answer is found without allocating, from the first time it asks") {
     const Resolver resolver(toy_registry());
-    const std::optional<std::string> family = "toy";
-    const std::optional<std::string> module_type = kToyModuleType;
-    REQUIRE(resolver.replacement_spec_for(kToyNorm, family, module_type).resolved());
+    const auto question = famspec::test::request(kToyNorm, "toy", Slot::replace_module, {}, kToyModuleType);
+    REQUIRE(resolver.replacement_spec_for(question).resolved());
     std::size_t first = 1, second = 1;
     bool resolved = true;
     std::thread([&] {
-        const auto ask = [&] {
-            resolved = resolved && resolver.replacement_spec_for(kToyNorm, family, module_type).resolved();
-        };
+        const auto ask = [&] { resolved = resolved && resolver.replacement_spec_for(question).resolved(); };
         first = allocations_of(ask);
         second = allocations_of(ask);
     }).join();

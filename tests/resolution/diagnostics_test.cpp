@@ -29,14 +29,14 @@ template <class Resolve>
 void check_strict(Resolve resolve, ResolveRequest request, DiagnosticKind kind, const std::string& message, Gap gap) {
     request.strict = false;
     const auto lenient = resolve(request);
-    REQUIRE(lenient.diagnostics().size() == 1);
-    CHECK(lenient.diagnostics()[0].kind == kind);
-    CHECK(lenient.diagnostics()[0].message == message);
+    REQUIRE(lenient.diagnostics.size() == 1);
+    CHECK(lenient.diagnostics[0].kind == kind);
+    CHECK(lenient.diagnostics[0].message == message);
     request.strict = true;
     const auto strict = resolve(request);
     CHECK(strict.status() == ResolutionStatus::not_covered);
-    CHECK_FALSE(strict.has_value());
-    CHECK(strict.error().diagnostics == lenient.diagnostics());
+    CHECK(std::holds_alternative<famspec::NotCovered>(strict.state));
+    CHECK(strict.diagnostics == lenient.diagnostics);
     CHECK(strict.reason() == message);
     CHECK(strict.gap() == gap);
 }
@@ -51,8 +51,8 @@ TEST_CASE(
     const ResolveRequest request = famspec::test::request(unregistered, "toy", Slot::inner_wrapper);
     const auto r = resolver.strategy_spec_for(request);
     REQUIRE(r.resolved());
-    CHECK(r->spec->kind == "cp_attention");
-    CHECK_FALSE(r->spec->body_template.has_value());
+    CHECK(r.resolved()->spec->kind == "cp_attention");
+    CHECK_FALSE(r.resolved()->spec->body_template.has_value());
     check_strict(
         strategy, request, DiagnosticKind::unregistered_wrapper,
         "CP wrapper " + unregistered + " is not registered by family 'toy'; covered by the adapter-path convention",
@@ -63,12 +63,12 @@ TEST_CASE(
     check_strict(strategy, other, DiagnosticKind::unregistered_wrapper,
                  "CP wrapper " + std::string(kToyCp) + " is registered by family 'toy', not by 'other_toy'",
                  Gap::not_registered);
-    CHECK(resolver.strategy_spec_for(other).diagnostics()[0].suggestion == "toy");
+    CHECK(resolver.strategy_spec_for(other).diagnostics[0].suggestion == "toy");
 
     // The family's own registered wrapper: no diagnostic.
     const auto own = resolver.strategy_spec_for(famspec::test::request(kToyCp, "toy", Slot::inner_wrapper));
     CHECK(own.resolved());
-    CHECK(own.diagnostics().empty());
+    CHECK(own.diagnostics.empty());
 
     // A path that stops at adapter, or lies outside the convention, stays not covered.
     for (const std::string target : {"hyper_parallel.models.toy.adapter", "sdpa_qkv", "hyper_parallel.x.wrapper"}) {
@@ -92,7 +92,7 @@ TEST_CASE("undeclared static options are ignored with a diagnostic that lists th
         kToyNorm, "toy", Slot::replace_module, {{"use_fused_ops", famspec::PyLiteral(false)}}, kToyModuleType);
     const auto ignored = resolver.replacement_spec_for(factory);
     REQUIRE(ignored.resolved());
-    CHECK(*ignored->spec == *plain->spec);  // the spec does not change because of the diagnostic
+    CHECK(*ignored.resolved()->spec == *plain.resolved()->spec);  // the spec does not change because of the diagnostic
     check_strict(replacement, factory, DiagnosticKind::ignored_option,
                  "option 'use_fused_ops' is ignored: it is not declared; factory " + std::string(kToyNorm) +
                      " declares no options",
@@ -113,7 +113,7 @@ TEST_CASE("undeclared static options are ignored with a diagnostic that lists th
                  "option 'use_grouped_gem' is ignored: it is not declared; archetype " + std::string(kToyEp) +
                      " declares: use_grouped_gemm (did you mean `use_grouped_gemm`?)",
                  Gap::bad_option);
-    CHECK(resolver.strategy_spec_for(ep).diagnostics()[0].suggestion == "use_grouped_gemm");
+    CHECK(resolver.strategy_spec_for(ep).diagnostics[0].suggestion == "use_grouped_gemm");
 
     // A declared option of the wrong type stays not covered, strict or not.
     const auto mistyped = resolver.strategy_spec_for(famspec::test::request(
@@ -128,13 +128,13 @@ TEST_CASE("an EP archetype resolves by its target whatever family is named, with
     auto strategy = [&](const ResolveRequest& r) { return resolver.strategy_spec_for(r); };
     const auto own = resolver.strategy_spec_for(famspec::test::request(kToyEp, "toy", Slot::local_compute_fn));
     REQUIRE(own.resolved());
-    CHECK(own.diagnostics().empty());
+    CHECK(own.diagnostics.empty());
     for (const std::string family : {"other_toy", "unregistered_model"}) {
         CAPTURE(family);
         const ResolveRequest request = famspec::test::request(kToyEp, family, Slot::local_compute_fn);
         const auto r = resolver.strategy_spec_for(request);
         REQUIRE(r.resolved());
-        CHECK(*r->spec == *own->spec);  // the same spec: an archetype resolves by structure
+        CHECK(*r.resolved()->spec == *own.resolved()->spec);  // the same spec: an archetype resolves by structure
         check_strict(strategy, request, DiagnosticKind::family_mismatch,
                      "the MoE archetype " + std::string(kToyEp) + " is registered by family 'toy', not by '" + family +
                          "'" + (family == "unregistered_model" ? " (an unknown family)" : ""),
@@ -153,8 +153,11 @@ TEST_CASE("runtime-only entries are native by default, and not covered under str
                                                           Slot::replace_module, {}, kToyModuleType);
     const auto r = resolver.replacement_spec_for(factory);
     CHECK(r.status() == ResolutionStatus::native);
-    CHECK(r->spec == nullptr);
-    CHECK(r.gap() == Gap::none);
+    const auto* native = std::get_if<famspec::Native>(&r.state);
+    REQUIRE(native != nullptr);
+    CHECK(native->reason == "runtime-only factory: builds through ToyNorm.from_module");
+    CHECK(r.resolved() == nullptr);
+    CHECK(r.gap() == std::nullopt);
     check_strict(replacement, factory, DiagnosticKind::runtime_only,
                  "runtime-only factory: builds through ToyNorm.from_module", Gap::runtime_only);
 
@@ -232,7 +235,7 @@ TEST_CASE("a missing module_type and the module_type \"\\x01\" do not share a ca
     const Resolver resolver(toy_registry());
     const auto odd = resolver.replacement_spec_for(kToyNorm, "toy", std::string("\x01"));
     REQUIRE(odd.resolved());
-    CHECK(odd->spec->old_ctor == "\x01");
+    CHECK(odd.resolved()->spec->old_ctor == "\x01");
     const auto missing = resolver.replacement_spec_for(kToyNorm, "toy", std::nullopt);
     CHECK(missing.status() == ResolutionStatus::not_covered);
     CHECK(missing.gap() == Gap::missing_module_type);

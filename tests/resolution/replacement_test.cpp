@@ -38,7 +38,7 @@ TEST_CASE("a wrapping factory gives the reference's wrap spec") {
     const Resolver resolver(toy_registry());
     const auto r = resolver.replacement_spec_for(kToyNorm, std::nullopt, kToyModuleType);
     REQUIRE(r.resolved());
-    const auto& spec = *r->spec;
+    const auto& spec = *r.resolved()->spec;
     CHECK(spec.old_ctor == "ToyRMSNorm");
     CHECK(spec.new_ctor == "ToyNorm");
     CHECK(spec.mode == famspec::ConstructionMode::wrap_source);
@@ -60,10 +60,10 @@ TEST_CASE("a name-swap factory removes the class and says so") {
     const auto r = resolver.replacement_spec_for(
         "hyper_parallel.models.toy.adapter.replacements.replace_toy_norm_by_name", "toy", kToyModuleType);
     REQUIRE(r.resolved());
-    CHECK(r->spec->mode == famspec::ConstructionMode::name);
-    CHECK(r->spec->remove_class);
-    CHECK(r->spec->keyword_args.empty());
-    CHECK(r->spec->replacement_note == "ToyNorm replaces ToyRMSNorm.");
+    CHECK(r.resolved()->spec->mode == famspec::ConstructionMode::name);
+    CHECK(r.resolved()->spec->remove_class);
+    CHECK(r.resolved()->spec->keyword_args.empty());
+    CHECK(r.resolved()->spec->replacement_note == "ToyNorm replaces ToyRMSNorm.");
 }
 
 TEST_CASE("every spelling of the family and the inferred family give the same answer") {
@@ -75,11 +75,11 @@ TEST_CASE("every spelling of the family and the inferred family give the same an
         INFO(spelling);
         const auto r = resolver.replacement_spec_for(kToyNorm, std::string(spelling), kToyModuleType);
         REQUIRE(r.resolved());
-        CHECK(*r->spec == *inferred->spec);
+        CHECK(*r.resolved()->spec == *inferred.resolved()->spec);
         CHECK(r.explanation->family == "toy");
         CHECK_FALSE(r.explanation->cache_hit);  // the cache keys the request as asked
-        CHECK(resolver.replacement_spec_for(kToyNorm, std::string(spelling), kToyModuleType)->spec.get() ==
-              r->spec.get());
+        CHECK(resolver.replacement_spec_for(kToyNorm, std::string(spelling), kToyModuleType).resolved()->spec.get() ==
+              r.resolved()->spec.get());
     }
     // A directory alias in the path infers the same family.
     const auto by_dir = resolver.replacement_spec_for(
@@ -105,7 +105,7 @@ TEST_CASE("an explicit unknown family fails closed instead of falling back to th
     const Resolver resolver(toy_registry());
     const auto r = resolver.replacement_spec_for(kToyNorm, std::string("unregistered_model"), kToyModuleType);
     CHECK(r.status() == ResolutionStatus::not_covered);
-    CHECK_FALSE(r.has_value());
+    CHECK(std::holds_alternative<famspec::NotCovered>(r.state));
     CHECK(r.reason() == "unknown family 'unregistered_model': no loaded plugin registers it");
     const auto inferred_unknown = resolver.replacement_spec_for("hyper_parallel.models.nobody.adapter.replacements.f",
                                                                 std::nullopt, kToyModuleType);
@@ -119,7 +119,7 @@ TEST_CASE("every not-covered replacement says why") {
                       const famspec::Options& options = {}) {
         const auto r = resolver.replacement_spec_for(target, "toy", module_type, options);
         CHECK(r.status() == ResolutionStatus::not_covered);
-        CHECK_FALSE(r.has_value());
+        CHECK(std::holds_alternative<famspec::NotCovered>(r.state));
         return r.reason();
     };
     const std::string replacements = "hyper_parallel.models.toy.adapter.replacements.";
@@ -160,16 +160,18 @@ TEST_CASE("static options render in place of the default, and change the spec") 
     const std::string target = "hyper_parallel.models.toy.adapter.replacements.replace_toy_experts";
     const auto plain = resolver.replacement_spec_for(target, "toy", kToyModuleType);
     REQUIRE(plain.resolved());
-    CHECK(plain->spec->keyword_args == std::vector<std::string>{"module_fqn=''", "context=None", "use_fused_ops=True"});
+    CHECK(plain.resolved()->spec->keyword_args ==
+          std::vector<std::string>{"module_fqn=''", "context=None", "use_fused_ops=True"});
     const auto off = resolver.replacement_spec_for(target, "toy", kToyModuleType, {{"use_fused_ops", false}});
     REQUIRE(off.resolved());
-    CHECK(off->spec->keyword_args == std::vector<std::string>{"module_fqn=''", "context=None", "use_fused_ops=False"});
-    CHECK(off->spec.get() != plain->spec.get());
+    CHECK(off.resolved()->spec->keyword_args ==
+          std::vector<std::string>{"module_fqn=''", "context=None", "use_fused_ops=False"});
+    CHECK(off.resolved()->spec.get() != plain.resolved()->spec.get());
     // A literal passed by the factory renders as written.
     const auto literal = resolver.replacement_spec_for(
         "hyper_parallel.models.toy.adapter.replacements.replace_toy_literal", "toy", kToyModuleType);
     REQUIRE(literal.resolved());
-    CHECK(literal->spec->keyword_args == std::vector<std::string>{"eps=1e-3"});
+    CHECK(literal.resolved()->spec->keyword_args == std::vector<std::string>{"eps=1e-3"});
 }
 
 TEST_CASE("a factory that hands over an interface renders its component, without importing it") {
@@ -181,23 +183,25 @@ TEST_CASE("a factory that hands over an interface renders its component, without
     const auto r = resolver.replacement_spec_for(target, std::nullopt, "toy.modeling_toy.ToyAttentionLayer");
     REQUIRE(r.resolved());
     CHECK(renderer.calls == std::vector<std::string>{"ToyAttention<-toy_kernel/1"});
-    CHECK(r->spec->keyword_args ==
+    CHECK(r.resolved()->spec->keyword_args ==
           std::vector<std::string>{"module_fqn=''", "context=None", "attention_interface=toy_kernel"});
-    REQUIRE(r->spec->snippets.size() == 1);
-    CHECK(r->spec->snippets[0].text == "class ToyAttention:\n    pass\n");
-    REQUIRE(r->spec->imports.size() == 2);
-    for (const auto& patch : r->spec->imports) {
+    REQUIRE(r.resolved()->spec->snippets.size() == 1);
+    CHECK(r.resolved()->spec->snippets[0].text == "class ToyAttention:\n    pass\n");
+    REQUIRE(r.resolved()->spec->imports.size() == 2);
+    for (const auto& patch : r.resolved()->spec->imports) {
         CHECK(patch.module.empty());
         CHECK(patch.names.empty());
         REQUIRE(patch.raw.has_value());
     }
-    CHECK(*r->spec->imports[0].raw == "import torch");
-    CHECK(*r->spec->imports[1].raw == "import torch.nn as nn");
+    CHECK(*r.resolved()->spec->imports[0].raw == "import torch");
+    CHECK(*r.resolved()->spec->imports[1].raw == "import torch.nn as nn");
     // Cached: the same request does not ask the renderer again; another spelling of it does.
-    CHECK(resolver.replacement_spec_for(target, std::nullopt, "toy.modeling_toy.ToyAttentionLayer")->spec.get() ==
-          r->spec.get());
+    CHECK(resolver.replacement_spec_for(target, std::nullopt, "toy.modeling_toy.ToyAttentionLayer")
+              .resolved()
+              ->spec.get() == r.resolved()->spec.get());
     CHECK(renderer.calls.size() == 1);
-    CHECK(*resolver.replacement_spec_for(target, "toy", "toy.modeling_toy.ToyAttentionLayer")->spec == *r->spec);
+    CHECK(*resolver.replacement_spec_for(target, "toy", "toy.modeling_toy.ToyAttentionLayer").resolved()->spec ==
+          *r.resolved()->spec);
     CHECK(renderer.calls.size() == 2);
 
     RecordingRenderer failing;
@@ -224,7 +228,7 @@ TEST_CASE("a component named directly wraps with its own defaults, whatever the 
     const Resolver resolver(toy_registry());
     const auto r = resolver.replacement_spec_for(kDirect, std::nullopt, kToyModuleType);
     REQUIRE(r.resolved());
-    const auto& spec = *r->spec;
+    const auto& spec = *r.resolved()->spec;
     CHECK(spec.new_ctor == "ToyNorm");
     CHECK(spec.old_ctor == "ToyRMSNorm");
     CHECK(spec.mode == famspec::ConstructionMode::wrap_source);
@@ -238,18 +242,19 @@ TEST_CASE("a component named directly wraps with its own defaults, whatever the 
     // the same class.
     for (const auto& model_type : {std::optional<std::string>("toy"), std::optional<std::string>("ToyForCausalLM"),
                                    std::optional<std::string>("other_toy")}) {
-        CHECK(*resolver.replacement_spec_for(kDirect, model_type, kToyModuleType)->spec == spec);
+        CHECK(*resolver.replacement_spec_for(kDirect, model_type, kToyModuleType).resolved()->spec == spec);
     }
-    CHECK(*resolver.replacement_spec_for("hyper_parallel.components.toy.ToyNorm", std::nullopt, kToyModuleType)->spec ==
-          spec);
+    CHECK(*resolver.replacement_spec_for("hyper_parallel.components.toy.ToyNorm", std::nullopt, kToyModuleType)
+               .resolved()
+               ->spec == spec);
     // Options are constructor parameters here.
     const auto eps = resolver.replacement_spec_for(kDirect, std::nullopt, kToyModuleType, {{"eps", 0.001}});
     REQUIRE(eps.resolved());
-    CHECK(eps->spec->keyword_args == std::vector<std::string>{"module_fqn=''", "context=None", "eps=0.001"});
+    CHECK(eps.resolved()->spec->keyword_args == std::vector<std::string>{"module_fqn=''", "context=None", "eps=0.001"});
     const auto fast = resolver.replacement_spec_for(kDirect, std::nullopt, kToyModuleType, {{"use_fast", true}});
-    CHECK(*fast->spec == spec);  // ignored, with a diagnostic
-    REQUIRE(fast.diagnostics().size() == 1);
-    CHECK(fast.diagnostics()[0].message ==
+    CHECK(*fast.resolved()->spec == spec);  // ignored, with a diagnostic
+    REQUIRE(fast.diagnostics.size() == 1);
+    CHECK(fast.diagnostics[0].message ==
           "option 'use_fast' is ignored: it is not declared; component ToyNorm declares: eps");
     CHECK(resolver.replacement_spec_for("hyper_parallel.components.toy.tables.ToyTable", std::nullopt, kToyModuleType)
               .reason() == "component ToyTable takes no 'module' parameter, so it cannot wrap the source module");
@@ -268,7 +273,7 @@ TEST_CASE("a component named directly is answered without the family, even one n
         CAPTURE(family);
         const auto r = resolver.replacement_spec_for(kDirect, std::string(family), kToyModuleType);
         REQUIRE(r.resolved());
-        CHECK(r->spec == plain->spec);  // one cache entry, so one object, whatever the family
+        CHECK(r.resolved()->spec == plain.resolved()->spec);  // one cache entry, so one object, whatever the family
         CHECK(r.explanation->channel == "direct-component");
         CHECK(r.explanation->family.empty());
         CHECK(r.explanation->spellings_tried.empty());
@@ -294,7 +299,7 @@ TEST_CASE("a family re-registered differently never reuses the earlier result") 
     const auto b = second.replacement_spec_for(kToyNorm, "toy", kToyModuleType);
     REQUIRE(a.resolved());
     REQUIRE(b.resolved());
-    CHECK(a->spec->new_ctor == "ToyNorm");
-    CHECK(b->spec->new_ctor == "ToyExperts");
+    CHECK(a.resolved()->spec->new_ctor == "ToyNorm");
+    CHECK(b.resolved()->spec->new_ctor == "ToyExperts");
     CHECK(toy_registry()->generation() != reregistered_registry()->generation());
 }

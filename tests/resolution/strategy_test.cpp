@@ -17,7 +17,7 @@ TEST_CASE("an archetype's compute factory gives the inline EP spec") {
     const Resolver resolver(toy_registry());
     const auto r = resolver.strategy_spec_for(kToyEp, std::nullopt, Slot::local_compute_fn);
     REQUIRE(r.resolved());
-    const StrategySpec& spec = *r->spec;
+    const StrategySpec& spec = *r.resolved()->spec;
     CHECK(spec.kind == "moe_ep_routed");
     CHECK(spec.target_class == "ToyMoE");
     CHECK(spec.method_name == "forward");
@@ -32,11 +32,12 @@ TEST_CASE("an archetype's compute factory gives the inline EP spec") {
     CHECK(r.explanation->channel == "archetype");
     // The same spec, whatever family spelling is given; a known option does not change it.
     for (const char* spelling : {"toy", "ToyForCausalLM", "other_toy"}) {
-        CHECK(*resolver.strategy_spec_for(kToyEp, std::string(spelling), Slot::local_compute_fn)->spec == spec);
+        CHECK(*resolver.strategy_spec_for(kToyEp, std::string(spelling), Slot::local_compute_fn).resolved()->spec ==
+              spec);
     }
-    CHECK(
-        *resolver.strategy_spec_for(kToyEp, std::nullopt, Slot::local_compute_fn, {{"use_grouped_gemm", true}})->spec ==
-        spec);
+    CHECK(*resolver.strategy_spec_for(kToyEp, std::nullopt, Slot::local_compute_fn, {{"use_grouped_gemm", true}})
+               .resolved()
+               ->spec == spec);
 }
 
 TEST_CASE("the EP body is the fixed shell with the router and shared keys as Python literals") {
@@ -58,13 +59,15 @@ TEST_CASE("a registered CP wrapper in its slot gives the imports-only CP spec") 
     const Resolver resolver(toy_registry());
     const auto r = resolver.strategy_spec_for(kToyCp, std::nullopt, Slot::inner_wrapper);
     REQUIRE(r.resolved());
-    CHECK(r->spec->kind == "cp_attention");
-    CHECK(r->spec->imports.empty());
-    CHECK_FALSE(r->spec->target_class.has_value());
-    CHECK_FALSE(r->spec->body_template.has_value());
-    CHECK(r->spec->method_name == "forward");
-    CHECK(*resolver.strategy_spec_for(kToyCp, "ToyForCausalLM", Slot::inner_wrapper)->spec == *r->spec);
-    CHECK(*resolver.strategy_spec_for(kToyCp, "toy", Slot::inner_wrapper, {{"use_mask", true}})->spec == *r->spec);
+    CHECK(r.resolved()->spec->kind == "cp_attention");
+    CHECK(r.resolved()->spec->imports.empty());
+    CHECK_FALSE(r.resolved()->spec->target_class.has_value());
+    CHECK_FALSE(r.resolved()->spec->body_template.has_value());
+    CHECK(r.resolved()->spec->method_name == "forward");
+    CHECK(*resolver.strategy_spec_for(kToyCp, "ToyForCausalLM", Slot::inner_wrapper).resolved()->spec ==
+          *r.resolved()->spec);
+    CHECK(*resolver.strategy_spec_for(kToyCp, "toy", Slot::inner_wrapper, {{"use_mask", true}}).resolved()->spec ==
+          *r.resolved()->spec);
 }
 
 TEST_CASE("strategies fail closed like replacements, each with its reason") {
@@ -73,7 +76,7 @@ TEST_CASE("strategies fail closed like replacements, each with its reason") {
                       const famspec::Options& options = {}) {
         const auto r = resolver.strategy_spec_for(target, family, slot, options);
         CHECK(r.status() == ResolutionStatus::not_covered);
-        CHECK_FALSE(r.has_value());
+        CHECK(std::holds_alternative<famspec::NotCovered>(r.state));
         return r.reason();
     };
     CHECK(reason(kToyCp, std::nullopt, Slot::local_compute_fn) ==
@@ -123,7 +126,7 @@ TEST_CASE("the rendered component of a family is the one its factories hand an i
     const Resolver resolver(toy_registry());
     const auto r = resolver.interface_component_class("ToyForCausalLM");
     REQUIRE(r.resolved());
-    CHECK(*r->spec == "ToyAttention");
+    CHECK(*r.resolved()->spec == "ToyAttention");
     CHECK(resolver.interface_component_class("other_toy").reason() ==
           "family 'other_toy' hands no interface to any component");
     CHECK(resolver.interface_component_class("unregistered_model").status() == ResolutionStatus::not_covered);
@@ -156,14 +159,14 @@ TEST_CASE("every gap carries its kind, so callers need not parse the reason") {
     auto strategy_gap = [&](const std::string& target, const std::optional<std::string>& family, Slot slot) {
         return resolver.strategy_spec_for(target, family, slot).gap();
     };
-    CHECK(replacement_gap(kToyNorm, "toy", kToyModuleType) == Gap::none);
+    CHECK(replacement_gap(kToyNorm, "toy", kToyModuleType) == std::nullopt);
     CHECK(replacement_gap("", "toy", kToyModuleType) == Gap::no_target);
     CHECK(replacement_gap("my.helpers.f", "toy", kToyModuleType) == Gap::no_channel);
     CHECK(replacement_gap(kToyNorm, "unregistered_model", kToyModuleType) == Gap::unknown_family);
     CHECK(replacement_gap(replacements + "nothing", "toy", kToyModuleType) == Gap::not_registered);
     const auto native = resolver.replacement_spec_for(replacements + "replace_toy_runtime", "toy", kToyModuleType);
     CHECK(native.status() == ResolutionStatus::native);
-    CHECK(native.gap() == Gap::none);
+    CHECK(native.gap() == std::nullopt);
     CHECK(replacement_gap(kToyNorm, "toy", std::nullopt) == Gap::missing_module_type);
     CHECK(replacement_gap(replacements + "replace_toy_no_fqn", "toy", kToyModuleType) == Gap::component_mismatch);
     CHECK(replacement_gap(replacements + "replace_toy_experts", "toy", kToyModuleType, {{"use_fused_ops", 1}}) ==

@@ -16,7 +16,7 @@
 #include "registry/copy_budget.hpp"
 #include "registry/declarations.hpp"
 #include "registry/staging_registrar.hpp"
-#include "registry/table_manifest.hpp"
+#include "loading/table_manifest.hpp"
 #include "toy_tables.hpp"
 
 namespace {

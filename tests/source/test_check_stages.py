@@ -57,3 +57,36 @@ def test_earlier_and_same_stage_public_headers_may_be_included(tmp_path):
     root = tree(tmp_path, {"resolution/resolver.cpp": '#include "famspec/resolver.hpp"\n#include "famspec/names.hpp"\n'},
                 {"resolver.hpp": '#include "famspec/specs.hpp"\n#include "famspec/resolution.hpp"\n'})
     assert check_stages.check(root)[0] == []
+
+
+def document_tree(tmp_path, drawn):
+    """A tree of one public header per stage and one source in common/, with docs/architecture.md
+    drawing `drawn` files in common/."""
+    tree(tmp_path, {"common/a.cpp": ""})
+    root = tmp_path
+    (root / "docs").mkdir()
+    lines = [f"   {stage + '/':<13}files of {stage}   {drawn if stage == 'common' else 0} files"
+             for stage in check_stages.STAGES]
+    text = "\n".join(["```", " core/src/", *lines, "```", "", check_stages.HEADERS_BEGIN,
+                      check_stages.HEADERS_END, ""])
+    (root / "docs" / "architecture.md").write_text(text)
+    return root
+
+
+def test_the_document_s_counts_and_header_list_are_checked_and_written(tmp_path):
+    root = document_tree(tmp_path, 2)
+    assert check_stages.check_document(str(root)) == [
+        "docs/architecture.md: core/src/common/ is drawn with 2 files, it holds 1"
+        " (scripts/check_stages.py --write ROOT rewrites them)",
+        "docs/architecture.md: the list of public headers differs from core/include/famspec"
+        " (scripts/check_stages.py --write ROOT rewrites it)",
+    ]
+    assert check_stages.check_document(str(root), write=True) == []
+    assert check_stages.check_document(str(root)) == []
+    text = (root / "docs" / "architecture.md").read_text()
+    assert "   common/      files of common   1 file\n" in text
+    assert "   resolution/  component_renderer.hpp, family_dependence.hpp, resolver.hpp, specs.hpp\n" in text
+
+
+def test_the_document_of_the_tree_is_current():
+    assert check_stages.check_document(SOURCE_DIR) == []

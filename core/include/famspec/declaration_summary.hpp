@@ -27,7 +27,7 @@ struct SummaryEntry {
     std::shared_ptr<const ReplacementSpec> replacement;  // slot replace_module, when resolved
     std::shared_ptr<const StrategySpec> strategy;        // strategy slots, when resolved
     std::string reason;
-    Gap gap = Gap::none;
+    std::optional<Gap> gap;  // when not covered
     SourceLocation location;
     std::vector<Diagnostic> diagnostics;
 };

@@ -12,7 +12,7 @@ namespace famspec {
 // Canonical JSON (see canonical_json.hpp), deterministic for the same plugins:
 //   {"format": 1,
 //    "plugins":    [{name, version, path, status: ok|error, stage?, message?}],
-//    "families":   [{model_type, architecture, aliases, directory_aliases, plugin, where,
+//    "families":   [{model_type, architecture, aliases, directory_aliases, provider_modules, plugin, where,
 //                    factories: [{target, plugin, where, parameters, runtime_only, runtime_only_reason?,
 //                                 construction: {component, import_module, mode: wrap_source|name,
 //                                                module_passed: keyword|positional|none,
@@ -23,7 +23,8 @@ namespace famspec {
 //                                  shared, strip_boundary_subpatterns, options, plugin, where}]}],
 //    "components": [{name, import_module, defining_module, parameters, takes_module, plugin, where}]}
 // A parameter is {name, kind: positional_only|positional|keyword_only} plus "default" (a Python
-// literal as Python prints it) or "default_expression" (source text), or neither when required.
+// literal as Python prints it) or "default_expression" (source text), or neither when required, and
+// "allowed" (its Literal[...] values, as Python prints them) when its type lists them.
 // Every list is sorted: families by model_type, factories and wrappers by target, components by
 // defining module and name.
 FAMSPEC_API std::string describe_registry_json(const Registry& registry);

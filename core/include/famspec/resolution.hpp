@@ -1,24 +1,22 @@
-// The answer of every query: resolved, native (left to the runtime), not covered (with the reason),
-// or an error; with the diagnostics famspec's own checks attach to it.
+// The answer of every query, in one of four states (resolved, native, not covered, broken), with the
+// diagnostics famspec's own checks attach to it and how it was reached.
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
+#include <variant>
 #include <vector>
-
-#include "famspec/expected.hpp"
-#include "famspec/sdk/export.hpp"
 
 namespace famspec {
 
 enum class Slot { replace_module, local_compute_fn, inner_wrapper };
 
-// native: the family builds the target at runtime and nothing is sunk, as on the reference's native path.
+// A Resolution's state by name, as outputs print it, in the order of ResolutionState (error: Broken).
 enum class ResolutionStatus { resolved, not_covered, error, native };
 
 // Why a target is not covered, for callers that act on the kind rather than read the sentence.
 enum class Gap {
-    none,                 // resolved, or an error
     no_target,            // the entry names no target path
     no_channel,           // neither a family factory path nor a generic component path
     unknown_family,       // no loaded plugin knows the family
@@ -32,64 +30,67 @@ enum class Gap {
 };
 
 // Where famspec is stricter than the reference, its answer is given with the check as a diagnostic.
-// Under strict resolution the first diagnostic makes the target not covered, with its message and
-// the gap of its kind: not_registered, bad_option, wrong_family, runtime_only or bad_option.
+// Under strict, the first makes the target not covered, with its message and the gap beside its kind.
 enum class DiagnosticKind {
-    unregistered_wrapper,  // a CP inner wrapper under the adapter convention that the family did not register
-    ignored_option,        // a static option the component, factory, archetype or wrapper does not declare
-    family_mismatch,       // an EP archetype asked for under another (or an unknown) family
-    runtime_only,          // the family builds the target at runtime: reported native
-    disallowed_value,      // a static option whose value is not one of its declared Literal[...] values
+    unregistered_wrapper,  // an adapter-convention CP inner wrapper the family did not register (not_registered)
+    ignored_option,        // a static option the component, factory, archetype or wrapper lacks (bad_option)
+    family_mismatch,       // an EP archetype asked for under another (or an unknown) family (wrong_family)
+    runtime_only,          // the family builds the target at runtime: reported native (runtime_only)
+    disallowed_value,      // a static option whose value is not one of its declared Literal[...] values (bad_option)
 };
 
 struct Diagnostic {
     DiagnosticKind kind = DiagnosticKind::ignored_option;
     std::string message;
-    std::string suggestion;  // the nearest fitting name, or the declared ones; may be empty
+    std::optional<std::string> suggestion;  // the nearest fitting name, or the declared ones
     friend bool operator==(const Diagnostic&, const Diagnostic&) = default;
 };
 
 struct Explanation;  // famspec/explanation.hpp: the decision trace
 
-// A covered target: its spec, or none when the family builds it at runtime (native; a runtime_only
-// diagnostic then says why), with what famspec's checks found.
+// The four states, each holding what only it has.
 template <class T>
-struct Covered {
-    std::shared_ptr<const T> spec;  // shared and immutable; null when native
-    std::vector<Diagnostic> diagnostics;
+struct Resolved {
+    std::shared_ptr<const T> spec;  // never null; shared and immutable
 };
-
-// Why a target is not covered. Gap::none marks an error: a declaration that cannot become a spec.
+// The family builds the target at runtime and nothing is sunk, as on the reference's native path.
+struct Native {
+    std::string reason;  // also the message of the runtime_only diagnostic, the last one
+};
 struct NotCovered {
-    Gap gap = Gap::none;
+    Gap gap = Gap::not_registered;
     std::string reason;
-    std::vector<Diagnostic> diagnostics;  // under strict, the first of them is the reason
-
-    bool is_error() const { return gap == Gap::none; }
+};
+struct Broken {  // a declaration that cannot become a spec: the plugin is at fault, not the plan
+    std::string reason;
 };
 
-// The outcome and how it was reached; built as {outcome, explanation}.
 template <class T>
-struct Resolution : Expected<Covered<T>, NotCovered> {
+using ResolutionState = std::variant<Resolved<T>, NotCovered, Broken, Native>;
+
+// The outcome and how it was reached, built as {state, diagnostics, explanation}.
+template <class T>
+struct Resolution {
+    ResolutionState<T> state;
+    // What famspec's checks found, in every state; under strict, the first of them is the reason.
+    std::vector<Diagnostic> diagnostics;
     // Never null. Shared and immutable, so that an answer served from the cache is a copy of two
     // pointers: the explanation is made once, when the answer is first computed.
     std::shared_ptr<const Explanation> explanation;
 
-    bool resolved() const { return this->has_value() && this->value().spec != nullptr; }
-    ResolutionStatus status() const {
-        if (this->has_value()) return resolved() ? ResolutionStatus::resolved : ResolutionStatus::native;
-        return this->error().is_error() ? ResolutionStatus::error : ResolutionStatus::not_covered;
+    ResolutionStatus status() const { return static_cast<ResolutionStatus>(state.index()); }
+    // The resolved state, or null in any other.
+    const Resolved<T>* resolved() const { return std::get_if<Resolved<T>>(&state); }
+    std::optional<Gap> gap() const {
+        if (const auto* s = std::get_if<NotCovered>(&state)) return s->gap;
+        return std::nullopt;
     }
-    // One reading whatever the outcome, as every output writes it. A native target's reason is its
-    // runtime_only diagnostic, which the resolver puts last.
-    const std::vector<Diagnostic>& diagnostics() const {
-        return this->has_value() ? this->value().diagnostics : this->error().diagnostics;
-    }
-    Gap gap() const { return this->has_value() ? Gap::none : this->error().gap; }
+    // Why the target is not resolved, as every output writes it; empty when it is.
     const std::string& reason() const {
-        static const std::string none;
-        if (!this->has_value()) return this->error().reason;
-        return resolved() || diagnostics().empty() ? none : diagnostics().back().message;
+        static const std::string kResolved;
+        if (const auto* s = std::get_if<NotCovered>(&state)) return s->reason;
+        if (const auto* s = std::get_if<Broken>(&state)) return s->reason;
+        return std::holds_alternative<Native>(state) ? std::get<Native>(state).reason : kResolved;
     }
 };
 

@@ -20,7 +20,7 @@
 
 namespace famspec {
 
-// One query, as it travels from the caller through the channel to the builder.
+// One query, one shape from the caller (CLI, Python, a plan) through the cache, keyed by it, to the builder.
 struct ResolveRequest {
     std::string target;                     // the dotted _target_ path
     std::optional<std::string> model_type;  // the family, any spelling; empty: inferred from the path
@@ -59,7 +59,7 @@ public:
     // request.slot must be local_compute_fn or inner_wrapper.
     Resolution<StrategySpec> strategy_spec_for(const ResolveRequest& request) const;
 
-    // Shorthands for a ResolveRequest that is not strict.
+    // Shorthands: a ResolveRequest, not strict, built (copied) per call; a kept request asks without allocating.
     Resolution<ReplacementSpec> replacement_spec_for(std::string_view target,
                                                      const std::optional<std::string>& model_type,
                                                      const std::optional<std::string>& module_type,

@@ -18,8 +18,7 @@ namespace {
 template <class Enum, std::size_t N>
 using Table = std::array<std::pair<Enum, std::string_view>, N>;
 
-constexpr Table<Gap, 11> kGaps = {{{Gap::none, "none"},
-                                   {Gap::no_target, "no_target"},
+constexpr Table<Gap, 10> kGaps = {{{Gap::no_target, "no_target"},
                                    {Gap::no_channel, "no_channel"},
                                    {Gap::unknown_family, "unknown_family"},
                                    {Gap::not_registered, "not_registered"},

@@ -1,7 +1,7 @@
 #include "loading/plugin_tables.hpp"
 
 #include "discovery/plugin_refusal.hpp"
-#include "registry/table_manifest.hpp"
+#include "loading/table_manifest.hpp"
 #include "registry/table_staging.hpp"
 
 namespace famspec::detail {

@@ -26,12 +26,13 @@ SummaryEntry summary_entry(Slot slot, const Target& target, const std::optional<
                        .reason = resolution.reason(),
                        .gap = resolution.gap(),
                        .location = target.location,
-                       .diagnostics = resolution.diagnostics()};
-    if (!resolution.resolved()) return entry;
+                       .diagnostics = resolution.diagnostics};
+    const auto* resolved = resolution.resolved();
+    if (resolved == nullptr) return entry;
     if constexpr (std::is_same_v<std::decay_t<decltype(resolution)>, Resolution<ReplacementSpec>>) {
-        entry.replacement = resolution->spec;
+        entry.replacement = resolved->spec;
     } else {
-        entry.strategy = resolution->spec;
+        entry.strategy = resolved->spec;
     }
     return entry;
 }
@@ -45,15 +46,23 @@ DeclarationSummary Resolver::declaration_summary(const std::optional<std::string
     for (const PlanEntry& entry : plan.entries) {
         if (entry.replace_module) {
             const Target& target = *entry.replace_module;
-            const auto r = state_->answer_replacement(
-                {target.path, family, Slot::replace_module, entry.module_type, target.options, strict});
+            const auto r = replacement_spec_for({.target = target.path,
+                                                 .model_type = family,
+                                                 .slot = Slot::replace_module,
+                                                 .module_type = entry.module_type,
+                                                 .options = target.options,
+                                                 .strict = strict});
             summary.entries.push_back(summary_entry(Slot::replace_module, target, entry.module_type, r));
         }
         for (const auto& [slot, target] : {std::pair{Slot::local_compute_fn, &entry.local_compute_fn},
                                            std::pair{Slot::inner_wrapper, &entry.inner_wrapper}}) {
             if (!*target) continue;
-            const auto s = state_->answer_strategy(
-                {(*target)->path, family, slot, detail::kNoModuleType, (*target)->options, strict});
+            const auto s = strategy_spec_for({.target = (*target)->path,
+                                              .model_type = family,
+                                              .slot = slot,
+                                              .module_type = std::nullopt,
+                                              .options = (*target)->options,
+                                              .strict = strict});
             summary.entries.push_back(summary_entry(slot, **target, entry.module_type, s));
         }
     }
@@ -63,7 +72,7 @@ DeclarationSummary Resolver::declaration_summary(const std::optional<std::string
 json::object diagnostic_json(const Diagnostic& d) {
     return {{"kind", std::string(name_of(d.kind))},
             {"message", d.message},
-            {"suggestion", d.suggestion.empty() ? json::value(nullptr) : json::value(d.suggestion)}};
+            {"suggestion", d.suggestion ? json::value(*d.suggestion) : json::value(nullptr)}};
 }
 
 std::string DeclarationSummary::canonical_json() const {

@@ -30,10 +30,13 @@ Diagnostic ignored(const std::string& name, std::string_view owner, const std::v
     std::string listed;
     for (const std::string& d : declared) listed += (listed.empty() ? "" : ", ") + d;
     const auto nearest = nearest_names(name, declared, 1);
+    // The nearest declared option, else all of them; none when nothing is declared.
+    std::optional<std::string> suggestion;
+    if (!declared.empty()) suggestion = nearest.empty() ? listed : nearest.front();
     return Diagnostic{DiagnosticKind::ignored_option,
                       "option '" + name + "' is ignored: " + std::string(why) + "; " + std::string(owner) +
                           (declared.empty() ? " declares no options" : " declares: " + listed) + did_you_mean(nearest),
-                      nearest.empty() ? listed : nearest.front()};
+                      std::move(suggestion)};
 }
 
 // A value a Literal[...] type does not list: kept, as the reference passes it on, with the values

@@ -24,7 +24,7 @@ Gap strict_gap(DiagnosticKind kind) {
         case DiagnosticKind::disallowed_value:
             return Gap::bad_option;
     }
-    return Gap::none;
+    return Gap::bad_option;  // not reached: every kind is named above
 }
 
 ResolverState::ResolverState(std::shared_ptr<const Registry> r, ResolverOptions o)
@@ -32,36 +32,6 @@ ResolverState::ResolverState(std::shared_ptr<const Registry> r, ResolverOptions 
       options(std::move(o)),
       renderer(options.renderer != nullptr ? options.renderer : &block_renderer()),
       answers(options.cache_capacity) {}
-
-namespace {
-
-template <class T, class Resolve>
-Resolution<T> answered(AnswerCache& answers, const RequestView& request, Resolve resolve) {
-    const std::size_t hash = request_hash(request);
-    if (auto hit = answers.find<T>(request, hash)) return *std::move(hit);
-    return answers.remember(request, hash, resolve(request.request()));
-}
-
-}  // namespace
-
-Resolution<ReplacementSpec> ResolverState::answer_replacement(const RequestView& request) const {
-    const auto resolve = [this](const ResolveRequest& r) { return replacement(r); };
-    // A component named directly does not depend on the family: one cache entry, one spec object, for
-    // every model_type.
-    if (is_component_path(request.target)) {
-        static const std::optional<std::string> kAnyFamily;
-        return answered<ReplacementSpec>(
-            answers, {request.target, kAnyFamily, request.slot, request.module_type, request.options, request.strict},
-            resolve);
-    }
-    return answered<ReplacementSpec>(answers, request, resolve);
-}
-
-Resolution<StrategySpec> ResolverState::answer_strategy(const RequestView& request) const {
-    return answered<StrategySpec>(
-        answers, {request.target, request.model_type, request.slot, kNoModuleType, request.options, request.strict},
-        [this](const ResolveRequest& r) { return strategy(r); });
-}
 
 }  // namespace detail
 
@@ -86,26 +56,36 @@ const Registry& Resolver::registry() const { return *state_->registry; }
 void Resolver::clear_cache() const { state_->answers.clear(); }
 
 Resolution<ReplacementSpec> Resolver::replacement_spec_for(const ResolveRequest& request) const {
-    return state_->answer_replacement(
-        {request.target, request.model_type, request.slot, request.module_type, request.options, request.strict});
+    return state_->answers.answer<ReplacementSpec>(request,
+                                                   [this](const ResolveRequest& r) { return state_->replacement(r); });
 }
 
 Resolution<StrategySpec> Resolver::strategy_spec_for(const ResolveRequest& request) const {
-    return state_->answer_strategy(
-        {request.target, request.model_type, request.slot, request.module_type, request.options, request.strict});
+    return state_->answers.answer<StrategySpec>(request,
+                                                [this](const ResolveRequest& r) { return state_->strategy(r); });
 }
 
 Resolution<ReplacementSpec> Resolver::replacement_spec_for(std::string_view target,
                                                            const std::optional<std::string>& model_type,
                                                            const std::optional<std::string>& module_type,
                                                            const Options& options) const {
-    return state_->answer_replacement({target, model_type, Slot::replace_module, module_type, options, false});
+    return replacement_spec_for(ResolveRequest{.target = std::string(target),
+                                               .model_type = model_type,
+                                               .slot = Slot::replace_module,
+                                               .module_type = module_type,
+                                               .options = options,
+                                               .strict = false});
 }
 
 Resolution<StrategySpec> Resolver::strategy_spec_for(std::string_view target,
                                                      const std::optional<std::string>& model_type, Slot slot,
                                                      const Options& options) const {
-    return state_->answer_strategy({target, model_type, slot, detail::kNoModuleType, options, false});
+    return strategy_spec_for(ResolveRequest{.target = std::string(target),
+                                            .model_type = model_type,
+                                            .slot = slot,
+                                            .module_type = std::nullopt,
+                                            .options = options,
+                                            .strict = false});
 }
 
 Resolution<std::string> Resolver::interface_component_class(std::string_view model_type) const {
@@ -133,8 +113,8 @@ Resolution<std::string> Resolver::interface_component_class(std::string_view mod
         if (hands_over) {
             explanation.rule =
                 "first factory (by target) that hands over an interface: " + std::string(factory->target());
-            return {Covered<std::string>{.spec = std::make_shared<const std::string>(construction->component),
-                                         .diagnostics = {}},
+            return {Resolved<std::string>{std::make_shared<const std::string>(construction->component)},
+                    {},
                     std::make_shared<const Explanation>(std::move(explanation))};
         }
     }
@@ -147,10 +127,11 @@ std::vector<std::string> Resolver::external_state_classes_for(const std::optiona
     std::set<std::string> classes;
     for (const Injection& injection : injections) {
         if (!injection.local_compute_fn) continue;
-        const auto spec =
+        const auto answer =
             strategy_spec_for(*injection.local_compute_fn, model_type, Slot::local_compute_fn, injection.options);
-        if (spec.resolved() && spec->spec->body_template && spec->spec->target_class) {
-            classes.insert(*spec->spec->target_class);
+        const Resolved<StrategySpec>* resolved = answer.resolved();
+        if (resolved != nullptr && resolved->spec->body_template && resolved->spec->target_class) {
+            classes.insert(*resolved->spec->target_class);
         }
     }
     return {classes.begin(), classes.end()};

@@ -3,8 +3,10 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "famspec/component_renderer.hpp"
@@ -24,32 +26,32 @@ Gap strict_gap(DiagnosticKind kind);
 template <class T>
 Resolution<T> not_covered(Gap gap, std::string reason, Explanation explanation, std::string rule) {
     explanation.rule = std::move(rule);
-    return {unexpected(NotCovered{.gap = gap, .reason = std::move(reason), .diagnostics = {}}),
+    return {NotCovered{.gap = gap, .reason = std::move(reason)},
+            {},
             std::make_shared<const Explanation>(std::move(explanation))};
 }
 
 // An answer from an outcome and the request's diagnostics, which come before the outcome's own (a
-// native target's runtime_only). Under strict, the first diagnostic makes a covered answer not covered.
+// native target's runtime_only). Under strict, the first diagnostic makes a covered answer (resolved
+// or native) not covered.
 template <class T>
 Resolution<T> finish(const Outcome<T>& outcome, Explanation explanation, bool cache_hit,
                      std::vector<Diagnostic> diagnostics, bool strict) {
     explanation.cache_hit = cache_hit;
     if (!outcome.plugin.empty()) explanation.plugin = outcome.plugin;
     if (!outcome.rule.empty()) explanation.rule = outcome.rule;
-    Expected<Covered<T>, NotCovered> result = outcome.result;
-    std::vector<Diagnostic>& own = result ? result->diagnostics : result.error().diagnostics;
-    diagnostics.insert(diagnostics.end(), own.begin(), own.end());
-    own = std::move(diagnostics);
-    if (strict && result && !own.empty()) {
-        const Diagnostic first = own.front();
-        explanation.rule = "strict: " + std::string(name_of(first.kind));
-        result = unexpected(NotCovered{.gap = strict_gap(first.kind), .reason = first.message, .diagnostics = own});
+    ResolutionState<T> state = outcome.state;
+    if (const Native* native = std::get_if<Native>(&state)) {
+        diagnostics.push_back({DiagnosticKind::runtime_only, native->reason, std::nullopt});
     }
-    return {std::move(result), std::make_shared<const Explanation>(std::move(explanation))};
+    const bool covered = std::holds_alternative<Resolved<T>>(state) || std::holds_alternative<Native>(state);
+    if (strict && covered && !diagnostics.empty()) {
+        const Diagnostic& first = diagnostics.front();
+        explanation.rule = "strict: " + std::string(name_of(first.kind));
+        state = NotCovered{.gap = strict_gap(first.kind), .reason = first.message};
+    }
+    return {std::move(state), std::move(diagnostics), std::make_shared<const Explanation>(std::move(explanation))};
 }
-
-// A strategy request has no module_type.
-inline const std::optional<std::string> kNoModuleType;
 
 struct ResolverState {
     ResolverState(std::shared_ptr<const Registry> r, ResolverOptions o);
@@ -59,14 +61,12 @@ struct ResolverState {
     template <class T, class Build>
     Resolution<T> built(Explanation explanation, std::vector<Diagnostic> diagnostics, bool strict, Build build) const {
         const Outcome<T> outcome = build();
-        if (outcome.is_error() && options.log) options.log(LogLevel::error, outcome.result.error().reason);
+        const Broken* broken = std::get_if<Broken>(&outcome.state);
+        if (broken != nullptr && options.log) options.log(LogLevel::error, broken->reason);
         return finish(outcome, std::move(explanation), false, std::move(diagnostics), strict);
     }
 
-    // The public entry points: the cache first, then the channels on a miss.
-    Resolution<ReplacementSpec> answer_replacement(const RequestView& request) const;
-    Resolution<StrategySpec> answer_strategy(const RequestView& request) const;
-    // The channels.
+    // The channels, asked on a miss of the cache.
     Resolution<ReplacementSpec> replacement(const ResolveRequest& request) const;
     Resolution<StrategySpec> strategy(const ResolveRequest& request) const;
 

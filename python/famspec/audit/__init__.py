@@ -1,7 +1,8 @@
 """Proves family declarations against the runtime's Python source, read statically.
 
-``main(argv)`` is ``python3 -m famspec audit``; ``run_audit(description, source_root)`` is the same
-check as a function, on the JSON description of a loaded registry (``Registry.describe()``).
+``main(argv)`` is ``famspec audit`` (``python3 -m famspec audit``); ``run_audit(declarations,
+source_root, family_names=None)`` is the same check as a function, on the parsed description of a
+loaded registry (``json.loads(Registry.describe())``), for every family or those named.
 """
 
 from .audit import AuditError, Report, run_audit

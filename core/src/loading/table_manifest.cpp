@@ -1,4 +1,4 @@
-#include "registry/table_manifest.hpp"
+#include "loading/table_manifest.hpp"
 
 #include <bit>
 

@@ -9,7 +9,7 @@ import ast
 from ..audit.factories import _RUNTIME_PARAMETERS
 from ..audit.providers import family_folder
 from ..audit.source_tree import SourceTree, UnreadableSource
-from . import values
+from . import values, wrappers
 from .decorators import decorated_with
 from .model import Archetype, Site, Todo
 
@@ -149,6 +149,7 @@ def compute_functions(tree: SourceTree, modules: list[str], archetype_factories:
     for dotted in modules:
         by_name = dotted.rsplit(".", 1)[-1].endswith("expert_parallel")
         module = tree.module(dotted)
+        found = {}
         for node in module.tree.body:
             target = f"{dotted}.{getattr(node, 'name', '')}"
             if (
@@ -157,5 +158,8 @@ def compute_functions(tree: SourceTree, modules: list[str], archetype_factories:
                 and (by_name or decorated_with(node, module, LOCAL_COMPUTE))
                 and target not in archetype_factories
             ):
-                out.append((target, Site(module.rel, node.lineno)))
+                found[node.name] = (target, Site(module.rel, node.lineno))
+        out += found.values()
+        # A module-level alias is the same compute function under a second name.
+        out += [(f"{dotted}.{alias}", Site(module.rel, line)) for alias, _, line in wrappers.aliases_in(module, found)]
     return out

@@ -48,14 +48,18 @@ def _check_import_cycle(tree: SourceTree, providers: list[str]) -> None:
                 stack.append((child, iter(sorted(edges.get(child, ())))))
 
 
+def checked_root(source_root: Path) -> Path:
+    """The source root, resolved, when it holds a runtime's hyper_parallel/."""
+    try:
+        return check_root(source_root)
+    except AuditError as error:
+        raise SyncError(str(error)) from None
+
+
 def read_family(source_root: Path, name: str, declarations: dict) -> FamilySource:
     """The family named by any spelling, read from the tree; ``declarations`` is the loaded plugins'
     description (``Registry.describe()``): the components declared there are not declared again."""
-    try:
-        root = check_root(Path(source_root))
-    except AuditError as error:
-        raise SyncError(str(error)) from None
-    tree = SourceTree(root)
+    tree = SourceTree(checked_root(Path(source_root)))
     registration = family.find(tree, name)
     owner = family.owner(tree, registration)
     if owner is not registration and owner.model_type != registration.model_type:

@@ -227,3 +227,41 @@ def test_build_names_the_family_and_the_first_compiler_error():
               "/p/qwen3/plugin.cpp:14:1: error: expected declaration\n")
     assert first_error(output) == "/p/qwen3/plugin.cpp:12:5: error: expected '}' before ';' token"
     assert first_error("") == "no output"
+
+
+DEEPSEEK_V3_ADAPTER = "hyper_parallel/models/deepseek_v3/adapter"
+
+
+def _drop(tree, rel: str, name: str) -> None:
+    text = tree.path(rel).read_text(encoding="utf-8")
+    start = text.index(f"@module_replacement\ndef {name}(")
+    end = text.find("\n\n\n", start)
+    tree.path(rel).write_text(text[:start] + (text[end + 3:] if end >= 0 else ""), encoding="utf-8")
+
+
+def test_two_layouts_that_share_no_factory_answer_each_factory_under_its_own_module(tree, declarations):
+    """Upstream's deepseek_v3 at one commit: the low-precision factories in adapter.replacements, the others
+    in adapter.conversion.module_replacement. Each is declared by its full path, with no provider that
+    would place it under both."""
+    _drop(tree, f"{DEEPSEEK_V3_ADAPTER}/replacements.py", "replace_linear")
+    _drop(tree, f"{DEEPSEEK_V3_ADAPTER}/replacements.py", "replace_grouped_experts")
+    _drop(tree, f"{DEEPSEEK_V3_ADAPTER}/conversion/module_replacement.py", "replace_mxfp8_grouped_experts")
+    _drop(tree, f"{DEEPSEEK_V3_ADAPTER}/conversion/module_replacement.py", "replace_hifloat8_grouped_experts")
+    family = read_family(tree.root, "deepseek_v3", declarations)
+    assert (family.providers, family.todos) == ([], [])
+    assert [f"{f.provider}.{f.name}" for f in family.factories] == [
+        f"{MODELS}.deepseek_v3.adapter.replacements.replace_mxfp8_grouped_experts",
+        f"{MODELS}.deepseek_v3.adapter.replacements.replace_hifloat8_grouped_experts",
+        f"{MODELS}.deepseek_v3.adapter.conversion.module_replacement.replace_linear",
+        f"{MODELS}.deepseek_v3.adapter.conversion.module_replacement.replace_grouped_experts",
+    ]
+
+
+def test_two_layouts_that_share_some_factories_say_which_layout_lacks_one(tree, declarations):
+    _drop(tree, f"{DEEPSEEK_V3_ADAPTER}/conversion/module_replacement.py", "replace_linear")
+    family = read_family(tree.root, "deepseek_v3", declarations)
+    assert len(family.providers) == 2
+    assert [(t.subject, t.reason) for t in family.todos] == [
+        (f"{MODELS}.deepseek_v3.adapter.conversion.module_replacement.replace_linear",
+         "the factory is defined in another provider layout and not in this one, yet answers under every provider "
+         "the family declares")]

@@ -110,9 +110,31 @@ def _identity(tree: SourceTree, identity: Identity, out: FamilySource) -> None:
         names.check_spelling(spelling, site)
 
 
+def _layouts_apart(tree: SourceTree, out: FamilySource) -> None:
+    """Where the provider layouts define different factories, a factory must answer under each module that
+    defines it and only there. A family's factories answer under every provider it declares, or, when it
+    declares none, each under its own module alone; so layouts that share no factory are declared without
+    providers, each factory by its full path. Layouts that share some factories and not others cannot be
+    told apart by the plugin tables: each factory a layout lacks is a TODO."""
+    defined = {p: [f.name for f, _ in factories.factories_in(_module(tree, p, "a provider module"))]
+               for p, _ in out.providers}
+    if len(defined) < 2 or len({tuple(sorted(names)) for names in defined.values()}) == 1:
+        return
+    every = [name for names in defined.values() for name in names]
+    if len(every) == len(set(every)):
+        out.providers = []
+        return
+    for provider, site in out.providers:
+        for name in dict.fromkeys(n for n in every if n not in defined[provider]):
+            out.todos.append(Todo(site, f"{provider}.{name}", "the factory is defined in another provider layout "
+                                  "and not in this one, yet answers under every provider the family declares"))
+
+
 def _read_factories(tree: SourceTree, out: FamilySource) -> None:
     seen: dict[str, Factory] = {}
-    for provider, _ in out.providers:
+    layouts = [p for p, _ in out.providers]
+    _layouts_apart(tree, out)
+    for provider in layouts:
         module = _module(tree, provider, "a provider module")
         for function, site in factories.factories_in(module):
             read = factories.read_factory(tree, provider, module, function, site)

@@ -145,11 +145,11 @@ def compute_functions(tree: SourceTree, modules: list[str], archetype_factories:
     expert-parallel modules (every adapter module whose name ends in ``expert_parallel``:
     ``adapter.expert_parallel``, ``adapter.distributed.moe_engram_expert_parallel``), and every
     ``@local_compute`` function of its adapter wherever it lives (``adapter.distributed.ep_compute``)."""
-    out = []
+    out: list[tuple[str, Site]] = []
     for dotted in modules:
         by_name = dotted.rsplit(".", 1)[-1].endswith("expert_parallel")
         module = tree.module(dotted)
-        found = {}
+        found: dict[str, tuple[str, Site]] = {}
         for node in module.tree.body:
             target = f"{dotted}.{getattr(node, 'name', '')}"
             if (

@@ -14,7 +14,7 @@ from ..audit.source_tree import UnreadableSource
 from ..audit.source_tree import SourceTree
 from . import every, framework, installed, journal, outcome
 from .errors import SyncError
-from .model import FrameworkSource
+from .model import FamilySource, FrameworkSource
 from .reader import checked_root, read_family
 
 EXIT_INCOMPLETE = 1
@@ -83,11 +83,12 @@ def run(args, out=None, err=None) -> int:
         raise SyncError("--out is empty: name the plugin project's directory (sync never writes into the working "
                         "directory by default); nothing was written")
     root = Path(args.source_root) if args.source_root else installed.source_root()
+    family: FamilySource | FrameworkSource
     if args.framework:
         family = framework.read_framework(SourceTree(checked_root(root)))
         if not args.quiet:
-            for site, target, why in family.undeclared:
-                print(f"famspec sync: {site}: {target}: {why}; not declared", file=err)
+            for site, subject, why in family.undeclared:
+                print(f"famspec sync: {site}: {subject}: {why}; not declared", file=err)
     else:
         family = read_family(root, args.family, _described(args))
     target = Path(args.out)

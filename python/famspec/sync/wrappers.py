@@ -6,6 +6,7 @@ runtime passes, required or with a default, each with its ``Literal[...]`` value
 from __future__ import annotations
 
 import ast
+from collections.abc import Mapping
 
 from ..audit.factories import _RUNTIME_PARAMETERS
 from ..audit.wrapper_options import option_arguments
@@ -34,7 +35,7 @@ def adapter_modules(tree: SourceTree, package: str) -> list[str]:
     return out
 
 
-def aliases_in(module, defined: dict[str, object]) -> list[tuple[str, str, int]]:
+def aliases_in(module, defined: Mapping[str, object]) -> list[tuple[str, str, int]]:
     """Module-level aliases of what the module defines (``new_name = defined_name``): (alias, original,
     line), in source order. Configs may name either."""
     out = []
@@ -55,7 +56,8 @@ def read_wrappers(tree: SourceTree, modules: list[str], every_wrapper: bool = Fa
                                                                                              list[Todo]]:
     """The wrappers of the modules, each followed by its module-level aliases. ``every_wrapper`` takes
     every public ``*_wrapper`` function whatever its module is named (the framework's wrappers)."""
-    wrappers, todos = [], []
+    wrappers: list[CpWrapper] = []
+    todos: list[Todo] = []
     for dotted in modules:
         module = tree.module(dotted)
         found: dict[str, CpWrapper] = {}

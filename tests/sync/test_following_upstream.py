@@ -171,8 +171,8 @@ def test_sync_all_reproduces_every_shipped_plugin(tmp_path, capsys):
 
 
 def test_sync_all_refuses_one_family_and_writes_the_others(tree, tmp_path, capsys):
-    tree.replace(DEEPSEEK_V3_REGISTRATION, "register_model_adapter(\n    ModelAdapterSpec(\n        model_type=\"deepseek_v2\"",
-                 "if True:\n  register_model_adapter(\n    ModelAdapterSpec(\n        model_type=\"deepseek_v2\"")
+    spec = "register_model_adapter(\n    ModelAdapterSpec(\n        model_type=\"deepseek_v2\""
+    tree.replace(DEEPSEEK_V3_REGISTRATION, spec, "if True:\n  " + spec)
     out = tmp_path / "plugins"
     code, stdout, _ = _all(tree.root, out, "--json", capsys=capsys)
     records = {r["family"]: r for r in map(json.loads, stdout.splitlines())}

@@ -91,12 +91,8 @@ def _apply(record: Record, source: FamilySource | FrameworkSource, check: bool, 
         record.status = GENERATED if done.changed else UNCHANGED
         record.changed = done.changed
     if record.todos and not allow_incomplete:
-        record.reason = record.reason or "the source leaves TODOs; declare them in .amendments or pass --allow-incomplete"
-
-
-def _declared_by(source: FamilySource) -> list[dict]:
-    return [{"plugin": source.model_type, "name": c.name, "import_module": c.package,
-             "defining_module": f"{c.package}.{c.submodule}"} for c in source.components]
+        record.reason = record.reason or ("the source leaves TODOs; declare them in .amendments or pass "
+                                          "--allow-incomplete")
 
 
 def run_all(args, out=None, err=None) -> int:
@@ -113,7 +109,7 @@ def run_all(args, out=None, err=None) -> int:
         source = framework.read_framework(tree)
         frame.notes = [f"{site}: {target}: {why}; not declared" for site, target, why in source.undeclared]
         _apply(frame, source, args.check, args.allow_incomplete)
-        described = framework.declared(source)
+        described = {"components": framework.declared(source.name, source.components)}
     except (SyncError, UnreadableSource) as error:
         frame.reason = str(error)
     records.append(frame)
@@ -128,7 +124,7 @@ def run_all(args, out=None, err=None) -> int:
         try:
             read = read_family(root, registration.model_type, described)
             _apply(record, read, args.check, args.allow_incomplete)
-            described = {"components": described["components"] + _declared_by(read)}
+            described["components"] += framework.declared(read.model_type, read.components)
         except (SyncError, UnreadableSource) as error:
             record.reason = str(error)
         records.append(record)

@@ -126,8 +126,8 @@ def _source(tree: SourceTree, defining: str, component: Component):
     return list(reversed(blocks)), todos
 
 
-def declared(framework: FrameworkSource) -> dict:
-    """The framework plugin's components as ``Registry.describe()`` lists them: what a family generated
-    in the same run need not declare."""
-    return {"components": [{"plugin": framework.name, "name": c.name, "import_module": c.package,
-                            "defining_module": f"{c.package}.{c.submodule}"} for c in framework.components]}
+def declared(plugin: str, components: list[Component]) -> list[dict]:
+    """A plugin's components as ``Registry.describe()`` lists them: what a plugin generated later in the
+    same run need not declare."""
+    return [{"plugin": plugin, "name": c.name, "import_module": c.package,
+             "defining_module": f"{c.package}.{c.submodule}"} for c in components]

@@ -265,3 +265,31 @@ def test_two_layouts_that_share_some_factories_say_which_layout_lacks_one(tree, 
         (f"{MODELS}.deepseek_v3.adapter.conversion.module_replacement.replace_linear",
          "the factory is defined in another provider layout and not in this one, yet answers under every provider "
          "the family declares")]
+
+
+def test_framework_archetypes_and_cp_wrappers_are_named_and_not_declared(tree, tmp_path, capsys):
+    """As upstream lays it out: no family folder defines DeepseekV3MoE, and the framework's CP wrappers
+    live in hyper_parallel/distributed/context_parallel/wrappers.py. No plugin row can hold them."""
+    tree.path("hyper_parallel/models/deepseek_v3/model.py").unlink()
+    rel = "hyper_parallel/distributed/context_parallel/wrappers.py"
+    tree.path(rel).write_text(
+        "def sdpa_hf_load_balance_cp_wrapper(target_module, mesh, tp_mesh, cp_mesh, ep_mesh):\n"
+        "    raise NotImplementedError('fixture')\n\n\n"
+        "def _split_sequence(hidden):\n"
+        "    return hidden\n\n\n"
+        "sdpa_hf_balanced_cp_wrapper = sdpa_hf_load_balance_cp_wrapper\n", encoding="utf-8")
+    framework = read_framework(SourceTree(tree.root))
+    why = "belongs to no family, and a plugin declares archetypes and CP wrappers only inside a family"
+    context_parallel = "hyper_parallel.distributed.context_parallel.wrappers"
+    assert [(str(site), target, reason) for site, target, reason in framework.undeclared] == [
+        ("hyper_parallel/distributed/expert_parallel/archetypes.py:26",
+         "hyper_parallel.distributed.expert_parallel.recipes.deepseekv3_ep_compute_fn", f"the MoE archetype {why}"),
+        (f"{rel}:1", f"{context_parallel}.sdpa_hf_load_balance_cp_wrapper", f"the CP wrapper {why}"),
+        (f"{rel}:9", f"{context_parallel}.sdpa_hf_balanced_cp_wrapper", f"the CP wrapper {why}"),
+    ]
+    code = main(["--source-root", str(tree.root), "--framework", "--out", str(tmp_path / "components")])
+    err = capsys.readouterr().err
+    assert code == 0
+    assert err.splitlines()[0] == (f"famspec sync: hyper_parallel/distributed/expert_parallel/archetypes.py:26: "
+                                   "hyper_parallel.distributed.expert_parallel.recipes.deepseekv3_ep_compute_fn: the "
+                                   f"MoE archetype {why}; not declared")

@@ -13,7 +13,7 @@ from conftest import PYTHON_SOURCE, RUNTIME, SHIPPED, SOURCE, snapshot
 from famspec.audit import run_audit
 from famspec.sync import main, read_family
 from famspec.sync.framework import exported, read_framework
-from famspec.audit.source_tree import SourceTree
+from famspec.source.source_tree import SourceTree
 
 MODELS = "hyper_parallel.models"
 DEEPSEEK_V3_REGISTRATION = "hyper_parallel/models/deepseek_v3/adapter/registration.py"

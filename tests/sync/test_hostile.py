@@ -156,7 +156,7 @@ def test_a_registration_in_a_hyphenated_folder_or_a_directory_is_named(tree, tmp
     (models / "bad-name" / "adapter" / "registration.py").write_text("x = 1\n", encoding="utf-8")
     (models / "dir_model" / "adapter" / "registration.py").mkdir(parents=True)
     from famspec.sync import family
-    from famspec.audit.source_tree import SourceTree
+    from famspec.source.source_tree import SourceTree
     broken = [str(b) for b in family.registrations(SourceTree(tree.root))[1]]
     assert any("hyper_parallel/models/bad-name/adapter/registration.py" in b and "not an importable Python module"
                in b for b in broken), broken

@@ -5,9 +5,9 @@ from __future__ import annotations
 import ast
 import difflib
 
+from ..source.source_tree import SourceTree, UnreadableSource
 from . import wrapper_options
 from .findings import drift, ok, unreadable
-from .source_tree import SourceTree, UnreadableSource
 
 
 def check_function(tree: SourceTree, check: str, dotted: str, ctx: dict, wrapper: dict | None = None) -> list:

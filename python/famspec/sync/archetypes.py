@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import ast
 
-from ..audit.factories import _RUNTIME_PARAMETERS
-from ..audit.providers import family_folder
-from ..audit.source_tree import SourceTree, UnreadableSource
+from ..source.providers import family_folder
+from ..source.runtime import RUNTIME_PARAMETERS
+from ..source.source_tree import SourceTree, UnreadableSource
 from . import values, wrappers
 from .decorators import decorated_with
 from .model import Archetype, Site, Todo
@@ -131,7 +131,7 @@ def _options(tree: SourceTree, archetype: Archetype) -> Todo | None:
         return Todo(Site(error.rel, error.line or 1), archetype.compute_factory, error.reason)
     if binding.kind != "definition" or not isinstance(binding.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return Todo(archetype.site, archetype.compute_factory, "the compute factory is not a def sync can read")
-    for param, arg in values.parameters(binding.node, binding.module, skip=_RUNTIME_PARAMETERS + _MESHES,
+    for param, arg in values.parameters(binding.node, binding.module, skip=RUNTIME_PARAMETERS + _MESHES,
                                         tree=tree):
         if param.value.kind != "literal":
             return Todo(Site(binding.module.rel, arg.lineno), archetype.compute_factory,

@@ -10,8 +10,7 @@ from pathlib import Path
 from ..audit import front_end
 from ..audit.audit import AuditError
 from ..audit.front_end import EXIT_USAGE
-from ..audit.source_tree import UnreadableSource
-from ..audit.source_tree import SourceTree
+from ..source.source_tree import SourceTree, UnreadableSource
 from . import every, framework, installed, journal, outcome
 from .errors import SyncError
 from .model import FamilySource, FrameworkSource

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ast
 
-from ..audit.source_tree import SourceTree, UnreadableSource
+from ..source.source_tree import SourceTree, UnreadableSource
 from . import values
 from .model import Component, Factory, Site, Todo
 

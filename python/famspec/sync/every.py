@@ -10,7 +10,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..audit.source_tree import SourceTree, UnreadableSource
+from ..source.source_tree import SourceTree, UnreadableSource
 from . import build, family, framework, installed, outcome
 from .errors import SyncError
 from .model import FamilySource, FrameworkSource

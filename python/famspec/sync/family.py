@@ -1,15 +1,15 @@
 """A family's identity as the runtime registers it: the ``ModelAdapterSpec`` in its
 ``adapter/registration.py``, its aliases and directory aliases in ``hyper_parallel/models/registry.py``,
-and the provider modules its spec hands over, in any form ``famspec.audit.providers`` reads."""
+and the provider modules its spec hands over, in any form ``famspec.source.providers`` reads."""
 
 from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
 
-from ..audit import providers as provider_forms
-from ..audit.registrations import DIRECTORY_ALIASES, REGISTRY_MODULE, normalize
-from ..audit.source_tree import SourceTree, UnreadableSource
+from ..source import providers as provider_forms
+from ..source.registry_tables import DIRECTORY_ALIASES, REGISTRY_MODULE, normalize
+from ..source.source_tree import SourceTree, UnreadableSource
 from .errors import SyncError, SyncUnreadable
 from .model import Site
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import ast
 
-from ..audit.factories import _is_replacement_decorator
-from ..audit.source_tree import SourceTree, UnreadableSource
+from ..source.runtime import is_replacement_decorator
+from ..source.source_tree import SourceTree, UnreadableSource
 from . import archetypes, components, factories, family, handed_over, wrappers
 from .errors import SyncError
 from .model import Component, FrameworkSource, Site, Todo
@@ -57,7 +57,7 @@ def exported(tree: SourceTree) -> list[tuple[str, Site]]:
         module = _module(tree, dotted)
         for node in module.tree.body:
             if isinstance(node, ast.ClassDef) and node.name not in out and any(
-                _is_replacement_decorator(d, module) for d in node.decorator_list
+                is_replacement_decorator(d, module) for d in node.decorator_list
             ):
                 out[node.name] = Site(module.rel, node.lineno)
     return list(out.items())

@@ -9,7 +9,7 @@ import builtins
 import importlib.util
 import re
 
-from ..audit.source_tree import ParsedModule, SourceTree, UnreadableSource
+from ..source.source_tree import ParsedModule, SourceTree, UnreadableSource
 from .errors import SyncError
 from .model import Block, Site, Todo
 

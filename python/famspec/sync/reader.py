@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..audit.audit import AuditError, check_root
-from ..audit.registrations import DIRECTORY_ALIASES
-from ..audit.source_tree import SourceTree, UnreadableSource
+from ..source.registry_tables import DIRECTORY_ALIASES
+from ..source.source_tree import SourceTree, UnreadableSource
 from . import archetypes, components, factories, family, handed_over, names, wrappers
 from .errors import SyncError
 from .model import Factory, FamilySource, Identity, Todo

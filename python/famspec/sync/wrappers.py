@@ -8,9 +8,9 @@ from __future__ import annotations
 import ast
 from collections.abc import Mapping
 
-from ..audit.factories import _RUNTIME_PARAMETERS
-from ..audit.wrapper_options import option_arguments
-from ..audit.source_tree import SourceTree
+from ..source.runtime import RUNTIME_PARAMETERS
+from ..source.runtime import option_arguments
+from ..source.source_tree import SourceTree
 from . import values
 from .decorators import decorated_with
 from .model import CpWrapper, Site, Todo
@@ -68,9 +68,9 @@ def read_wrappers(tree: SourceTree, modules: list[str], every_wrapper: bool = Fa
             if not (named or decorated_with(node, module, INNER_WRAPPER) or _by_convention(dotted, node)):
                 continue
             wrapper = CpWrapper(f"{dotted}.{node.name}", Site(module.rel, node.lineno))
-            # The options are the audit's (option_arguments): required ones too (`ulysses_degree: int`).
+            # The options are option_arguments', the audit's rule too: required ones too (`ulysses_degree: int`).
             options = option_arguments(node)
-            for param, arg in values.parameters(node, module, skip=_RUNTIME_PARAMETERS, tree=tree):
+            for param, arg in values.parameters(node, module, skip=RUNTIME_PARAMETERS, tree=tree):
                 if param.name not in options:
                     continue
                 if param.value.kind not in ("literal", "required"):

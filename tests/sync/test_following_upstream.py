@@ -60,17 +60,6 @@ def test_a_decorated_component_the_package_does_not_name_is_declared_too(tree):
     assert names[-1] == "RoutedExpert" and names.count("RoutedExpert") == 1
 
 
-def test_a_component_that_inherits_its_init_takes_its_base_class_signature(tree):
-    rel = "hyper_parallel/components/modules/dsa_attention.py"
-    tree.replace(rel, "    def __init__(self, *, module, module_fqn=\"\", context=None):\n"
-                      "        super().__init__(module=module, module_fqn=module_fqn, context=context)\n",
-                 "    pass\n")
-    framework = read_framework(SourceTree(tree.root))
-    inherited = next(c for c in framework.components if c.name == "DeepseekV32DSAAttention")
-    assert [p.name for p in inherited.signature] == ["module", "module_fqn", "context"]
-    assert str(inherited.site) == f"{rel}:10"
-
-
 def test_sync_framework_writes_plugins_components(tmp_path, capsys):
     out = tmp_path / "components"
     code = main(["--source-root", str(RUNTIME), "--framework", "--out", str(out)])

@@ -121,7 +121,7 @@ def run(args, out=None, err=None) -> int:
         _emit_json(out, family=family.model_type, out=str(target), changed=changed,
                    todos=[_todo_json(t) for t in todos], exit_code=code)
     elif isinstance(family, FrameworkSource):
-        print(f"famspec sync: {family.name} ({len(family.components)} components, {len(family.interface)} source "
+        print(f"famspec sync: {family.name} ({len(family.components)} components, {len(family.embedded())} source "
               f"blocks) -> {target}: " + (", ".join(changed) + " changed" if changed else "up to date"), file=out)
     else:
         counts = (f"{len(family.factories)} factories, {len(family.cp_wrappers)} CP wrappers, "

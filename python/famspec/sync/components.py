@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 
 from ..source.source_tree import SourceTree, UnreadableSource
-from . import values
+from . import handed_over, values
 from .model import Component, Factory, Site, Todo
 
 
@@ -39,23 +39,6 @@ def read_component(tree: SourceTree, factory: Factory) -> Component | Todo:
     return read_class(tree, factory.import_module, factory.component, factory.site)
 
 
-def _init_of(tree: SourceTree, cls: ast.ClassDef, module, depth: int = 0):
-    """The class's own ``__init__``, else the first one a base class under the root defines (the
-    runtime's components inherit it: ``class DeepseekV32DSAAttention(DSAAttention)`` without one)."""
-    init = next((n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"), None)
-    if init is not None or depth > 8:
-        return init, module
-    for base in cls.bases:
-        if not isinstance(base, ast.Name):
-            continue
-        binding = tree.resolve(module.name, base.id)
-        if binding.kind == "definition" and isinstance(binding.node, ast.ClassDef):
-            found = _init_of(tree, binding.node, binding.module, depth + 1)
-            if found[0] is not None:
-                return found
-    return None, module
-
-
 def read_class(tree: SourceTree, package: str, name: str, site: Site) -> Component | Todo:
     """The component ``name`` as ``package`` exports it: its defining module and ``__init__``."""
     subject = f"{package}.{name}"
@@ -75,11 +58,18 @@ def read_class(tree: SourceTree, package: str, name: str, site: Site) -> Compone
         pkg, sub = package, defining[len(package) + 1 :]
     else:
         pkg, _, sub = defining.rpartition(".")
-    init, init_module = _init_of(tree, cls, module)
+    init = next((n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"), None)
     site = Site(module.rel, cls.lineno)
     if init is None:
-        return Todo(site, subject, f"class {name} has no __init__ of its own or from a base class in the tree")
+        return Todo(site, subject, f"class {name} has no __init__ of its own (inherited or generated)")
     if init.args.vararg is not None or init.args.kwarg is not None:
-        return Todo(Site(init_module.rel, init.lineno), subject, f"{name}.__init__ takes *args or **kwargs")
-    signature = [p for p, _ in values.parameters(init, init_module)][1:]
+        return Todo(Site(module.rel, init.lineno), subject, f"{name}.__init__ takes *args or **kwargs")
+    signature = [p for p, _ in values.parameters(init, module)][1:]
     return Component(name, pkg, sub, site, signature)
+
+
+def rendered_source(tree: SourceTree, component: Component):
+    """The class's blocks, each after what it needs: the order the artifact defines them in."""
+    defining = f"{component.package}.{component.submodule}"
+    blocks, todos = handed_over.class_blocks(tree, defining, component.name, component.site)
+    return list(reversed(blocks)), todos

@@ -10,7 +10,7 @@ import ast
 
 from ..source.runtime import is_replacement_decorator
 from ..source.source_tree import SourceTree, UnreadableSource
-from . import archetypes, components, factories, family, handed_over, wrappers
+from . import archetypes, components, factories, family, wrappers
 from .errors import SyncError
 from .model import Component, FrameworkSource, Site, Todo
 
@@ -113,17 +113,11 @@ def read_framework(tree: SourceTree) -> FrameworkSource:
             continue
         defining = f"{read.package}.{read.submodule}"
         if (COMPONENTS_PACKAGE, name) in drawn or (defining, name) in drawn:
-            read.source, todos = _source(tree, defining, read)
+            read.source, todos = components.rendered_source(tree, read)
             out.todos += todos
         out.components.append(read)
     out.undeclared = _undeclared(tree)
     return out
-
-
-def _source(tree: SourceTree, defining: str, component: Component):
-    """The class's blocks, what it needs before it: the order the artifact defines them in."""
-    blocks, todos = handed_over.class_blocks(tree, defining, component.name, component.site)
-    return list(reversed(blocks)), todos
 
 
 def declared(plugin: str, components: list[Component]) -> list[dict]:

@@ -136,11 +136,16 @@ class FamilySource:
     # Providers borrowed from another family's package: (spec keyword, module, site, that family's folder).
     borrowed: list[tuple[str, str, Site, str]] = field(default_factory=list)
 
+    def embedded(self) -> list[Block]:
+        """Every block the project embeds as a file under python/: handed-over functions, then the source
+        of the components it renders."""
+        return self.interface + [b for c in self.components for b in c.source]
+
 
 @dataclass
 class FrameworkSource:
     """The framework's part of the tree, declared by the plugin ``FRAMEWORK``: the generic components a
-    family's factories construct. ``interface`` is every component's source blocks (the assets)."""
+    family's factories construct."""
 
     name: str
     components: list[Component] = field(default_factory=list)
@@ -153,6 +158,6 @@ class FrameworkSource:
     def model_type(self) -> str:  # the plugin's name, as a family plugin is named after its family
         return self.name
 
-    @property
-    def interface(self) -> list[Block]:
+    def embedded(self) -> list[Block]:
+        """Every block the project embeds as a file under python/: the source of the components it renders."""
         return [b for c in self.components for b in c.source]

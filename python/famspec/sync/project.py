@@ -76,7 +76,7 @@ def check_inside(out: Path, rel: str) -> None:
 
 def planned(out: Path, family: FamilySource | FrameworkSource) -> tuple[dict[str, str], list[str]]:
     """Every file sync would leave in OUT (relative path -> text), and the stale assets it would delete."""
-    render.asset_names(family.interface)
+    render.asset_names(family.embedded())
     for rel in ("CMakeLists.txt", "plugin.cpp", STATE):
         check_inside(out, rel)
     version = render.kept_version(_read(out / "plugin.cpp"), family)

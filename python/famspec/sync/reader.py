@@ -173,6 +173,6 @@ def _read_components(tree: SourceTree, out: FamilySource, known: set) -> None:
         else:
             out.components.append(read)
             if any(a.binding == "hand_over" for a in factory.arguments):
-                out.todos.append(Todo(read.site, f"{read.package}.{read.name}",
-                                      "the component is rendered with a handed-over function, and sync does not "
-                                      "take a component's own source: declare its source blocks by hand"))
+                # Rendered into the artifact with the handed-over function: its own source too.
+                read.source, todos = components.rendered_source(tree, read)
+                out.todos += todos

@@ -282,3 +282,13 @@ def test_framework_archetypes_and_cp_wrappers_are_named_and_not_declared(tree, t
     assert err.splitlines()[0] == (f"famspec sync: hyper_parallel/distributed/expert_parallel/archetypes.py:26: "
                                    "hyper_parallel.distributed.expert_parallel.recipes.deepseekv3_ep_compute_fn: the "
                                    f"MoE archetype {why}; not declared")
+
+
+def test_a_function_or_constant_the_package_imports_is_no_component(tree):
+    rel = "hyper_parallel/components/modules/shared_expert.py"
+    with open(tree.path(rel), "a", encoding="utf-8") as handle:
+        handle.write("\n\nEXPERT_ACTIVATIONS = ('silu',)\n\n\ndef fuse_experts(module):\n    return module\n")
+    tree.replace("hyper_parallel/components/modules/__init__.py",
+                 "import SharedExpert\n", "import EXPERT_ACTIVATIONS, SharedExpert, fuse_experts\n")
+    names = [name for name, _ in exported(SourceTree(tree.root))]
+    assert "SharedExpert" in names and "EXPERT_ACTIVATIONS" not in names and "fuse_experts" not in names

@@ -43,6 +43,15 @@ def _lazy_table(module) -> list[tuple[str, int]]:
     return out
 
 
+def _is_class(tree: SourceTree, module: str, name: str) -> bool:
+    """Whether the package imports a class (a component), not a function or a constant."""
+    try:
+        binding = tree.resolve(module, name)
+    except UnreadableSource:
+        return True  # read_class says why it cannot be read
+    return binding.kind != "definition" or isinstance(binding.node, ast.ClassDef)
+
+
 def exported(tree: SourceTree) -> list[tuple[str, Site]]:
     """The classes the components package names, in source order: its imports from its own submodules
     and its lazy table, then the decorated classes of submodules it does not name."""
@@ -51,7 +60,8 @@ def exported(tree: SourceTree) -> list[tuple[str, Site]]:
         return []
     named = [(n, line) for n, line in _lazy_table(package)]
     named += [(name, node.lineno) for name, (source, original, node) in package.imports.items()
-              if original is not None and source.startswith(COMPONENTS_PACKAGE + ".") and name[:1].isupper()]
+              if original is not None and source.startswith(COMPONENTS_PACKAGE + ".")
+              and _is_class(tree, source, original)]
     out = {name: Site(package.rel, line) for name, line in sorted(named, key=lambda item: item[1])}
     for dotted in wrappers.adapter_modules(tree, COMPONENTS_PACKAGE):
         module = _module(tree, dotted)

@@ -48,7 +48,7 @@ FAMSPEC_PLUGIN(
                        .text = famspec_assets::projections_can_fuse},
                       // hyper_parallel/components/modules/gqa_attention.py:49
                       {.defines = {"GQAAttention"},
-                       .needs = {"nn", "npu_fusion_attention_forward", "torch", "InterleaveQKV", "_projections_can_fuse", "_apply_gqa_rope"},
+                       .needs = {"nn", "npu_fusion_attention_forward", "torch", "InterleaveQKV", "_apply_gqa_rope", "_projections_can_fuse"},
                        .imports = {"from torch import nn", "from hyper_parallel.components.functional.attention import npu_fusion_attention_forward", "import torch", "from hyper_parallel.core.checkpoint.transforms import InterleaveQKV"},
                        .text = famspec_assets::gqa_attention},
                   },

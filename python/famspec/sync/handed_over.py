@@ -183,6 +183,9 @@ def _definition_blocks(tree: SourceTree, module_name: str, name: str, site: Site
                 todos.append(Todo(Site(module.rel, statements[0].lineno), name,
                                   f"{used}, read by {defines[0]}, is neither defined nor imported in {module.rel}"))
         imports = list(dict.fromkeys(_import_line(module, n) for n in imported))
+        # What it needs from its module in the order the module defines it: the artifact renders the
+        # helpers in that order, as the runtime's module lays them out.
+        defined.sort(key=lambda n: module.definitions[n].lineno)
         blocks.append(Block(Site(module.rel, statements[0].lineno), defines, imported + defined, imports,
                             _text(module, statements)))
     return blocks, todos

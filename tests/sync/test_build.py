@@ -199,7 +199,8 @@ def test_acme_moe_gets_the_references_answers(built):
         "replacement_note": "AcmeNorm wraps AcmeMoeRMSNorm; the original class is kept as the wrapper input.",
         "snippets": [],
     }
-    # A handed-over function: the component is rendered with it, its helpers first.
+    # A handed-over function: the component is rendered with it, its helpers first, in the order its
+    # module defines them.
     attention = entries["replace_acme_moe_attention", "replace_module"]["spec"]
     assert attention["keyword_args"] == ["module_fqn=''", "context=None", "attention_interface=acme_attention"]
     assert (attention["mode"], attention["new_ctor"], attention["remove_class"]) == ("wrap_source", "GQAAttention",
@@ -211,8 +212,8 @@ def test_acme_moe_gets_the_references_answers(built):
     ]
     [snippet] = attention["snippets"]
     text = snippet["text"]
-    assert text.startswith("def _scaled(query, scaling):\n")
-    assert text.index("_SOFTMAX_DTYPE = torch.float32\n") < text.index("def acme_attention(") < text.index(
+    assert text.startswith("_SOFTMAX_DTYPE = torch.float32\n\n\ndef _scaled(query, scaling):\n")
+    assert text.index("def _scaled(") < text.index("def acme_attention(") < text.index(
         "# famspec: rendered component GQAAttention (interface: acme_attention)\nclass GQAAttention(")
     experts = entries["replace_acme_moe_experts", "replace_module"]["spec"]
     assert (experts["new_ctor"], experts["keyword_args"]) == ("GroupedExperts", ["module_fqn=''", "context=None"])

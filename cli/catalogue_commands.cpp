@@ -31,7 +31,7 @@ void print_manifest(std::ostream& out, const PluginRecord& record) {
     out << "plugin " << m.name << " " << m.version << " (" << record.path << ")\n";
     out << "  description:  " << m.description << "\n";
     out << "  ABI:          " << m.abi_major << "." << m.abi_minor << " (this famspec: " << kAbiMajor << "."
-        << kAbiMinor << "), descriptor " << m.descriptor_size << " bytes\n";
+        << kAbiMinor << "), tables " << m.table_bytes << " bytes\n";
     out << "  fingerprint:  " << m.fingerprint << "\n";
     const std::string compiler = fingerprint_field(m.fingerprint, "compiler");
     out << "  compiler:     " << (compiler.empty() ? "(not recorded)" : compiler)

@@ -2,7 +2,6 @@
 
 #include <iostream>
 
-#include "exit_guard.hpp"
 #include "output.hpp"
 
 namespace famspec::cli {
@@ -23,7 +22,6 @@ CLI::App* add_command(CLI::App& app, const std::string& name, const std::string&
 
 void on_run(CLI::App* command, Context& context, std::function<int()> action) {
     command->callback([&context, action = std::move(action)] {
-        ExitGuard::report_json(context.json);
         escape_stdout(!context.json);
         try {
             status = action();

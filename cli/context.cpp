@@ -9,13 +9,11 @@
 #include <ostream>
 
 #include "escape.hpp"
-#include "exit_guard.hpp"
 #include "famspec/canonical_json.hpp"
 #include "famspec/names.hpp"
 #include "famspec/plugin_inspection.hpp"
 #include "famspec/required_digests.hpp"
 #include "famspec/search_path.hpp"
-#include "load_watch.hpp"
 #include "output.hpp"
 
 namespace famspec::cli {
@@ -67,22 +65,8 @@ LoadOptions Context::load_options(std::ostream& err) const {
 }
 
 std::shared_ptr<const Registry> Context::load(std::ostream& err) const {
-    const LoadOptions options = load_options(err);
-    // From here plugin code may end the process: the work goes on in a child (see load_watch.hpp),
-    // and nothing a plugin writes to stdout reaches the answer.
-    const bool watched = start_watched_work(json);
-    ExitGuard::answer_descriptor(watched ? -1 : separate_stdout());
-    std::shared_ptr<const Registry> registry;
-    {
-        const ExitGuard guard;
-        std::streambuf* const answer = std::cout.rdbuf(std::cerr.rdbuf());  // a plugin's std::cout too
-        registry = load_plugins(options, [](const std::string& path, PluginStage stage) {
-            ExitGuard::entering(path, stage);
-            watch_entering(path, stage);
-        });
-        std::cout.rdbuf(answer);
-        watch_loaded();
-    }
+    // A plugin file is read as data: no code in it runs, so the load needs no guard.
+    const std::shared_ptr<const Registry> registry = load_plugins(load_options(err));
     note_plugins(err, registry->plugins());
     for (const PluginRecord& record : registry->plugins()) {
         if (record.ok()) continue;

@@ -41,10 +41,7 @@ struct Context {
     // A digest list that is given (flag or variable) but empty, a directory, unreadable or malformed
     // throws UsageError: a pin list that is given never means "no pins".
     LoadOptions load_options(std::ostream& err) const;
-    // Loads every plugin in-process, as an embedding runtime would, and reports failures on stderr.
-    // The first call forks, and the command goes on in the child (load_watch.hpp): a plugin that ends
-    // or kills the process while it loads ends famspec with status 1 and is named. An exit() from
-    // plugin code is named by the child itself (ExitGuard). What plugins print on stdout goes to stderr.
+    // Reads every plugin, as an embedding runtime would, and reports failures on stderr.
     std::shared_ptr<const Registry> load(std::ostream& err) const;
     // load(), or nullptr when a plugin or directory failed and --allow-partial was not given: an
     // answer from a broken set-up must never look valid (the caller exits 1; with --json the error

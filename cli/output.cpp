@@ -63,6 +63,7 @@ private:
 
 DescriptorBuffer* out_buffer = nullptr;
 DescriptorBuffer* err_buffer = nullptr;
+bool stdin_closed = false;
 
 // A standard descriptor that was closed gets /dev/null, so the next file famspec opens cannot take
 // its number and receive its output. Returns whether it was closed.
@@ -79,11 +80,11 @@ bool occupy_if_closed(int fd) {
 }  // namespace
 
 void install_output() {
-    occupy_if_closed(0);
+    stdin_closed = occupy_if_closed(0);
     const bool stdout_closed = occupy_if_closed(1);
     occupy_if_closed(2);
     signal(SIGPIPE, SIG_IGN);
-    // Never destroyed: static destructors of plugins may still print at exit.
+    // Never destroyed: whatever prints from a static destructor still has a stream.
     out_buffer = new DescriptorBuffer(1, true);
     err_buffer = new DescriptorBuffer(2, true);
     if (stdout_closed) out_buffer->mark_closed();
@@ -92,27 +93,10 @@ void install_output() {
     std::cerr.setf(std::ios::unitbuf);
 }
 
+bool stdin_was_closed() { return stdin_closed; }
+
 void escape_stdout(bool on) {
     if (out_buffer != nullptr) out_buffer->set_escape(on);
-}
-
-int separate_stdout() {
-    static int answer = -1;
-    if (answer >= 0 || out_buffer == nullptr) return answer >= 0 ? answer : 1;
-    std::cout.flush();
-    const int copy = ::fcntl(1, F_DUPFD_CLOEXEC, 3);
-    if (copy < 0) return 1;
-    if (::dup2(2, 1) < 0) {
-        ::close(copy);
-        return 1;
-    }
-    answer = copy;
-    out_buffer->set_descriptor(answer);
-    return answer;
-}
-
-void answer_to(int fd) {
-    if (out_buffer != nullptr) out_buffer->set_descriptor(fd);
 }
 
 int write_all(int fd, std::string_view text) {

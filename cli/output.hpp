@@ -12,22 +12,15 @@ namespace famspec::cli {
 // went away is a write error (EPIPE) instead of a silent death. Call once, first thing in main.
 void install_output();
 
+// Whether descriptor 0 was closed when famspec started (it holds /dev/null now, read as no input).
+bool stdin_was_closed();
+
 // Escape control characters on stdout from now on (human-readable output; JSON is already safe).
 void escape_stdout(bool on);
 
-// From now on famspec's answer goes to a private duplicate of descriptor 1, and descriptor 1 itself
-// is pointed at stderr: whatever plugin code writes to stdout (printf, write(1, ...)) lands on
-// stderr and can never pass for part of the answer. Call before plugin code runs. Returns the
-// descriptor the answer now goes to.
-int separate_stdout();
-
-// famspec's answer (std::cout) goes to `fd` from now on: the stdout the work process receives once
-// plugins are loaded (load_watch.hpp).
-void answer_to(int fd);
-
 // Writes all of text to fd, retrying after EINTR and short writes. Returns 0, or the errno of the
-// write that failed (EIO when a write wrote nothing). Safe where iostreams are not: in an exit
-// handler, or in the process that waits for a command's work process.
+// write that failed (EIO when a write wrote nothing). Safe where iostreams are not: in a signal's
+// aftermath, or in the process that waits for a child.
 int write_all(int fd, std::string_view text);
 
 // Flushes both streams. Returns `code`, or 2 after a message on stderr when stdout could not be

@@ -1,5 +1,5 @@
 // famspec list | show | verify: what the plugins are, what a family declares, and whether each
-// plugin loads (checked in a child process, so a crashing plugin cannot take the CLI down).
+// plugin file reads and checks whole.
 #pragma once
 
 #include <iosfwd>
@@ -19,10 +19,6 @@ int unknown_family(const Context& context, const Registry& registry, const std::
 
 int list_plugins(const Context& context, bool long_list, std::ostream& out, std::ostream& err);
 int show_family(const Context& context, const std::string& family, std::ostream& out, std::ostream& err);
-int verify_plugins(const Context& context, double timeout_seconds, bool long_list, std::ostream& out,
-                   std::ostream& err);
-
-// The child side of verify: load one plugin file, report stages and the result on `result_fd`.
-int probe_plugin(const std::string& file, int result_fd);
+int verify_plugins(const Context& context, bool long_list, std::ostream& out, std::ostream& err);
 
 }  // namespace famspec::cli

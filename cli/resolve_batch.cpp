@@ -1,17 +1,26 @@
 // famspec resolve --batch: one JSON query per line in, one JSON answer per line out, in one
 // process with one resolver, so a runtime pays for loading the plugins once.
 //   in:  {"target": T, "model_type": M?, "module_type": X?, "slot": S?, "options": {k: v}?}
-//   out: {"status", "spec", "reason", "gap"} or {"error": {...}} for a line that is not a query
+//   out: {"status", "spec", "reason", "gap", "diagnostics"}, or {"error": {...}} for a line that is no query
+// As every answering command: with a plugin that failed and no --allow-partial, no query is answered.
 #include "resolve_batch.hpp"
 
+#include <poll.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <array>
 #include <boost/json.hpp>
+#include <cerrno>
 #include <charconv>
 #include <cstdint>
-#include <istream>
+#include <cstring>
 #include <ostream>
 
+#include "famspec/canonical_json.hpp"
 #include "famspec/names.hpp"
 #include "famspec/plan_option.hpp"
+#include "output.hpp"
 #include "plan_commands.hpp"
 
 namespace famspec::cli {
@@ -92,31 +101,95 @@ std::optional<ResolveFlags> read_query(std::string_view line, std::string& probl
     return request;
 }
 
-// Reads one line, keeping at most `limit` bytes of it: the rest of a longer line is read and dropped,
-// so no line can exhaust memory and the next one is read as usual. False at the end of the input.
-bool read_line(std::istream& in, std::string& line, std::size_t limit, bool& too_long) {
-    line.clear();
-    too_long = false;
-    std::streambuf& input = *in.rdbuf();
-    for (int c = input.sbumpc(); c != std::char_traits<char>::eof(); c = input.sbumpc()) {
-        if (c == '\n') return true;
-        if (line.size() < limit) {
-            line.push_back(static_cast<char>(c));
-        } else {
-            too_long = true;
+// The query lines of a descriptor, read with read(2) so that an error (stdin a directory, EIO) is
+// told from the end of the input, which a stream's end-of-file would not.
+class QueryLines {
+public:
+    explicit QueryLines(int fd) : fd_(fd) {}
+
+    // Reads one line, keeping at most `limit` bytes of it: the rest of a longer line is read and
+    // dropped, so no line can exhaust memory and the next one is read as usual. False at the end of
+    // the input or at a read error (error() then says which).
+    bool next(std::string& line, std::size_t limit, bool& too_long) {
+        line.clear();
+        too_long = false;
+        for (int c = take(); c >= 0; c = take()) {
+            if (c == '\n') return true;
+            if (line.size() < limit) {
+                line.push_back(static_cast<char>(c));
+            } else {
+                too_long = true;
+            }
         }
+        return error_ == 0 && (!line.empty() || too_long);
     }
-    return !line.empty() || too_long;
+
+    int error() const { return error_; }
+
+private:
+    // The next byte, or -1 at the end of the input or at an error.
+    int take() {
+        if (at_ == size_ && !fill()) return -1;
+        return static_cast<unsigned char>(buffer_[at_++]);
+    }
+
+    bool fill() {
+        while (error_ == 0) {
+            const ssize_t n = ::read(fd_, buffer_.data(), buffer_.size());
+            if (n > 0) {
+                at_ = 0;
+                size_ = static_cast<std::size_t>(n);
+                return true;
+            }
+            if (n == 0) return false;
+            if (errno == EINTR) continue;
+            if (errno == EAGAIN || errno == EWOULDBLOCK) {  // a non-blocking stdin: wait for input
+                pollfd ready{fd_, POLLIN, 0};
+                ::poll(&ready, 1, -1);
+                continue;
+            }
+            error_ = errno;
+        }
+        return false;
+    }
+
+    int fd_;
+    std::array<char, 65536> buffer_{};
+    std::size_t at_ = 0;
+    std::size_t size_ = 0;
+    int error_ = 0;
+};
+
+// Why descriptor `fd` cannot be the queries' input, before any plugin is loaded; empty when it can.
+std::string unusable_input(int fd) {
+    if (stdin_was_closed()) return "stdin is closed: give the queries on stdin, one JSON object a line";
+    struct stat status {};
+    if (::fstat(fd, &status) == 0 && S_ISDIR(status.st_mode)) {
+        return "stdin is a directory: give the queries on stdin, one JSON object a line";
+    }
+    return {};
+}
+
+json::array answer_diagnostics(const std::vector<Diagnostic>& diagnostics) {
+    json::array out;
+    for (const Diagnostic& d : diagnostics) out.push_back(diagnostic_json(d));
+    return out;
 }
 
 }  // namespace
 
-int resolve_batch(const Context& context, std::istream& in, std::ostream& out, std::ostream& err) {
-    const Resolver resolver(context.load(err));
+int resolve_batch(const Context& context, int input, bool strict, std::ostream& out, std::ostream& err) {
+    if (const std::string problem = unusable_input(input); !problem.empty()) {
+        return context.fail(kExitUsage, {"input", problem, "<stdin>", {}, {}}, out, err);
+    }
+    auto registry = context.load_complete(out, err);
+    if (!registry) return kExitFailed;
+    const Resolver resolver(std::move(registry));
+    QueryLines lines(input);
     int worst = kExitOk;
     std::size_t number = 0;
     std::string line;
-    for (bool too_long = false; read_line(in, line, kMaxQueryLine, too_long);) {
+    for (bool too_long = false; lines.next(line, kMaxQueryLine, too_long);) {
         ++number;
         std::string problem = too_long ? "a query line is longer than 1 MiB (the rest of it is skipped)" : "";
         std::optional<ResolveFlags> request = problem.empty() ? read_query(line, problem) : std::nullopt;
@@ -130,16 +203,33 @@ int resolve_batch(const Context& context, std::istream& in, std::ostream& out, s
             worst = kExitUsage;
             continue;
         }
+        request->strict = strict;
         const ResolveAnswer answer = resolve_request(resolver, *request, *slot, *options);
         const bool resolved = answer.status == ResolutionStatus::resolved || answer.status == ResolutionStatus::native;
+        // The diagnostics a single resolve notes on stderr (an ignored_option, say), in the answer.
         json::object reply{
             {"status", std::string(name_of(answer.status))},
             {"spec", json::parse(answer.spec)},
             {"reason", answer.reason},
-            {"gap", answer.gap == Gap::none ? json::value(nullptr) : json::value(std::string(name_of(answer.gap)))}};
+            {"gap", answer.gap == Gap::none ? json::value(nullptr) : json::value(std::string(name_of(answer.gap)))},
+            {"diagnostics", answer_diagnostics(answer.diagnostics)}};
         print_json(out, reply);
         out.flush();
+        for (const Diagnostic& d : answer.diagnostics) {
+            context.note(err, "famspec: <stdin>:" + std::to_string(number) +
+                                  ": diagnostic: " + std::string(name_of(d.kind)) + ": " + d.message);
+        }
         if (!resolved && worst == kExitOk) worst = kExitFailed;
+    }
+    // A read error is not the end of the input: the queries after it were never answered.
+    if (lines.error() != 0) {
+        return context.fail(kExitUsage,
+                            {"input",
+                             "cannot read the queries from stdin: " + std::string(std::strerror(lines.error())),
+                             "<stdin>",
+                             static_cast<int>(number + 1),
+                             {}},
+                            out, err);
     }
     return worst;
 }

@@ -1,9 +1,9 @@
 # Install and export rules: `cmake --install build --prefix P` gives a relocatable tree that
 # out-of-tree family projects consume with find_package(famspec CONFIG REQUIRED).
 #
-#   P/bin/famspec, P/bin/famspec-manifest       the core's archive linked in; no RUNPATH
+#   P/bin/famspec                               the core's archive linked in; no RUNPATH
 #   P/lib/libfamspec.so*                        the core (SONAME libfamspec.so.<major>), famspec_core
-#   P/lib/famspec/plugins/famspec_*.so          RPATH $ORIGIN/../.. (set by famspec_add_plugin)
+#   P/lib/famspec/plugins/famspec_*.so          tables, read by famspec, never loaded
 #   P/include/famspec/...                       core and SDK headers, generated version.hpp included
 #   P/lib/cmake/famspec/                        package config, version file, targets, FamspecPlugin.cmake
 #
@@ -16,9 +16,8 @@ set(FAMSPEC_INSTALL_LIBDIR lib)
 
 set_target_properties(famspec_core PROPERTIES EXPORT_NAME core)
 set_target_properties(famspec_sdk PROPERTIES EXPORT_NAME sdk)
-set_target_properties(famspec-manifest PROPERTIES EXPORT_NAME manifest)
 
-install(TARGETS famspec_core famspec_sdk famspec-manifest
+install(TARGETS famspec_core famspec_sdk
     EXPORT famspecTargets
     RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
     LIBRARY DESTINATION ${FAMSPEC_INSTALL_LIBDIR})

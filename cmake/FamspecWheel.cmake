@@ -5,7 +5,7 @@
 # - No build machine's path: a declaration's SourceSite (__builtin_FILE) names its file relative to
 #   the source tree, as `famspec audit` and refusals print it.
 # - From outside the wheel, its files need only glibc, libstdc++.so.6 and libgcc_s.so.1. The famspec
-#   command and famspec-manifest link the dependencies' archives already (core/CMakeLists.txt);
+#   command links the dependencies' archives already (core/CMakeLists.txt);
 #   libfamspec.so links nettle's archive, the only one of them that is position-independent, and
 #   finds the others (yaml-cpp and Boost.JSON), copied next to it, through $ORIGIN.
 #   The plugins and the extension need nothing but libfamspec.so.0.

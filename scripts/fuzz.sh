@@ -1,26 +1,23 @@
 #!/usr/bin/env bash
 # scripts/fuzz.sh HARNESS SECONDS
 #
-# Runs one libFuzzer harness of tests/fuzz for SECONDS: elf, manifest, plan (the parsers), resolution
-# (a plan through resolution, summary and digest), option (--option), report (verify's report reader)
-# loader (compatibility, drift and conflicts on manifests) or tables (a plugin's block of tables,
-# checked and staged). It reads the committed corpus
+# Runs one libFuzzer harness of tests/fuzz for SECONDS: elf, plan (the parsers), resolution (a plan
+# through resolution, summary and digest), option (--option), loader (load_plugins on a plugin file)
+# or tables (a plugin's block of tables, checked, claimed and staged under its copy budget). It reads
+# the committed corpus
 # tests/fuzz/corpus/HARNESS/ and writes what it finds to a scratch corpus, with the harness's
 # dictionary when it has one, and inputs up to the real limit of what the harness reads. The first
 # run configures build-fuzz (clang-14, ASan+UBSan, -DFAMSPEC_FUZZ=ON); each run builds the harness.
 # A crash or timeout stops the run and leaves its input in the artifact directory, printed at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-usage="usage: scripts/fuzz.sh HARNESS SECONDS (HARNESS: elf manifest plan resolution option report loader tables)"
+usage="usage: scripts/fuzz.sh HARNESS SECONDS (HARNESS: elf plan resolution option loader tables)"
 harness=${1:?$usage}
 seconds=${2:?$usage}
 case $harness in
-    elf) max_len=$((2 << 20)) ;;                        # a plugin: a 1 MiB manifest section and its headers
-    manifest) max_len=$(((1 << 20) + 1)) ;;             # the 1 MiB manifest limit, and one byte past it
+    elf | loader) max_len=$((2 << 20)) ;;               # a plugin file, far larger than a family's
     plan | resolution) max_len=$(((4 << 20) + 1)) ;;    # the 4 MiB plan limit, and one byte past it
     option) max_len=131072 ;;                           # MAX_ARG_STRLEN: the longest argument Linux passes
-    report) max_len=$((4 * 65536 + 1)) ;;               # several 64 KiB report lines, one past the limit
-    loader) max_len=$(((2 << 20) + 2)) ;;               # two manifests at the limit and the NUL between
     tables) max_len=$((1 << 20)) ;;                     # a block of tables, far larger than a family's
     *) echo "fuzz.sh: unknown harness '$harness'; $usage" >&2; exit 2 ;;
 esac
@@ -37,10 +34,9 @@ work=${FAMSPEC_FUZZ_WORK:-/tmp/famspec-fuzz}/$harness
 mkdir -p "$work/corpus" "$work/artifacts"
 flags=(-max_total_time="$seconds" -max_len="$max_len" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
     -artifact_prefix="$work/artifacts/")
-# A plan through resolution speaks the plan's words, the loader the manifest's.
+# A plan through resolution speaks the plan's words.
 dict=tests/fuzz/$harness.dict
 [[ $harness == resolution ]] && dict=tests/fuzz/plan.dict
-[[ $harness == loader ]] && dict=tests/fuzz/manifest.dict
 [[ -f $dict ]] && flags+=(-dict="$dict")
 status=0
 # verify_asan_link_order: with the shared runtime (clang -shared-libsan), libstdc++ is loaded first.

@@ -1,4 +1,6 @@
 // famspec resolve: one target to its spec, or --batch: one JSON query per line.
+#include <unistd.h>
+
 #include <iostream>
 #include <memory>
 
@@ -41,7 +43,7 @@ void setup_resolve(CLI::App& app, Context& context) {
                       "Read one JSON query per line on stdin, write one JSON answer per line on stdout");
     on_run(resolve, context, [&context, options] {
         escape_stdout(false);  // the answer is JSON, safe as it is
-        if (options->batch) return resolve_batch(context, std::cin, std::cout, std::cerr);
+        if (options->batch) return resolve_batch(context, STDIN_FILENO, options->request.strict, std::cout, std::cerr);
         if (options->request.target.empty()) throw UsageError("resolve needs --target TARGET (or --batch)");
         return resolve_target(context, options->request, std::cout, std::cerr);
     });

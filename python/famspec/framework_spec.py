@@ -93,15 +93,18 @@ def _loaded() -> _State:
     return state
 
 
-def _check_optional_str(name: str, value: Any) -> None:
+def _optional_text(name: str, value: Any) -> Optional[str]:
+    """A str argument or None, as a plain str: the memo's keys are plain, so that only an equal text
+    finds an answer (a str subclass may define its own equality)."""
     if value is not None and not isinstance(value, str):
         raise TypeError(f"{name} must be str or None, got {type(value).__name__}")
+    return None if value is None else str.__str__(value)
 
 
 def _target(value: Any) -> Tuple[Optional[str], Optional[dict]]:
     """(path, static options) of a target: a str, None, or a mapping with ``_target_`` or ``target``."""
     if value is None or isinstance(value, str):
-        return value, None
+        return _optional_text("target", value), None
     if not isinstance(value, Mapping):
         raise TypeError(f"target must be str, None or a mapping with '_target_', got {type(value).__name__}")
     path = value.get("_target_") or value.get("target")
@@ -109,6 +112,12 @@ def _target(value: Any) -> Tuple[Optional[str], Optional[dict]]:
         return None, None
     if not isinstance(path, str):
         raise TypeError(f"target '_target_' must be str, got {type(path).__name__}")
+    path = str.__str__(path)
+    # Counted before any is read: a call's size is bounded (the native layer checks the same figure).
+    given = len(value) - ("_target_" in value) - ("target" in value)
+    if given > _native.MAX_OPTIONS_PER_CALL:
+        raise ValueError(f"target {path!r}: {given} options, more than the {_native.MAX_OPTIONS_PER_CALL} one call "
+                         "may give")
     options = {}
     for name, option in value.items():
         if name in ("_target_", "target"):
@@ -164,19 +173,27 @@ def clear_cache() -> None:
         state.resolver.clear_cache()
 
 
+# The memo's fast path answers only a call made of exactly the types the slow path checks and stores
+# (plain str or None, a bool): anything else, an int 1 equal to True or a str subclass among them, takes
+# the slow path and its checks, as on a fresh process.
+def _plain(value: Any) -> bool:
+    return value is None or type(value) is str
+
+
 def replacement_spec_for(target: Any, model_type: Optional[str] = None, *,
                          module_type: Optional[str] = None) -> Optional[ReplacementSpec]:
     """The ``ReplacementSpec`` a ``replace_module`` target stands for, or ``None``."""
-    try:
-        return _state.answers[(target, model_type, module_type, _REPLACEMENT)]
-    except (KeyError, TypeError):  # not cached yet, or a target mapping (unhashable)
-        return _replacement(target, model_type, module_type)
+    if type(target) is str and _plain(model_type) and _plain(module_type):
+        answer = _state.answers.get((target, model_type, module_type, _REPLACEMENT), _UNKNOWN)
+        if answer is not _UNKNOWN:
+            return answer
+    return _replacement(target, model_type, module_type)
 
 
 def _replacement(target, model_type, module_type):
     path, options = _target(target)
-    _check_optional_str("model_type", model_type)
-    _check_optional_str("module_type", module_type)
+    model_type = _optional_text("model_type", model_type)
+    module_type = _optional_text("module_type", module_type)
     if path is None:
         return None
     state = _loaded()
@@ -188,15 +205,16 @@ def strategy_spec_for(target: Any, model_type: Optional[str] = None, *,
                       inner_wrapper: bool = False) -> Optional[StrategySpec]:
     """The ``StrategySpec`` a ``local_compute_fn`` (or, with ``inner_wrapper=True``, an ``inner_wrapper``)
     target stands for, or ``None``."""
-    try:
-        return _state.answers[(target, model_type, inner_wrapper, _STRATEGY)]
-    except (KeyError, TypeError):
-        return _strategy(target, model_type, inner_wrapper)
+    if type(target) is str and _plain(model_type) and type(inner_wrapper) is bool:
+        answer = _state.answers.get((target, model_type, inner_wrapper, _STRATEGY), _UNKNOWN)
+        if answer is not _UNKNOWN:
+            return answer
+    return _strategy(target, model_type, inner_wrapper)
 
 
 def _strategy(target, model_type, inner_wrapper):
     path, options = _target(target)
-    _check_optional_str("model_type", model_type)
+    model_type = _optional_text("model_type", model_type)
     if not isinstance(inner_wrapper, bool):
         raise TypeError(f"inner_wrapper must be a bool, got {type(inner_wrapper).__name__}")
     if path is None:
@@ -209,7 +227,7 @@ def _strategy(target, model_type, inner_wrapper):
 
 def interface_component_class(model_type: Optional[str]) -> Optional[str]:
     """The component class a family's factories render (one hands over an interface), or ``None``."""
-    _check_optional_str("model_type", model_type)
+    model_type = _optional_text("model_type", model_type)
     if not model_type:
         return None
     state = _loaded()
@@ -247,7 +265,7 @@ def _heed_keys(records) -> None:
 def external_state_classes_for(model_type: Optional[str],
                                injections: Optional[Iterable[Mapping[str, Any]]] = None) -> Tuple[str, ...]:
     """Classes whose ``forward`` an inline strategy body replaces, sorted, each once."""
-    _check_optional_str("model_type", model_type)
+    model_type = _optional_text("model_type", model_type)
     pairs = [_target(record.get("local_compute_fn")) for record in _records("injections", injections)]
     if not pairs:
         return ()
@@ -260,7 +278,7 @@ def declaration_summary(model_type: Optional[str],
     targets of an override set; a later entry with the same target overwrites an earlier one. A key
     famspec does not read warns (``famspec.PlanWarning``), a near miss of a slot key
     (``replace_modul``, whose target is left out) included."""
-    _check_optional_str("model_type", model_type)
+    _optional_text("model_type", model_type)
     records = _records("overrides", overrides)
     _heed_keys(records)
     replacement_specs = {}

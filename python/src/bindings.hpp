@@ -7,7 +7,10 @@
 
 #include <pybind11/pybind11.h>
 
+#include <cstddef>
 #include <memory>
+#include <optional>
+#include <string>
 #include <string_view>
 
 #include "famspec/explanation.hpp"
@@ -39,8 +42,18 @@ struct PlanHandle {
 // Adds snapshot() to the registry class bound by bind_registry.
 void bind_snapshot(py::module_& module, py::class_<RegistryHandle>& registry);
 
-// Static options from a Python mapping of str to None/bool/int/float/str; TypeError or ValueError
-// naming the option otherwise.
+// The most options one call may give: a target's static options are a handful, and a call of a
+// million would take seconds and gigabytes. famspec._native.MAX_OPTIONS_PER_CALL.
+inline constexpr std::size_t kMaxOptionsPerCall = 1024;
+
+// A str argument as UTF-8: TypeError when it is no str, ValueError naming `what` when it holds a lone
+// surrogate (U+D800..U+DFFF, as os.fsdecode makes of undecodable bytes), which has no UTF-8 form.
+std::string utf8_argument(const py::handle& text, const std::string& what);
+// The same for an argument that may be None.
+std::optional<std::string> optional_utf8_argument(const py::handle& text, const std::string& what);
+
+// Static options from a Python mapping of str to None/bool/int/float/str, at most kMaxOptionsPerCall
+// of them; TypeError or ValueError naming the option otherwise.
 Options options_from(const py::handle& mapping);
 py::object to_python(const PyLiteral& literal);
 

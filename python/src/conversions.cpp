@@ -1,6 +1,8 @@
 #include <pybind11/stl.h>
 
+#include <array>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <string>
 
@@ -59,22 +61,51 @@ PyLiteral literal_from(const std::string& name, const py::handle& value) {
         if (!std::isfinite(number)) throw py::value_error("option '" + name + "': a float option must be finite");
         return number;
     }
-    if (py::isinstance<py::str>(value)) return value.cast<std::string>();
+    if (py::isinstance<py::str>(value)) return utf8_argument(value, "option '" + name + "'");
     throw py::type_error("option '" + name + "': expected None, bool, int, float or str, got " +
                          std::string(py::str(py::type::handle_of(value).attr("__name__"))));
 }
 
+std::string type_name(const py::handle& value) {
+    return std::string(py::str(py::type::handle_of(value).attr("__name__")));
+}
+
 }  // namespace
+
+std::string utf8_argument(const py::handle& text, const std::string& what) {
+    if (!py::isinstance<py::str>(text)) throw py::type_error(what + " must be str, got " + type_name(text));
+    Py_ssize_t size = 0;
+    const char* bytes = PyUnicode_AsUTF8AndSize(text.ptr(), &size);
+    if (bytes != nullptr) return std::string(bytes, static_cast<std::size_t>(size));
+    PyErr_Clear();
+    // Only a surrogate makes the encoding fail: find the first, for the message.
+    const Py_ssize_t length = PyUnicode_GetLength(text.ptr());
+    Py_ssize_t at = 0;
+    while (at < length && !Py_UNICODE_IS_SURROGATE(PyUnicode_ReadChar(text.ptr(), at))) ++at;
+    const Py_UCS4 surrogate = at < length ? PyUnicode_ReadChar(text.ptr(), at) : 0;
+    std::array<char, 8> code{};
+    std::snprintf(code.data(), code.size(), "%04X", static_cast<unsigned>(surrogate));
+    throw py::value_error(what + " holds a lone surrogate (U+" + code.data() + " at index " + std::to_string(at) +
+                          "), which has no UTF-8 form");
+}
+
+std::optional<std::string> optional_utf8_argument(const py::handle& text, const std::string& what) {
+    if (text.is_none()) return std::nullopt;
+    return utf8_argument(text, what);
+}
 
 Options options_from(const py::handle& mapping) {
     Options options;
     if (mapping.is_none()) return options;
     if (!py::isinstance<py::dict>(mapping)) throw py::type_error("options must be a dict");
+    const auto given = static_cast<std::size_t>(PyDict_Size(mapping.ptr()));
+    if (given > kMaxOptionsPerCall) {
+        throw py::value_error("options: " + std::to_string(given) + " of them, more than the " +
+                              std::to_string(kMaxOptionsPerCall) + " one call may give");
+    }
     for (const auto& [key, value] : py::reinterpret_borrow<py::dict>(mapping)) {
-        if (!py::isinstance<py::str>(key))
-            throw py::type_error("option names must be str, got " +
-                                 std::string(py::str(py::type::handle_of(key).attr("__name__"))));
-        const auto name = key.cast<std::string>();
+        if (!py::isinstance<py::str>(key)) throw py::type_error("option names must be str, got " + type_name(key));
+        const std::string name = utf8_argument(key, "option name " + std::string(py::repr(key)));
         options.emplace(name, literal_from(name, value));
     }
     return options;

@@ -32,21 +32,23 @@ auto released(Call&& call) {
     return call();
 }
 
-py::dict replacement(const ResolverHandle& h, const std::string& target, const std::optional<std::string>& model_type,
-                     const std::optional<std::string>& module_type, const py::handle& options) {
-    ResolveRequest request{.target = target,
-                           .model_type = model_type,
+// The str arguments arrive as Python objects: a lone surrogate in one is a ValueError naming it (see
+// utf8_argument), where pybind11's own conversion would report only incompatible arguments.
+py::dict replacement(const ResolverHandle& h, const py::handle& target, const py::handle& model_type,
+                     const py::handle& module_type, const py::handle& options) {
+    ResolveRequest request{.target = utf8_argument(target, "target"),
+                           .model_type = optional_utf8_argument(model_type, "model_type"),
                            .slot = Slot::replace_module,
-                           .module_type = module_type,
+                           .module_type = optional_utf8_argument(module_type, "module_type"),
                            .options = options_from(options),
                            .strict = h.strict};
     return to_python(released([&] { return h.resolver->replacement_spec_for(request); }));
 }
 
-py::dict strategy(const ResolverHandle& h, const std::string& target, const std::optional<std::string>& model_type,
+py::dict strategy(const ResolverHandle& h, const py::handle& target, const py::handle& model_type,
                   const std::string& slot, const py::handle& options) {
-    ResolveRequest request{.target = target,
-                           .model_type = model_type,
+    ResolveRequest request{.target = utf8_argument(target, "target"),
+                           .model_type = optional_utf8_argument(model_type, "model_type"),
                            .slot = slot_from(slot),
                            .module_type = std::nullopt,
                            .options = options_from(options),
@@ -54,20 +56,22 @@ py::dict strategy(const ResolverHandle& h, const std::string& target, const std:
     return to_python(released([&] { return h.resolver->strategy_spec_for(request); }));
 }
 
-py::dict interface_component_class(const ResolverHandle& h, const std::string& model_type) {
-    return to_python(released([&] { return h.resolver->interface_component_class(model_type); }));
+py::dict interface_component_class(const ResolverHandle& h, const py::handle& model_type) {
+    const std::string family = utf8_argument(model_type, "model_type");
+    return to_python(released([&] { return h.resolver->interface_component_class(family); }));
 }
 
 // injections: {"target": local_compute_fn target or None, "options": dict or None} each.
-std::vector<std::string> external_state_classes(const ResolverHandle& h, const std::optional<std::string>& model_type,
+std::vector<std::string> external_state_classes(const ResolverHandle& h, const py::handle& model_type,
                                                 const py::list& injections) {
+    const std::optional<std::string> family = optional_utf8_argument(model_type, "model_type");
     std::vector<Injection> parsed;
     for (const py::handle item : injections) {
         const auto injection = item.cast<py::dict>();
         parsed.push_back(
-            Injection{injection["target"].cast<std::optional<std::string>>(), options_from(injection["options"])});
+            Injection{optional_utf8_argument(injection["target"], "target"), options_from(injection["options"])});
     }
-    return released([&] { return h.resolver->external_state_classes_for(model_type, parsed); });
+    return released([&] { return h.resolver->external_state_classes_for(family, parsed); });
 }
 
 }  // namespace
@@ -76,9 +80,10 @@ std::vector<std::string> external_state_classes(const ResolverHandle& h, const s
 py::object make_summary(DeclarationSummary summary);
 
 void bind_resolver(py::module_& module) {
-    module.def("target_reads_family", [](const std::string& slot, const std::string& target) {
-        return target_reads_family(slot_from(slot), target);
+    module.def("target_reads_family", [](const std::string& slot, const py::handle& target) {
+        return target_reads_family(slot_from(slot), utf8_argument(target, "target"));
     });
+    module.attr("MAX_OPTIONS_PER_CALL") = kMaxOptionsPerCall;
     py::class_<ResolverHandle>(module, "Resolver")
         .def(py::init([](const RegistryHandle& registry, bool strict) {
                  return ResolverHandle{registry.registry, std::make_shared<const Resolver>(registry.registry), strict};

@@ -1,34 +1,28 @@
-# famspec_add_plugin(<name> SOURCES <src>... [OUTPUT_DIRECTORY <dir>] [MANIFEST_TEMPLATE <json>]
-#                    [NO_MANIFEST] [NO_INSTALL] [INSTALL_DESTINATION <dir>] [ASSETS <file>...]
-#                    [ALLOW_INCOMPATIBLE])
+# famspec_add_plugin(<name> SOURCES <src>... [OUTPUT_DIRECTORY <dir>] [NO_INSTALL]
+#                    [INSTALL_DESTINATION <dir>] [ASSETS <file>...])
 #
-# The one way to build a family plugin. It produces <OUTPUT_DIRECTORY>/famspec_<name>.so with:
-#   - hidden visibility and a linker version script that exports only the entry descriptor;
-#   - -Wl,--no-undefined, so a missing symbol fails the link, not the training job;
-#   - C++20 and the header-only SDK (famspec::sdk): the plugin links no famspec library;
-#   - an embedded manifest (section .famspec_manifest) generated from the plugin's own registration
-#     by famspec-manifest, so the metadata cannot drift from what the plugin registers.
+# The one way to build a family plugin. It produces <OUTPUT_DIRECTORY>/famspec_<name>.so, an ordinary
+# shared library whose one exported symbol is its block of tables, `famspec_plugin_tables`, in the
+# read-only section `.famspec_tables` (FAMSPEC_PLUGIN in famspec/sdk/tables.hpp):
+#   - hidden visibility and a linker version script that exports only the tables;
+#   - -Wl,--no-undefined, so a plugin that refers to anything it does not define fails its link;
+#   - C++20 and the header-only SDK (famspec::sdk): the plugin links no famspec library.
+# famspec reads the section from the file and never loads the library, so its metadata is the
+# tables themselves: nothing is generated or spliced in after the link, and nothing can drift.
+# The tables are plain integers, so a plugin may be built with any compiler, standard library, C++
+# ABI switch or sanitizer; only the word size and byte order must be the host's.
 # ASSETS embeds text files (e.g. Python sources) as `famspec_assets::<stem>` string_views in the
 # generated header "<name>_assets.hpp".
-# A plugin the famspec it is built against would refuse (another standard library, C++ ABI switch or
-# sanitizer: its build fingerprint differs) fails its build; another compiler is only noted.
-# ALLOW_INCOMPATIBLE, or the cache option FAMSPEC_ALLOW_INCOMPATIBLE_PLUGINS, builds it anyway, with
-# a warning; famspec refuses it at load.
-# MANIFEST_TEMPLATE and NO_MANIFEST exist for the test fixtures that must carry a wrong manifest.
 #
 # Works in the famspec tree and from an installed package (find_package(famspec CONFIG)). In the tree,
 # plugins are installed to FAMSPEC_INSTALL_PLUGINDIR; out of the tree, only when INSTALL_DESTINATION
 # is given (e.g. ${famspec_PLUGIN_DIR}, or any directory listed in FAMSPEC_PLUGIN_PATH).
 set(FAMSPEC_PLUGIN_CMAKE_DIR "${CMAKE_CURRENT_LIST_DIR}")
-if(NOT CMAKE_OBJCOPY)
-    find_program(CMAKE_OBJCOPY objcopy REQUIRED)
-endif()
-
-option(FAMSPEC_ALLOW_INCOMPATIBLE_PLUGINS "Build plugins famspec would refuse at load (a warning, not an error)" OFF)
-
 function(famspec_add_plugin name)
-    cmake_parse_arguments(ARG "NO_MANIFEST;NO_INSTALL;ALLOW_INCOMPATIBLE"
-                          "OUTPUT_DIRECTORY;MANIFEST_TEMPLATE;INSTALL_DESTINATION" "SOURCES;ASSETS" ${ARGN})
+    cmake_parse_arguments(ARG "NO_INSTALL" "OUTPUT_DIRECTORY;INSTALL_DESTINATION" "SOURCES;ASSETS" ${ARGN})
+    if(ARG_UNPARSED_ARGUMENTS)
+        message(FATAL_ERROR "famspec_add_plugin(${name}): unknown arguments: ${ARG_UNPARSED_ARGUMENTS}")
+    endif()
     if(NOT ARG_SOURCES)
         message(FATAL_ERROR "famspec_add_plugin(${name}): SOURCES is required")
     endif()
@@ -44,7 +38,7 @@ function(famspec_add_plugin name)
     set_property(GLOBAL APPEND PROPERTY FAMSPEC_PLUGIN_TARGETS ${name})
     target_link_libraries(${name} PRIVATE famspec::sdk)
     set(version_script "${CMAKE_CURRENT_BINARY_DIR}/${name}.exports")
-    file(WRITE "${version_script}" "{\n  global: famspec_plugin_descriptor;\n  local: *;\n};\n")
+    file(WRITE "${version_script}" "{\n  global: famspec_plugin_tables;\n  local: *;\n};\n")
     target_link_options(${name} PRIVATE -Wl,--no-undefined "-Wl,--version-script=${version_script}")
     set_target_properties(${name} PROPERTIES
         PREFIX ""
@@ -67,24 +61,6 @@ function(famspec_add_plugin name)
             VERBATIM)
         target_sources(${name} PRIVATE "${assets_header}")
         target_include_directories(${name} PRIVATE "${CMAKE_CURRENT_BINARY_DIR}/famspec_generated")
-    endif()
-
-    if(NOT ARG_NO_MANIFEST)
-        set(manifest "${CMAKE_CURRENT_BINARY_DIR}/${name}.manifest.json")
-        if(ARG_MANIFEST_TEMPLATE)
-            set(generate $<TARGET_FILE:famspec::manifest> template "${ARG_MANIFEST_TEMPLATE}" -o "${manifest}")
-        else()
-            set(generate $<TARGET_FILE:famspec::manifest> generate $<TARGET_FILE:${name}> -o "${manifest}")
-            if(ARG_ALLOW_INCOMPATIBLE OR FAMSPEC_ALLOW_INCOMPATIBLE_PLUGINS)
-                list(APPEND generate --allow-incompatible)
-            endif()
-        endif()
-        add_custom_command(TARGET ${name} POST_BUILD
-            COMMAND ${generate}
-            COMMAND ${CMAKE_OBJCOPY} --remove-section .famspec_manifest --add-section
-                    .famspec_manifest=${manifest} --set-section-flags
-                    .famspec_manifest=readonly,contents $<TARGET_FILE:${name}>
-            VERBATIM)
     endif()
 
     if(NOT ARG_NO_INSTALL)

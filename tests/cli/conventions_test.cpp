@@ -285,8 +285,8 @@ TEST_CASE("resolve --batch answers one JSON line per query line") {
     for (std::string line; std::getline(lines, line);) answers.push_back(line);
     REQUIRE(answers.size() == 3);
     const ProcessResult single = run_cli({"resolve", "--target", kQwenNorm, "--module-type", kQwenNormType});
-    CHECK(answers[0] == R"({"gap":null,"reason":"","spec":)" + single.out.substr(0, single.out.size() - 1) +
-                            R"(,"status":"resolved"})");
+    CHECK(answers[0] == R"({"diagnostics":[],"gap":null,"reason":"","spec":)" +
+                            single.out.substr(0, single.out.size() - 1) + R"(,"status":"resolved"})");
     CHECK(json::parse(answers[1]).at("status").as_string() == "not_covered");
     CHECK(answers[2] == R"({"error":{"column":null,"file":"<stdin>","kind":"usage","line":3,)"
                         R"("message":"expected a JSON object per line"}})");

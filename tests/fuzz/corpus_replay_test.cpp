@@ -4,7 +4,9 @@
 #include "corpus_replay.hpp"
 
 #include <doctest/doctest.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <map>
@@ -13,7 +15,6 @@
 
 #include "famspec/elf_file.hpp"
 #include "famspec/plan.hpp"
-#include "famspec/plugin_manifest.hpp"
 #include "fuzz_support.hpp"
 #include "parser_results.hpp"
 
@@ -26,41 +27,59 @@ using famspec::fuzz::replay;
 namespace {
 
 constexpr const char* kBuildId = "101112131415161718191a1b1c1d1e1f20212223";
+// A hand-made file's answer: its build id and its 152-byte table section (a header, no arrays).
+constexpr const char* kValid = "build_id=101112131415161718191a1b1c1d1e1f20212223 tables=152";
 constexpr const char* kCorruptTable = "section";  // the answer must say that the section table is corrupt
+constexpr const char* kTablesNotReadOnly = "the .famspec_tables section is not read-only data";
+constexpr const char* kQwenBuildId = "build_id=068a5d90eb4cdb9ed1b7c0da499382faf1c556e9 tables=5760";
 
 const std::map<std::string, Expected> kElf = {
-    {"valid.so", {"manifest", kBuildId}},
-    {"valid_elf32.so", {"manifest", kBuildId}},
-    {"valid_big_endian.so", {"manifest", kBuildId}},
-    {"extended_numbering.so", {"manifest", kBuildId}},
-    {"shentsize_wrong.so", {"manifest", kBuildId}},  // the stride is the class's own Shdr size
-    {"no_manifest.so", {"no manifest", kBuildId}},
-    {"no_build_id.so", {"manifest", ""}},
-    {"no_sections.so", {"no manifest", ""}},
-    {"empty_manifest.so", {"manifest", ""}},
-    {"manifest_nul_bytes.so", {"manifest", ""}},
-    {"two_manifests.so", {"error", "two .famspec_manifest sections"}},
-    {"build_id_wrong_owner.so", {"no manifest", ""}},
-    {"build_id_wrong_type.so", {"no manifest", ""}},
-    {"build_id_desc_overflow.so", {"no manifest", ""}},
-    {"build_id_truncated_note.so", {"no manifest", ""}},
-    {"build_id_size_huge.so", {"manifest", ""}},  // an unreadable note only loses the build id
+    {"valid.so", {"tables", kValid}},
+    {"valid_elf32.so", {"tables", kValid}},
+    {"valid_big_endian.so", {"tables", kValid}},
+    {"extended_numbering.so", {"tables", kValid}},
+    {"shentsize_wrong.so", {"tables", kValid}},  // the stride is the class's own Shdr size
+    {"segments_inside.so", {"tables", kValid}},
+    {"note_segment_past_end.so", {"tables", kValid}},  // only a loaded segment must lie in the file
+    {"no_tables.so", {"no tables", "build_id=101112131415161718191a1b1c1d1e1f20212223"}},
+    {"legacy_manifest.so", {"no tables", "build_id=101112131415161718191a1b1c1d1e1f20212223 legacy_manifest"}},
+    {"no_build_id.so", {"tables", "build_id= tables=152"}},
+    {"no_sections.so", {"no tables", "build_id="}},
+    {"empty_tables.so", {"tables", "build_id= tables=0"}},
+    {"two_tables.so", {"error", "two .famspec_tables sections"}},
+    {"build_id_wrong_owner.so", {"no tables", "build_id="}},
+    {"build_id_wrong_type.so", {"no tables", "build_id="}},
+    {"build_id_desc_overflow.so", {"no tables", "build_id="}},
+    {"build_id_truncated_note.so", {"no tables", "build_id="}},
+    {"build_id_size_huge.so", {"tables", "build_id= tables=152"}},  // an unreadable note only loses the build id
     {"type_exec.so", {"error", "not an ELF shared object (e_type 2)"}},
     {"type_rel.so", {"error", "not an ELF shared object (e_type 1)"}},
     {"empty.so", {"error", "not an ELF file"}},
     {"not_elf.so", {"error", "not an ELF file"}},
     {"magic_only.so", {"error", "truncated ELF header (4 bytes)"}},
     {"header_truncated.so", {"error", "truncated ELF header (40 bytes)"}},
-    {"bad_class.so", {"error", "corrupt ELF identification"}},
-    {"bad_byte_order.so", {"error", "corrupt ELF identification"}},
-    {"manifest_nobits.so", {"error", "manifest section"}},
-    {"manifest_offset_past_end.so", {"error", "the manifest section lies past the end of the file"}},
-    {"manifest_offset_wraps.so", {"error", "the manifest section lies past the end of the file"}},
-    {"manifest_size_past_end.so", {"error", "the manifest section lies past the end of the file"}},
-    {"manifest_size_over_limit.so", {"error", "manifest section is 1048577 bytes; the limit is 1048576"}},
-    {"manifest_size_huge.so", {"error", "the limit is 1048576"}},
-    // A corrupt section table hides the manifest; answering "no manifest" would send the user to
-    // rebuild a plugin that has one.
+    {"bad_class.so", {"error", "corrupt ELF identification (class, byte order or version)"}},
+    {"bad_byte_order.so", {"error", "corrupt ELF identification (class, byte order or version)"}},
+    {"tables_nobits.so", {"error", "the .famspec_tables section is not read-only data (type 8, flags 0x2)"}},
+    {"tables_writable.so", {"error", "the .famspec_tables section is not read-only data (type 1, flags 0x3)"}},
+    {"tables_executable.so", {"error", "the .famspec_tables section is not read-only data (type 1, flags 0x6)"}},
+    {"tables_not_loaded.so", {"error", "the .famspec_tables section is not read-only data (type 1, flags 0x0)"}},
+    {"tables_offset_past_end.so", {"error", "truncated ELF file: the .famspec_tables section (offset "}},
+    {"tables_offset_wraps.so", {"error", "truncated ELF file: the .famspec_tables section (offset "}},
+    {"tables_size_past_end.so",
+     {"error",
+      "truncated ELF file: the .famspec_tables section (offset 104, 4096 bytes) lies past the end of the file (560 "
+      "bytes)"}},
+    {"tables_size_over_limit.so", {"error", "the .famspec_tables section is 67108865 bytes; the limit is 67108864"}},
+    {"tables_size_huge.so", {"error", "bytes; the limit is 67108864"}},
+    {"segment_past_end.so", {"error", "truncated ELF file: segment 0 (offset 0, 1048576 bytes) lies past the end"}},
+    {"segment_past_end_elf32.so",
+     {"error", "truncated ELF file: segment 0 (offset 0, 1048576 bytes) lies past the end"}},
+    {"segment_offset_wraps.so", {"error", "truncated ELF file: segment 0 (offset 18446744073709551600, 32 bytes)"}},
+    {"phnum_too_big.so", {"error", "truncated ELF file: its program header table at offset 64 lies past the end"}},
+    {"phoff_past_end.so", {"error", "truncated ELF file: its program header table at offset 1099511627776"}},
+    // A corrupt section table hides the tables; answering "no tables" would send the user to
+    // rebuild a plugin that has them.
     {"section_table_truncated.so", {"error", kCorruptTable}},
     {"shoff_past_end.so", {"error", kCorruptTable}},
     {"shoff_huge.so", {"error", kCorruptTable}},
@@ -71,58 +90,15 @@ const std::map<std::string, Expected> kElf = {
     {"shstrtab_size_huge.so", {"error", kCorruptTable}},
     {"extended_shstrndx_bad.so", {"error", kCorruptTable}},
     {"section_name_out_of_range.so", {"error", kCorruptTable}},
-    // A table-form plugin as the compiler made it (zoo_good), and cut short (make_table_seeds.py).
-    {"table_plugin.so", {"manifest", "ad7c9f5b764cf41c7573115a80ea7e63a4e07fa7"}},
-    {"table_plugin_truncated_sections.so", {"error", kCorruptTable}},
-    {"table_plugin_truncated_half.so", {"error", kCorruptTable}},
-};
-
-const std::map<std::string, Expected> kManifest = {
-    {"valid_qwen3_moe.json", {"value", "\"name\":\"qwen3_moe\""}},
-    {"valid_minimal.json", {"value", "\"name\":\"seed\""}},
-    {"valid_pretty.json", {"value", "\"aliases\":[\"alias\"]"}},
-    {"valid_empty_lists.json", {"value", "\"families\":[]"}},
-    {"valid_unicode.json", {"value", "\"description\":\"Qwen3 "}},
-    {"duplicate_key.json", {"value", "\"name\":\"other\""}},  // Boost.JSON keeps the last duplicate
-    {"empty.json", {"error", "manifest is not valid JSON: incomplete JSON"}},
-    {"whitespace.json", {"error", "manifest is not valid JSON: incomplete JSON"}},
-    {"truncated.json", {"error", "manifest is not valid JSON: incomplete JSON"}},
-    {"truncated_in_string.json", {"error", "manifest is not valid JSON: incomplete JSON"}},
-    {"top_level_array.json", {"error", "manifest: expected an object"}},
-    {"top_level_string.json", {"error", "manifest: expected an object"}},
-    {"wrong_type_name.json", {"error", "manifest.name: expected a string"}},
-    {"wrong_type_families.json", {"error", "manifest.families: expected a list"}},
-    {"wrong_type_family.json", {"error", "manifest.families[]: expected an object"}},
-    {"wrong_type_alias.json", {"error", "manifest.families[].aliases: expected a list of strings"}},
-    {"wrong_type_abi.json", {"error", "manifest.abi: expected an object"}},
-    {"wrong_type_format_string.json", {"error", "manifest.format: expected a non-negative integer"}},
-    {"format_float.json", {"error", "manifest.format: expected a non-negative integer"}},
-    {"format_2.json", {"error", "manifest.format: expected 1, found 2"}},
-    {"format_negative.json", {"error", "manifest.format: expected a non-negative integer"}},
-    {"abi_major_out_of_range.json", {"error", "manifest.abi.major: out of range"}},
-    {"abi_minor_negative.json", {"error", "manifest.abi.minor: expected a non-negative integer"}},
-    {"descriptor_size_out_of_range.json", {"error", "manifest.abi.descriptor_size: out of range"}},
-    {"huge_integer.json", {"error", "manifest.format: expected a non-negative integer"}},
-    {"huge_exponent.json", {"error", "manifest.format: expected a non-negative integer"}},
-    {"nan.json", {"error", "manifest is not valid JSON: syntax error"}},
-    {"unknown_key.json", {"error", "manifest: unknown key 'extra'"}},
-    {"unknown_abi_key.json", {"error", "manifest.abi: unknown key 'patch'"}},
-    {"unknown_family_key.json", {"error", "manifest.families[]: unknown key 'x'"}},
-    {"missing_key.json", {"error", "manifest: expected key 'fingerprint'"}},
-    {"missing_family_key.json", {"error", "manifest.families[]: expected key 'directory_aliases'"}},
-    {"depth_8.json", {"error", "manifest: expected an object"}},  // parsed: 8 levels are allowed
-    {"depth_9.json", {"error", "manifest nests deeper than 8 levels"}},
-    {"deep_in_unknown_key.json", {"error", "manifest nests deeper than 8 levels"}},
-    {"nul_byte.json", {"error", "manifest is not valid JSON: syntax error"}},
-    {"nul_escape.json", {"value", "\"description\":\"se\\u0000ed\""}},
-    {"invalid_utf8.json", {"error", "manifest is not valid JSON: syntax error"}},
-    {"overlong_utf8.json", {"error", "manifest is not valid JSON: syntax error"}},
-    {"lone_surrogate.json", {"error", "manifest is not valid JSON: syntax error"}},
-    {"bom.json", {"error", "manifest is not valid JSON: syntax error"}},
-    {"comment.json", {"error", "manifest is not valid JSON: syntax error"}},
-    {"trailing_comma.json", {"error", "manifest is not valid JSON: syntax error"}},
-    {"trailing_data.json", {"error", "manifest is not valid JSON: extra data"}},
-    {"single_quotes.json", {"error", "manifest is not valid JSON: syntax error"}},
+    // A real plugin (qwen3_moe) as the SDK built it, then cut short or corrupted (make_table_seeds.py).
+    {"real_qwen3_moe.so", {"tables", kQwenBuildId}},
+    {"real_machine_aarch64.so", {"tables", kQwenBuildId}},  // the machine is the loader's to refuse
+    {"real_truncated_section_table.so", {"error", kCorruptTable}},
+    {"real_truncated_half.so", {"error", kCorruptTable}},
+    {"real_truncated_in_tables.so", {"error", kCorruptTable}},
+    {"real_tables_writable.so", {"error", kTablesNotReadOnly}},
+    {"real_tables_size_past_end.so", {"error", "truncated ELF file: the .famspec_tables section"}},
+    {"real_segment_past_end.so", {"error", "truncated ELF file: segment 3"}},
 };
 
 const std::map<std::string, Expected> kPlan = {
@@ -203,17 +179,11 @@ const std::map<std::string, Expected> kPlan = {
 
 TEST_CASE("the ELF seed corpus: each file is read to its expected answer") {
     replay("elf", kElf, [](const std::string& path, std::string& violation) {
-        const famspec::ElfInfo info = famspec::read_elf_info(path);
+        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        const famspec::ElfInfo info = famspec::read_elf_info(fd);  // as the loader reads the file it checked
+        ::close(fd);
         violation = famspec::fuzz::elf_contract_violation(info);
         return famspec::fuzz::answer_of(info);
-    });
-}
-
-TEST_CASE("the manifest seed corpus: each file is parsed to its expected answer") {
-    replay("manifest", kManifest, [](const std::string& path, std::string& violation) {
-        const famspec::ManifestParse parsed = famspec::parse_manifest(famspec::fuzz::read_file(path));
-        violation = famspec::fuzz::manifest_contract_violation(parsed);
-        return famspec::fuzz::answer_of(parsed);
     });
 }
 

@@ -1,49 +1,31 @@
-// libFuzzer harness for read_elf_info. The reader takes a path, so each input is written to one
-// temporary file per process; a manifest found in the input is handed on to parse_manifest, as the
-// loader does.
+// libFuzzer harness for read_elf_info(fd), as the loader calls it on the descriptor it checked: each
+// input is written to one file per process and read through a descriptor. A table section found in it
+// is handed on to the tables harness's path (checked, claimed, staged), as the loader would.
+// Aborts on any broken contract (parser_results.hpp, harness_results.hpp).
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cstdint>
-#include <cstdio>
 #include <cstdlib>
-#include <filesystem>
 #include <string>
 
 #include "famspec/elf_file.hpp"
-#include "famspec/plugin_manifest.hpp"
-
-namespace {
-
-std::string& input_path() {
-    static std::string path = [] {
-        std::string pattern = (std::filesystem::temp_directory_path() / "famspec-fuzz-elf-XXXXXX").string();
-        const int fd = ::mkstemp(pattern.data());
-        if (fd < 0) std::abort();
-        ::close(fd);
-        std::atexit([] { ::unlink(input_path().c_str()); });
-        return pattern;
-    }();
-    return path;
-}
-
-void write_input(const std::uint8_t* data, std::size_t size) {
-    std::FILE* file = std::fopen(input_path().c_str(), "wb");
-    if (file == nullptr) std::abort();
-    if (size > 0 && std::fwrite(data, 1, size, file) != size) std::abort();
-    std::fclose(file);
-}
-
-}  // namespace
+#include "fuzz_input_file.hpp"
+#include "harness_results.hpp"
+#include "parser_results.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    write_input(data, size);
-    const famspec::ElfInfo info = famspec::read_elf_info(input_path());
-    // The contract: an ELF answer without an error, or an error that says something.
-    if (info.is_elf == !info.error.empty()) std::abort();
-    if (info.manifest) {
-        if (info.manifest->size() > famspec::kMaxManifestBytes) std::abort();
-        const famspec::ManifestParse parsed = famspec::parse_manifest(*info.manifest);
-        if (!parsed && parsed.error().empty()) std::abort();  // a refusal says why
+    famspec::fuzz::write_input(data, size);
+    const int fd = ::open(famspec::fuzz::input_path().c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) std::abort();
+    const famspec::ElfInfo info = famspec::read_elf_info(fd);
+    ::close(fd);
+    if (!famspec::fuzz::elf_contract_violation(info).empty()) std::abort();
+    if (info.tables) {
+        const auto* bytes = reinterpret_cast<const char*>(info.tables->data());
+        std::string violation;
+        famspec::fuzz::tables_answer(std::string(bytes, info.tables->size), violation);
+        if (!violation.empty()) std::abort();
     }
     return 0;
 }

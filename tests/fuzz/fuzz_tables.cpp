@@ -1,5 +1,6 @@
-// libFuzzer harness: a plugin's block of tables (ABI 4.0) read as the loader reads it: checked whole,
-// then copied into a registry's staging.
+// libFuzzer harness: the contents of a plugin's table section read as the loader reads them:
+// TableView::check(), then the claims and the staging under the block's copy budget. Refused whole or
+// accepted, and what an accepted block makes the core copy stays within the budget's bound.
 // Aborts on any broken contract (harness_results.hpp); exceptions are not caught on purpose.
 #include <cstdint>
 #include <cstdlib>

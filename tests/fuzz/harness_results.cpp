@@ -5,19 +5,19 @@
 #include <cstdint>
 #include <vector>
 
+#include "copied_bytes.hpp"
 #include "famspec/canonical_json.hpp"
 #include "famspec/declaration_summary.hpp"
+#include "famspec/elf_file.hpp"
 #include "famspec/fingerprint.hpp"
 #include "famspec/names.hpp"
 #include "famspec/plan_option.hpp"
-#include "famspec/plugin_inspection.hpp"
 #include "famspec/plugin_loader.hpp"
 #include "famspec/python_text.hpp"
-#include "famspec/sdk/abi.hpp"
-#include "famspec/sdk/table_view.hpp"
-#include "loading/plugin_compatibility.hpp"
-#include "probe_report.hpp"
+#include "famspec/table_view.hpp"
+#include "registry/copy_budget.hpp"
 #include "registry/staging_registrar.hpp"
+#include "registry/table_manifest.hpp"
 #include "registry/table_staging.hpp"
 
 namespace famspec::fuzz {
@@ -32,13 +32,6 @@ std::vector<std::string> lines_of(const std::string& text) {
     }
     lines.push_back(text.substr(start));
     return lines;
-}
-
-bool has_control(const std::string& text) {
-    return std::any_of(text.begin(), text.end(), [](char c) {
-        const auto byte = static_cast<unsigned char>(c);
-        return byte < 0x20 || byte == 0x7f;
-    });
 }
 
 bool is_identifier(const std::string& name) {
@@ -89,70 +82,27 @@ std::string count(const DeclarationSummary& summary, ResolutionStatus status) {
                                         [&](const SummaryEntry& e) { return e.status == status; }));
 }
 
-PluginRecord record_of(const std::string& path, const PluginManifest& manifest) {
-    return PluginRecord{.path = path,
-                        .paths = {path},
-                        .build_id = {},
-                        .manifest = std::make_shared<const PluginManifest>(manifest),
-                        .error = {},
-                        .notes = {}};
+template <class Lists>
+std::string claims(const Lists& l) {
+    return "families=" + std::to_string(l.families.size()) + " factories=" + std::to_string(l.factories.size()) +
+           " cp_wrappers=" + std::to_string(l.cp_wrappers.size()) +
+           " archetypes=" + std::to_string(l.archetypes.size()) + " components=" + std::to_string(l.components.size());
 }
 
-bool claims_anything(const PluginManifest& m) {
-    return !m.families.empty() || !m.factories.empty() || !m.archetypes.empty() || !m.cp_wrappers.empty() ||
-           !m.components.empty();
+// The section's bytes as the ELF reader stores them: in 8-byte words, so aligned for every row.
+TableSection section_of(const std::string& bytes) {
+    TableSection section;
+    section.size = bytes.size();
+    section.words.resize((bytes.size() + 7) / 8);
+    std::copy(bytes.begin(), bytes.end(), reinterpret_cast<char*>(section.words.data()));
+    return section;
 }
 
-// Every item of one list is in the other: what the drift check compares (duplicates do not count).
-template <class T>
-bool same_items(const std::vector<T>& a, const std::vector<T>& b) {
-    const auto all_in = [](const std::vector<T>& from, const std::vector<T>& into) {
-        return std::all_of(from.begin(), from.end(),
-                           [&](const T& x) { return std::find(into.begin(), into.end(), x) != into.end(); });
-    };
-    return all_in(a, b) && all_in(b, a);
-}
-
-bool same_declarations(const PluginManifest& a, const PluginManifest& b) {
-    return a.name == b.name && a.version == b.version && a.abi_major == b.abi_major && a.abi_minor == b.abi_minor &&
-           a.descriptor_size == b.descriptor_size && a.fingerprint == b.fingerprint &&
-           same_items(a.families, b.families) && same_items(a.factories, b.factories) &&
-           same_items(a.archetypes, b.archetypes) && same_items(a.cp_wrappers, b.cp_wrappers) &&
-           same_items(a.components, b.components);
-}
-
-// The compatibility decision on one manifest, checked against what it must be; "ok" or "refused".
-std::string compatibility(const std::string& path, const PluginManifest& m, std::string& violation) {
-    const auto error = detail::check_compatibility(
-        path, PluginStage::compatibility, {m.name, m.abi_major, m.abi_minor, m.descriptor_size, m.fingerprint});
-    const bool abi_fits =
-        m.abi_major == kAbiMajor && m.abi_minor <= kAbiMinor && m.descriptor_size >= kMinDescriptorSize;
-    if (abi_fits && m.fingerprint == core_fingerprint() && error) violation = "this core's own build refused";
-    if (!abi_fits && !error) violation = "another ABI accepted";
-    if (error && (!error->message.starts_with(path + ": plugin '" + m.name + "' ") ||
-                  error->message.find("; this core is ABI ") == std::string::npos)) {
-        violation = "a compatibility refusal that does not name both sides: " + error->message;
-    }
-    return error ? "refused" : "ok";
-}
-
-// Claims shared between the two manifests refuse both of them, or neither.
-std::string conflicts(const PluginManifest& a, const PluginManifest& b, std::string& violation) {
-    std::vector<PluginRecord> alone{record_of("a.so", a)};
-    mark_conflicts(alone);
-    if (!alone[0].ok()) violation = "a plugin conflicts with itself";
-    std::vector<PluginRecord> twice{record_of("a.so", a), record_of("copy.so", a)};
-    mark_conflicts(twice);
-    if (twice[0].ok() == claims_anything(a) || twice[1].ok() == claims_anything(a)) {
-        violation = "a plugin and its copy are not both refused for what they claim";
-    }
-    std::vector<PluginRecord> pair{record_of("a.so", a), record_of("b.so", b)};
-    mark_conflicts(pair);
-    if (pair[0].ok() != pair[1].ok()) violation = "a shared claim refused one plugin only";
-    if (!pair[0].ok() && pair[0].error->message.find("(b.so)") == std::string::npos) {
-        violation = "a conflict that does not name the other plugin: " + pair[0].error->message;
-    }
-    return pair[0].ok() ? "no" : "yes";
+// Whether the file's table section passes TableView::check(), decided here without the loader.
+bool tables_readable(const ElfInfo& elf) {
+    if (!elf.is_elf || !elf.tables || elf.tables->size < sizeof(tables::TableHeader)) return false;
+    const auto& header = *static_cast<const tables::TableHeader*>(elf.tables->data());
+    return !tables::TableView(header, elf.tables->size).check();
 }
 
 }  // namespace
@@ -194,68 +144,79 @@ Answer option_answer(const std::string& text, std::string& violation) {
     return {"value", options};
 }
 
-Answer report_answer(const std::string& text, std::string& violation) {
-    cli::ProbeReport report;
-    cli::ReportReader reader(report);
-    reader.feed(text);
-    reader.finish();
-    if (!from_name<PluginStage>(report.stage)) violation = "the report names an unknown stage: " + report.stage;
-    if (report.error && (!report.has_result || report.error->message.empty())) {
-        violation = "an error without a result line or a message";
+Answer loader_answer(const std::string& path, std::string& violation) {
+    LoadOptions options;
+    options.files = {path};
+    options.log = [](LogLevel, std::string_view) {};
+    const auto registry = load_plugins(options);
+    const auto records = registry->plugins();
+    if (records.size() != 1) {
+        violation = std::to_string(records.size()) + " plugin records for one file";
+        return {"error", "no single record"};
     }
-    if (!report.malformed.empty()) {
-        if (has_control(report.malformed)) violation = "a control character in: " + report.malformed;
-        return {"error", report.malformed};
+    const PluginRecord& record = records.front();
+    if (registry->all_ok() != record.ok()) violation = "all_ok() disagrees with the plugin's record";
+    // The loader's answer against the file read again, by the ELF reader and the table check alone.
+    const ElfInfo elf = read_elf_info(path);
+    if (record.ok()) {
+        if (!record.manifest) violation = "a loaded plugin without a manifest";
+        if (!tables_readable(elf)) violation = "a plugin loaded whose tables do not pass the check";
+        if (record.manifest && elf.tables && record.manifest->table_bytes > elf.tables->size) {
+            violation = "a manifest of a block larger than its section";
+        }
+        return {"value", record.manifest ? claims(*record.manifest) : "no manifest"};
     }
-    const std::string result = !report.has_result ? "none"
-                               : report.error     ? "error(" + std::string(name_of(report.error->stage)) + ")"
-                                                  : "ok";
-    return {"value", "stage=" + report.stage + " result=" + result};
+    const PluginError& error = *record.error;
+    if (error.stage == PluginStage::find || error.stage == PluginStage::trust) {
+        violation = "a scratch plugin refused at stage " + std::string(name_of(error.stage));
+    }
+    if (!elf.is_elf && error.stage != PluginStage::manifest) {
+        violation = "a file that is no readable ELF refused at stage " + std::string(name_of(error.stage));
+    }
+    if (error.message.find(path) == std::string::npos || error.path != path) {
+        violation = "a refusal that does not name the file: " + error.message;
+    }
+    // The scratch path differs from run to run: the answer names it PLUGIN.
+    std::string message = error.message;
+    for (std::size_t at = message.find(path); at != std::string::npos; at = message.find(path, at)) {
+        message.replace(at, path.size(), "PLUGIN");
+    }
+    return {"error", std::string(name_of(error.stage)) + ": " + message};
 }
 
-Answer loader_answer(const std::string& text, std::string& violation) {
-    const std::size_t split = text.find('\0');
-    const ManifestParse a = parse_manifest(std::string_view(text).substr(0, split));
-    if (!a) return {"error", "a: " + a.error()};
-    const ManifestParse b = split == std::string::npos ? a : parse_manifest(std::string_view(text).substr(split + 1));
-    if (!b) return {"error", "b: " + b.error()};
-    std::string detail = "a=" + compatibility("a.so", *a, violation);
-    detail += " b=" + compatibility("b.so", *b, violation);
-    const auto drift = manifest_differences(*a, *b);
-    if (!manifest_differences(*a, *a).empty()) violation = "a manifest drifts from itself";
-    if (drift.size() != manifest_differences(*b, *a).size()) violation = "drift is not symmetric";
-    if (drift.empty() != same_declarations(*a, *b)) {
-        violation = "drift found " + std::to_string(drift.size()) + " differences between manifests that are " +
-                    (drift.empty() ? "different" : "the same");
-    }
-    detail += " drift=" + std::to_string(drift.size());
-    detail += " shared=" + conflicts(*a, *b, violation);
-    return {"value", detail};
-}
+std::uint64_t copy_bound(std::uint64_t byte_size) { return detail::kCopyMultiple * byte_size + detail::kCopyAllowance; }
 
 Answer tables_answer(const std::string& block, std::string& violation) {
-    // The loader has proved that the header and byte_size bytes lie in the plugin's read-only data;
-    // here the input's own length stands for them. A copy, aligned as the rows are in a plugin.
+    // The compatibility stage refuses a section shorter than a header before the check reads one.
     if (block.size() < sizeof(tables::TableHeader)) return {"error", "shorter than a table header"};
-    std::vector<std::uint64_t> aligned(block.size() / sizeof(std::uint64_t) + 1);
-    std::copy(block.begin(), block.end(), reinterpret_cast<char*>(aligned.data()));
-    const auto& header = *reinterpret_cast<const tables::TableHeader*>(aligned.data());
-    if (header.byte_size > block.size()) {
-        return {"error", "its tables (" + std::to_string(header.byte_size) + " bytes) run past the input (" +
-                             std::to_string(block.size()) + " bytes)"};
-    }
-    const tables::TableView view(header);
+    const TableSection section = section_of(block);
+    const auto& header = *static_cast<const tables::TableHeader*>(section.data());
+    const tables::TableView view(header, section.size);
     if (const auto fault = view.check()) return {"error", "cannot be read: " + *fault};
-    detail::StagingRegistrar registrar("tables", "tables.so", nullptr);
-    detail::stage_tables(view, registrar);
-    if (!registrar.errors().empty()) return {"error", "rejected: " + registrar.errors().front()};
+    detail::CopyBudget budget(header.byte_size);
+    detail::StagingRegistrar registrar("tables", "tables.so");
+    PluginManifest manifest;
+    try {
+        manifest = detail::manifest_of(view, budget);
+        detail::stage_tables(view, budget, registrar);
+    } catch (const detail::CopyBudgetExceeded& exceeded) {
+        return {"error", std::string("refused: ") + exceeded.what()};
+    }
+    if (manifest.families.size() != view.families().size() || manifest.table_bytes != header.byte_size) {
+        violation = "a manifest that is not the block's";
+    }
+    const std::vector<std::string> errors = registrar.errors();
     const auto declared = std::move(registrar).take();
     if (declared.families.size() > view.families().size()) violation = "more families staged than the block has";
-    return {"value", "families=" + std::to_string(declared.families.size()) +
-                         " factories=" + std::to_string(declared.factories.size()) +
-                         " cp_wrappers=" + std::to_string(declared.cp_wrappers.size()) +
-                         " archetypes=" + std::to_string(declared.archetypes.size()) +
-                         " components=" + std::to_string(declared.components.size())};
+    // The property the budget exists for: what the core holds is bounded by the block's size.
+    const std::uint64_t copied = copied_bytes(manifest) + copied_bytes(declared) + copied_bytes(errors);
+    if (copied > copy_bound(header.byte_size)) {
+        violation = "a block of " + std::to_string(header.byte_size) + " bytes made the core hold " +
+                    std::to_string(copied) + " bytes of text, over the budget's " +
+                    std::to_string(copy_bound(header.byte_size));
+    }
+    if (!errors.empty()) return {"error", "rejected: " + errors.front()};
+    return {"value", claims(declared)};
 }
 
 }  // namespace famspec::fuzz

@@ -1,8 +1,9 @@
-// What the five harnesses beyond the parsers answer, and the contract each answer must satisfy. The
-// libFuzzer harnesses (fuzz_resolution, fuzz_option, fuzz_report, fuzz_loader, fuzz_tables) abort on a violation;
-// the replay test checks the corpus of each against an expected outcome class and fragment.
+// What the four harnesses beyond the parsers answer, and the contract each answer must satisfy. The
+// libFuzzer harnesses (fuzz_resolution, fuzz_option, fuzz_loader, fuzz_tables) abort on a violation;
+// the replay test checks the corpus of each against an expected outcome.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "famspec/resolver.hpp"
@@ -20,19 +21,19 @@ Answer resolution_answer(const std::string& plan_text, const std::shared_ptr<con
 // Python literals, "name=literal" a line; error: the first line's error.
 Answer option_answer(const std::string& lines, std::string& violation);
 
-// The lines of the input fed to verify's report parser, as a plugin's child could write them on fd 3.
-// value: "stage=S result=ok|error(stage)"; error: why the report is malformed.
-Answer report_answer(const std::string& lines, std::string& violation);
+// load_plugins on the one plugin file at `path` (a scratch copy the caller owns): the file read, its
+// tables checked, claimed and staged, or the plugin refused with its stage. value: "families=F
+// factories=N cp_wrappers=W archetypes=A components=C" from its manifest; error: "<stage>: <message>".
+Answer loader_answer(const std::string& path, std::string& violation);
 
-// The loader's decisions on one or two manifests (split at the first NUL byte), made before any
-// plugin code runs: compatibility with this core, drift between them, claims they share.
-// value: "a=ok|refused b=... drift=N shared=yes|no"; error: the first manifest parse error.
-Answer loader_answer(const std::string& manifests, std::string& violation);
-
-// The input as a plugin's block of tables (ABI 4.0), read as the loader reads one it has found in the
-// plugin's own read-only data: checked whole (TableView::check), then copied into a registry's
-// staging. value: "families=F factories=N cp_wrappers=W archetypes=A components=C"; error: why the
-// block cannot be read, or the declarations the staging rejected.
+// The input as the contents of a plugin's table section, read as the loader reads it once the
+// compatibility stage has seen a whole header: TableView::check(), then the claims (manifest_of) and
+// the copy into a registry's staging, both under the block's CopyBudget. value: "families=F
+// factories=N cp_wrappers=W archetypes=A components=C"; error: why the block cannot be read, that
+// its copies would exceed the budget, or the first declaration the staging rejected.
 Answer tables_answer(const std::string& block, std::string& violation);
+
+// The most a block of `byte_size` bytes may make the core copy (registry/copy_budget.hpp).
+std::uint64_t copy_bound(std::uint64_t byte_size);
 
 }  // namespace famspec::fuzz

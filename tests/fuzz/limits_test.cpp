@@ -1,5 +1,5 @@
-// The documented limits of the three parsers, at and just past each boundary, and generated inputs
-// too large to commit (very long lines, a plan with more entries than allowed).
+// The documented limits of the two parsers, at and just past each boundary, and generated inputs too
+// large to commit (very long lines, a plan with more entries than allowed, a 64 MiB table section).
 #include <doctest/doctest.h>
 #include <elf.h>
 
@@ -8,7 +8,6 @@
 
 #include "famspec/elf_file.hpp"
 #include "famspec/plan.hpp"
-#include "famspec/plugin_manifest.hpp"
 #include "famspec/sdk/abi.hpp"
 #include "fuzz_support.hpp"
 #include "parser_results.hpp"
@@ -20,16 +19,15 @@ namespace {
 
 constexpr std::size_t kMiB = std::size_t{1} << 20;
 
-// The seed plugin with its manifest section moved to the end of the file and grown to `size` bytes
-// (a valid manifest padded with spaces, so that it still parses).
-std::string elf_with_manifest_of(std::size_t size) {
+// The seed plugin with its table section moved to the end of the file and grown to `size` bytes.
+std::string elf_with_tables_of(std::size_t size) {
     std::string bytes = fuzz::read_file(fuzz::corpus_dir("elf") + "/valid.so");
     const fuzz::ElfLayout layout = fuzz::elf_layout(bytes);
-    const auto& section = layout.section(famspec::kManifestSection);
-    std::string manifest = bytes.substr(section.offset, section.size);
-    manifest.resize(size, ' ');
+    const auto& section = layout.section(famspec::kTableSection);
+    std::string tables = bytes.substr(section.offset, section.size);
+    tables.resize(size, '\0');
     const std::size_t offset = bytes.size();
-    bytes += manifest;
+    bytes += tables;
     fuzz::put_le(bytes, section.header_offset + offsetof(Elf64_Shdr, sh_offset), offset, 8);
     fuzz::put_le(bytes, section.header_offset + offsetof(Elf64_Shdr, sh_size), size, 8);
     return bytes;
@@ -58,58 +56,21 @@ std::string plan_with_entries(std::size_t count) {
 
 }  // namespace
 
-TEST_CASE("a manifest section of exactly 1 MiB is read and one byte more is refused naming the limit") {
+TEST_CASE("a table section of exactly 64 MiB is read and one byte more is refused naming the limit") {
     const fuzz::TempDir dir;
     const std::string at_limit = dir.path() + "/at_limit.so";
-    const std::string over_limit = dir.path() + "/over_limit.so";
-    fuzz::write_file(at_limit, elf_with_manifest_of(famspec::kMaxManifestBytes));
-    fuzz::write_file(over_limit, elf_with_manifest_of(famspec::kMaxManifestBytes + 1));
-
+    fuzz::write_file(at_limit, elf_with_tables_of(famspec::kMaxTableBytes));
     const famspec::ElfInfo read = famspec::read_elf_info(at_limit);
     CHECK(read.error == "");
-    REQUIRE(read.manifest.has_value());
-    CHECK(read.manifest->size() == kMiB);
-    CHECK(famspec::parse_manifest(*read.manifest).has_value());
+    REQUIRE(read.tables.has_value());
+    CHECK(read.tables->size == 64 * kMiB);
 
+    const std::string over_limit = dir.path() + "/over_limit.so";
+    fuzz::write_file(over_limit, elf_with_tables_of(famspec::kMaxTableBytes + 1));
     const famspec::ElfInfo refused = famspec::read_elf_info(over_limit);
     CHECK_FALSE(refused.is_elf);
-    CHECK_FALSE(refused.manifest.has_value());
-    CHECK(refused.error == "manifest section is 1048577 bytes; the limit is 1048576");
-}
-
-TEST_CASE("manifest text: 1 MiB is parsed, one byte more is refused naming the limit") {
-    std::string text = fuzz::read_file(fuzz::corpus_dir("manifest") + "/valid_minimal.json");
-    text.resize(kMiB, '\n');
-    CHECK(famspec::parse_manifest(text).has_value());
-    text += ' ';
-    const famspec::ManifestParse refused = famspec::parse_manifest(text);
-    REQUIRE_FALSE(refused.has_value());
-    CHECK(refused.error() == "manifest is 1048577 bytes; the limit is 1048576");
-}
-
-TEST_CASE("manifest JSON nested 8 deep is parsed and 9 deep is refused") {
-    for (const char* open : {"[", "{\"a\":"}) {
-        CAPTURE(open);
-        auto nested = [&](int depth) {
-            std::string text;
-            for (int i = 0; i < depth; ++i) text += open;
-            text += "0";
-            for (int i = 0; i < depth; ++i) text += open[0] == '[' ? "]" : "}";
-            return text;
-        };
-        // 8 levels parse as JSON, then fail the schema; 9 levels never reach it.
-        const auto eight = famspec::parse_manifest(nested(8));
-        REQUIRE_FALSE(eight.has_value());
-        CHECK(eight.error().find("not valid JSON") == std::string::npos);
-        CHECK(eight.error().starts_with("manifest"));
-        CHECK(famspec::parse_manifest(nested(9)).error() == "manifest nests deeper than 8 levels");
-        CHECK(famspec::parse_manifest(nested(400)).error() == "manifest nests deeper than 8 levels");
-    }
-    // The limit applies under keys the schema would refuse anyway: depth is checked first.
-    std::string text = fuzz::read_file(fuzz::corpus_dir("manifest") + "/valid_minimal.json");
-    text.pop_back();
-    CHECK(famspec::parse_manifest(text + ",\"x\":[[[[[[[[1]]]]]]]]}").error() == "manifest nests deeper than 8 levels");
-    CHECK(famspec::parse_manifest(text + ",\"x\":[[[[[[[1]]]]]]]}").error() == "manifest: unknown key 'x'");
+    CHECK_FALSE(refused.tables.has_value());
+    CHECK(refused.error == "the .famspec_tables section is 67108865 bytes; the limit is 67108864");
 }
 
 TEST_CASE("a plan at the byte limit is parsed and one byte more is refused naming the limit") {
@@ -159,7 +120,7 @@ TEST_CASE("a plan with 10000 entries is parsed and 10001 are refused naming the 
     CHECK(error_of(plan(plan_with_entries(4), few)) == "plan.yaml:3:3: plan_overrides has 4 entries; the limit is 3");
 }
 
-TEST_CASE("very long lines: each generated plan and manifest is answered with a value or a clear error") {
+TEST_CASE("very long lines: each generated plan is answered with a value or a clear error") {
     struct Case {
         std::string name;
         std::string text;
@@ -215,13 +176,4 @@ TEST_CASE("very long lines: each generated plan and manifest is answered with a 
         CHECK(answer.outcome == c.outcome);
         CHECK(answer.detail.find(c.fragment) != std::string::npos);
     }
-
-    std::string manifest = fuzz::read_file(fuzz::corpus_dir("manifest") + "/valid_minimal.json");
-    const std::size_t description = manifest.find("\"seed\"");
-    REQUIRE(description != std::string::npos);
-    manifest.replace(description, 6, "\"" + std::string(kMiB - manifest.size() + 4, 'd') + "\"");
-    REQUIRE(manifest.size() == kMiB);
-    const famspec::ManifestParse long_line = famspec::parse_manifest(manifest);
-    CHECK(long_line.has_value());
-    CHECK(fuzz::manifest_contract_violation(long_line) == "");
 }

@@ -1,5 +1,6 @@
-// Deterministic mutation smoke tests: thousands of seeded corruptions of a real plugin file, of its
-// real manifest and of a real plan, each of which must be answered with a value or a clear error.
+// Deterministic mutation smoke tests: thousands of seeded corruptions of a real plugin file (read by
+// the ELF reader and by the loader), of its block of tables and of a real plan, each of which must be
+// answered with a value or a clear error.
 // The inputs run in a child process; a crash or a hang is reported with the input that caused it and
 // the run resumes after it, so one finding does not hide the next.
 #include <doctest/doctest.h>
@@ -10,19 +11,22 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <map>
 #include <optional>
 #include <random>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "famspec/elf_file.hpp"
 #include "famspec/plan.hpp"
-#include "famspec/plugin_manifest.hpp"
 #include "famspec/sdk/abi.hpp"
+#include "famspec/sdk/table_layout.hpp"
 #include "fuzz_support.hpp"
+#include "harness_results.hpp"
 #include "parser_results.hpp"
 
 namespace fuzz = famspec::fuzz;
@@ -207,8 +211,19 @@ std::vector<ElfMutation> elf_mutations(const std::string& original) {
     const fuzz::ElfLayout layout = fuzz::elf_layout(original);
     const std::uint64_t size = original.size();
     std::vector<ElfMutation> out;
-    const std::vector<std::uint64_t> values = {
-        0, 1, 7, 64, size - 1, size, size + 1, 1U << 20, (1U << 20) + 1, 1ULL << 32, 1ULL << 63, ~0ULL - 7, ~0ULL};
+    const std::vector<std::uint64_t> values = {0,
+                                               1,
+                                               7,
+                                               64,
+                                               size - 1,
+                                               size,
+                                               size + 1,
+                                               famspec::kMaxTableBytes,
+                                               famspec::kMaxTableBytes + 1,
+                                               1ULL << 32,
+                                               1ULL << 63,
+                                               ~0ULL - 7,
+                                               ~0ULL};
 
     struct Field {
         const char* name;
@@ -249,7 +264,7 @@ std::vector<ElfMutation> elf_mutations(const std::string& original) {
     const std::vector<std::uint64_t> types = {SHT_NULL, SHT_NOBITS, SHT_NOTE, SHT_STRTAB, 0x6fffffff};
     for (std::size_t s = 0; s < layout.sections.size(); ++s) {
         const auto& section = layout.sections[s];
-        const bool key = section.name == famspec::kManifestSection || section.name == ".note.gnu.build-id" ||
+        const bool key = section.name == famspec::kTableSection || section.name == ".note.gnu.build-id" ||
                          section.name == ".shstrtab";
         for (const Field& field : section_fields) {
             std::vector<std::uint64_t> candidates;
@@ -273,26 +288,40 @@ std::vector<ElfMutation> elf_mutations(const std::string& original) {
         }
     }
 
-    // Size bombs: the manifest claims up to 2^64 bytes, from an offset inside or past the file.
-    const auto& manifest = layout.section(famspec::kManifestSection);
-    for (const std::uint64_t bomb : {std::uint64_t{1} << 20, (std::uint64_t{1} << 20) + 1, std::uint64_t{1} << 31,
-                                     std::uint64_t{1} << 40, ~std::uint64_t{0}}) {
-        for (const std::uint64_t offset : {manifest.offset, std::uint64_t{0}, size - 1, size - bomb % size}) {
-            out.push_back({"manifest size bomb " + std::to_string(bomb) + " at " + std::to_string(offset),
-                           {{manifest.header_offset + offsetof(Elf64_Shdr, sh_offset), le(offset, 8)},
-                            {manifest.header_offset + offsetof(Elf64_Shdr, sh_size), le(bomb, 8)}},
+    // Size bombs: the table section claims up to 2^64 bytes, from an offset inside or past the file.
+    const auto& tables = layout.section(famspec::kTableSection);
+    for (const std::uint64_t bomb : {std::uint64_t{famspec::kMaxTableBytes}, std::uint64_t{famspec::kMaxTableBytes} + 1,
+                                     std::uint64_t{1} << 31, std::uint64_t{1} << 40, ~std::uint64_t{0}}) {
+        for (const std::uint64_t offset : {tables.offset, std::uint64_t{0}, size - 1, size - bomb % size}) {
+            out.push_back({"table section size bomb " + std::to_string(bomb) + " at " + std::to_string(offset),
+                           {{tables.header_offset + offsetof(Elf64_Shdr, sh_offset), le(offset, 8)},
+                            {tables.header_offset + offsetof(Elf64_Shdr, sh_size), le(bomb, 8)}},
+                           {}});
+        }
+    }
+    // The program headers: a loaded segment's offset and file size.
+    Elf64_Ehdr header;
+    std::memcpy(&header, original.data(), sizeof header);
+    for (std::uint64_t i = 0; i < header.e_phnum; ++i) {
+        const std::uint64_t at = header.e_phoff + i * sizeof(Elf64_Phdr);
+        for (const std::uint64_t v : {size - 1, size, size + 1, std::uint64_t{~0ULL - 7}}) {
+            out.push_back({"segment " + std::to_string(i) + " p_filesz=" + std::to_string(v),
+                           {{at + offsetof(Elf64_Phdr, p_filesz), le(v, 8)}},
+                           {}});
+            out.push_back({"segment " + std::to_string(i) + " p_offset=" + std::to_string(v),
+                           {{at + offsetof(Elf64_Phdr, p_offset), le(v, 8)}},
                            {}});
         }
     }
 
     // Truncation at many offsets: every byte of the ELF header, every section header boundary, inside
-    // the manifest and the build-id note, and spread over the rest of the file.
+    // the table section and the build-id note, and spread over the rest of the file.
     std::vector<std::uint64_t> cuts;
     for (std::uint64_t at = 0; at <= 72; ++at) cuts.push_back(at);
     for (std::uint64_t s = 0; s <= shnum; ++s) {
         for (const std::uint64_t d : {0, 1, 32, 63}) cuts.push_back(layout.section_table + s * 64 + d);
     }
-    for (const auto* name : {famspec::kManifestSection, ".note.gnu.build-id", ".shstrtab"}) {
+    for (const auto* name : {famspec::kTableSection, ".note.gnu.build-id", ".shstrtab"}) {
         const auto& section = layout.section(name);
         for (std::uint64_t d = 0; d <= 16; ++d) cuts.push_back(section.offset + d * section.size / 16);
     }
@@ -302,13 +331,14 @@ std::vector<ElfMutation> elf_mutations(const std::string& original) {
     }
 
     // Bit flips and small overwrites, mostly where the reader looks: the ELF header, the section table,
-    // the section names, the manifest and the build-id note.
+    // the section names, the table section (its header most) and the build-id note.
     std::mt19937_64 rng(kSeed);
     const std::vector<std::pair<std::uint64_t, std::uint64_t>> regions = {
         {0, 64},
         {layout.section_table, shnum * 64},
         {layout.section(".shstrtab").offset, layout.section(".shstrtab").size},
-        {manifest.offset, manifest.size},
+        {tables.offset, tables.size},
+        {tables.offset, sizeof(famspec::tables::TableHeader)},
         {layout.section(".note.gnu.build-id").offset, layout.section(".note.gnu.build-id").size},
         {0, size}};
     for (int i = 0; i < 1500; ++i) {
@@ -365,36 +395,50 @@ private:
 
 }  // namespace
 
-TEST_CASE("mutated copies of a shipped plugin: read_elf_info answers every one") {
+TEST_CASE("mutated copies of a shipped plugin: read_elf_info and the loader answer every one") {
     const std::string plugin = fuzz::first_plugin();
     const std::string original = fuzz::read_file(plugin);
     const famspec::ElfInfo baseline = famspec::read_elf_info(plugin);
     REQUIRE(baseline.is_elf);
-    REQUIRE(baseline.manifest.has_value());
+    REQUIRE(baseline.tables.has_value());
     REQUIRE_FALSE(baseline.build_id.empty());
 
     const std::vector<ElfMutation> mutations = elf_mutations(original);
     REQUIRE(mutations.size() > 2000);
     const fuzz::TempDir dir;
     const WorkingCopy copy(dir.path() + "/famspec_mutant.so", original);
+    std::map<std::string, std::size_t> loads;
     const Tally tally = campaign(
         "elf", mutations.size(), [&](std::size_t i) { return mutations[i].label; },
         [&](std::size_t i) {
             copy.apply(mutations[i]);
-            const famspec::ElfInfo info = famspec::read_elf_info(copy.path());
+            const int fd = ::open(copy.path().c_str(), O_RDONLY | O_CLOEXEC);
+            const famspec::ElfInfo info = famspec::read_elf_info(fd);
+            ::close(fd);
             std::string violation = fuzz::elf_contract_violation(info);
-            if (violation.empty() && info.manifest) {
-                // The loader hands any manifest found to the manifest parser.
-                violation = fuzz::manifest_contract_violation(famspec::parse_manifest(*info.manifest));
-            }
+            // The loader on the same file: read, checked, staged or refused at its stage.
+            std::string loader_violation;
+            const fuzz::Answer loaded = fuzz::loader_answer(copy.path(), loader_violation);
+            if (violation.empty() && !loader_violation.empty()) violation = "loader: " + loader_violation;
             copy.undo(mutations[i]);
-            return fuzz::answer_of(info).outcome + '\t' + violation;
+            const std::string stage =
+                loaded.outcome == "value" ? "loaded" : loaded.detail.substr(0, loaded.detail.find(':'));
+            return fuzz::answer_of(info).outcome + ", " + stage + '\t' + violation;
         },
         [&] { copy.reset(); });
     report(tally, mutations.size());
-    // The mutations must reach both answers, or they test nothing.
-    CHECK(tally.outcomes.count("error") == 1);
-    CHECK(tally.outcomes.count("manifest") == 1);
+    // The mutations must reach every answer of the reader and the loader's stages, or they test nothing.
+    std::set<std::string> reader, loader;
+    for (const auto& [outcome, n] : tally.outcomes) {
+        reader.insert(outcome.substr(0, outcome.find(',')));
+        if (outcome.find(", ") != std::string::npos) loader.insert(outcome.substr(outcome.find(", ") + 2));
+    }
+    CHECK(reader.count("error") == 1);
+    CHECK(reader.count("tables") == 1);
+    for (const char* stage : {"loaded", "manifest", "compatibility", "register"}) {
+        CAPTURE(stage);
+        CHECK(loader.count(stage) == 1);
+    }
     CHECK(famspec::read_elf_info(copy.path()).build_id == baseline.build_id);  // undo restored the file
 }
 
@@ -412,41 +456,24 @@ static std::pair<std::vector<std::string>, std::vector<std::string>> mutants_of(
     return {std::move(inputs), std::move(labels)};
 }
 
-TEST_CASE("mutated copies of a real manifest: parse_manifest answers every one") {
+TEST_CASE("mutated copies of a real block of tables: each is refused whole or staged within its budget") {
     const famspec::ElfInfo plugin = famspec::read_elf_info(fuzz::first_plugin());
-    REQUIRE(plugin.manifest.has_value());
-    const std::string original = *plugin.manifest;
-    REQUIRE(famspec::parse_manifest(original).has_value());
+    REQUIRE(plugin.tables.has_value());
+    const std::string original(static_cast<const char*>(plugin.tables->data()), plugin.tables->size);
+    std::string none;
+    REQUIRE(fuzz::tables_answer(original, none).outcome == "value");
 
-    TextMutator mutate(kSeed, {"{",
-                               "}",
-                               "[",
-                               "]",
-                               "\"",
-                               ":",
-                               ",",
-                               "null",
-                               "true",
-                               "-1",
-                               "0",
-                               "1.5",
-                               "1e999",
-                               "18446744073709551616",
-                               "\\u0000",
-                               "\\ud800",
-                               "\\",
-                               std::string(1, '\0'),
-                               "\xff",
-                               "[[[[[[[[[",
-                               "{\"x\":",
-                               "\"format\":2,",
-                               "\"name\":\"dup\","});
-    const auto [inputs, labels] = mutants_of(mutate, original, 5000);
+    // Integers a row or the header may hold: the edges of a count, an offset, a kind.
+    TextMutator mutate(kSeed + 2, {std::string(4, '\0'), std::string(4, '\xff'), std::string("\xff\xff\xff\x7f"),
+                                   std::string("\x01\0\0\0"), std::string("\x98\0\0\0"), std::string(1, '\x80'),
+                                   std::string("\xc0\xaf"), std::string("\xed\xa0\x80"), std::string(8, '\0')});
+    const auto [inputs, labels] = mutants_of(mutate, original, 4000);
     const Tally tally = campaign(
-        "manifest", inputs.size(), [&](std::size_t i) { return labels[i] + " -> " + preview(inputs[i]); },
+        "tables", inputs.size(), [&](std::size_t i) { return labels[i]; },
         [&](std::size_t i) {
-            const famspec::ManifestParse parsed = famspec::parse_manifest(inputs[i]);
-            return fuzz::answer_of(parsed).outcome + '\t' + fuzz::manifest_contract_violation(parsed);
+            std::string violation;
+            const fuzz::Answer answer = fuzz::tables_answer(inputs[i], violation);
+            return answer.outcome + '\t' + violation;
         });
     report(tally, inputs.size());
     CHECK(tally.outcomes.count("error") == 1);
@@ -505,7 +532,7 @@ TEST_CASE("mutated copies of a real plan: parse_plan_text answers every one, err
 }
 
 // The section table sits at the end of a shared object, so every strict prefix of a plugin loses some
-// of it: each must be refused with an error, never read as a plugin without a manifest.
+// of it: each must be refused with an error, never read as a plugin without tables.
 TEST_CASE("every truncation of a shipped plugin is refused") {
     const std::string original = fuzz::read_file(fuzz::first_plugin());
     const fuzz::TempDir dir;
@@ -517,10 +544,10 @@ TEST_CASE("every truncation of a shipped plugin is refused") {
         fuzz::write_file(path, original.substr(0, at));
         const famspec::ElfInfo info = famspec::read_elf_info(path);
         ++cuts;
-        if (!info.is_elf && !info.error.empty() && !info.manifest) {
+        if (!info.is_elf && !info.error.empty() && !info.tables) {
             ++refused;
         } else {
-            FAIL_CHECK("a prefix of " << at << " bytes was read as " << (info.manifest ? "a manifest" : "no manifest"));
+            FAIL_CHECK("a prefix of " << at << " bytes was read as " << (info.tables ? "tables" : "no tables"));
         }
     }
     CHECK(cuts > 4096);

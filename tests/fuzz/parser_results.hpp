@@ -7,13 +7,12 @@
 
 #include "famspec/elf_file.hpp"
 #include "famspec/plan.hpp"
-#include "famspec/plugin_manifest.hpp"
 
 namespace famspec::fuzz {
 
 struct Answer {
-    std::string outcome;   // elf: "manifest", "no manifest" or "error"; manifest and plan: "value" or "error"
-    std::string detail;    // elf: build id or error; manifest: canonical JSON or error; plan: entries or error
+    std::string outcome;   // elf: "tables", "no tables" or "error"; plan: "value" or "error"
+    std::string detail;    // elf: "build_id=HEX tables=BYTES" or the error; plan: entries or error
     std::size_t line = 0;  // plan errors only
     std::size_t column = 0;
 
@@ -22,12 +21,10 @@ struct Answer {
 };
 
 Answer answer_of(const ElfInfo& info);
-Answer answer_of(const ManifestParse& parse);
 Answer answer_of(const PlanParse& parse);
 
 // What every answer must satisfy whatever the input: a value or a clear error. Empty when it does.
 std::string elf_contract_violation(const ElfInfo& info);
-std::string manifest_contract_violation(const ManifestParse& parse);
 // `input` is the plan's text, when the caller has it: an error may echo what the plan says.
 std::string plan_contract_violation(const PlanParse& parse, const PlanLimits& limits = {}, std::string_view input = {});
 

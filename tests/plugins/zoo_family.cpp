@@ -1,8 +1,5 @@
 // The smallest valid family plugin. Fixtures that differ from a good plugin only in their build
-// flags, the manifest they carry or the build fingerprint they claim (zoo_fingerprint.hpp) build
-// this file with their own ZOO_NAME and ZOO_FAMILY.
-#include "zoo_fingerprint.hpp"
-//
+// flags or the ABI they claim build this file with their own ZOO_NAME and ZOO_FAMILY.
 #include "famspec/sdk/tables.hpp"
 
 #if !defined(ZOO_NAME) || !defined(ZOO_FAMILY)

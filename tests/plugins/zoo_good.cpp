@@ -19,11 +19,13 @@ FAMSPEC_PLUGIN(
                          .cp_wrappers = {{.target = "hyper_parallel.models.zoo_good.adapter.distributed.context_"
                                                     "parallel.zoo_cp_wrapper",
                                           .options = {param("chunks", 2)}}},
-                         .archetypes = {{.fingerprint = {"softmax_topk", "none", "module_list"},
-                                         .kind = "moe_ep_routed",
+                         .archetypes = {{.fingerprint = {.router = MoeRouter::softmax_topk,
+                                                         .shared_experts = SharedExperts::none,
+                                                         .expert_storage = ExpertStorage::module_list},
+                                         .kind = ArchetypeKind::moe_ep_routed,
                                          .target_class = "ZooMoeBlock",
-                                         .router_kind = "softmax_topk",
-                                         .shared = "none",
+                                         .router_kind = MoeRouter::softmax_topk,
+                                         .shared = SharedExperts::none,
                                          .compute_factory = "hyper_parallel.models.zoo_good.adapter.distributed."
                                                             "expert_parallel.zoo_ep_compute_fn"}}}},
            .components = {

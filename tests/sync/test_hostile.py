@@ -264,3 +264,122 @@ def test_the_audit_names_a_too_large_or_too_deep_module_as_unreadable(tree, decl
         out, err = capsys.readouterr()
         assert code in (0, 1) and "Traceback" not in out + err
         assert f"source:   {reason}" in out
+
+
+# ---- files under the adapter the runtime could not import, and the source's bounds -------------------
+
+ACME_ADAPTER = "hyper_parallel/models/acme_moe/adapter"
+PROVIDER = f"{ACME_ADAPTER}/conversion/module_replacement.py"
+
+
+def _odd_module(tree, kind: str) -> tuple[str, str]:
+    """Places an odd file under acme_moe's adapter; returns its path and why sync refuses it."""
+    if kind == "name":
+        rel = f"{ACME_ADAPTER}/distributed/foo-bar_context_parallel.py"
+        tree.path(rel).write_text("def foo_wrapper(attention_fn, *, context=None):\n    return attention_fn\n",
+                                  encoding="utf-8")
+        return rel, "is not an importable Python module: 'foo-bar_context_parallel' is not an identifier"
+    rel = f"{ACME_ADAPTER}/distributed/odd_context_parallel.py"
+    if kind == "fifo":
+        os.mkfifo(tree.path(rel))
+        return rel, "is a FIFO, not a Python file"
+    if kind == "device":
+        os.symlink("/dev/zero", tree.path(rel))
+        return rel, "is a character device, not a Python file"
+    os.symlink(tree.path(rel).name, tree.path(rel))
+    return rel, "cannot be read: Too many levels of symbolic links"
+
+
+@pytest.mark.parametrize("kind", ["name", "fifo", "device", "loop"])
+@pytest.mark.parametrize("mode", [[], ["--check"], ["--json"], ["--check", "--json"]])
+def test_a_module_under_the_adapter_the_runtime_cannot_import_is_bad_input(tree, tmp_path, sync, kind, mode):
+    rel, why = _odd_module(tree, kind)
+    out = tmp_path / "acme"
+    code, stdout, stderr = sync(tree.root, "acme_moe", out, *mode)
+    message = (f"{rel}:1: {why} (a module of the family's adapter); fix it, or move it out of the adapter, and run "
+               "sync again; nothing was written")
+    assert (code, stderr) == (2, f"famspec sync: {message}\n")
+    expected = {"error": {"kind": "bad_input", "message": message, "file": None, "line": None, "column": None}}
+    assert (json.loads(stdout) if "--json" in mode else stdout) == (expected if "--json" in mode else "")
+    assert not out.exists()
+
+
+def test_an_expression_nested_beyond_the_bound_is_refused_at_its_line(tree, tmp_path, sync):
+    # Within the bound (200 levels, docs/security.md), a module is read as any other: here a factory
+    # option's default, which sync reports as no literal.
+    original = tree.path(PROVIDER).read_text(encoding="utf-8")
+
+    def with_terms(terms: int) -> int:
+        tree.path(PROVIDER).write_text(original.replace(
+            "use_grouped_gemm=True", "use_grouped_gemm=True, scale=" + "+".join(["1"] * terms)), encoding="utf-8")
+        return tree.line_of(PROVIDER, "scale=")
+
+    with_terms(150)
+    code, _, stderr = sync(tree.root, "acme_moe", tmp_path / "near", "--allow-incomplete")
+    assert code == 0, stderr
+    assert "option scale has no literal default" in stderr
+    for terms in (900, 2000):
+        line = with_terms(terms)
+        assert _refused(sync, tree.root, tmp_path / "deep", "acme_moe") == (
+            f"famspec sync: {PROVIDER}:{line}: nests more than 200 levels deep (an expression of more than 200 "
+            "terms, say), beyond what famspec reads (a provider module); fix the file and run sync again\n")
+
+
+def test_concurrent_syncs_into_one_out_are_serialised(tree, tmp_path, declarations_file):
+    """Three syncs of two sources into one OUT at once, many times: each succeeds, and OUT is always what
+    one of them writes, never a mix or a failure on another's staging directory."""
+    other = make_tree(tmp_path / "other")
+    other.replace(PROVIDER, "eps=1e-05", "eps=1e-06")
+    out = tmp_path / "acme"
+    expected = {}
+    for name, root in (("one", tree.root), ("two", other.root)):
+        assert main(["--source-root", str(root), "--family", "acme_moe", "--out", str(tmp_path / name),
+                     "--declarations", str(declarations_file), "--quiet"]) == 0
+        expected[name] = snapshot(tmp_path / name)
+    assert expected["one"] != expected["two"]
+    for _ in range(12):
+        children = []
+        for root in (tree.root, other.root, tree.root):
+            pid = os.fork()
+            if pid == 0:
+                code = 3
+                try:
+                    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
+                        code = main(["--source-root", str(root), "--family", "acme_moe", "--out", str(out),
+                                     "--declarations", str(declarations_file)])
+                    if code != 0:
+                        os.write(2, err.getvalue().encode())
+                finally:
+                    os._exit(code)
+            children.append(pid)
+        statuses = [os.waitpid(pid, 0)[1] for pid in children]
+        assert statuses == [0, 0, 0]
+        assert snapshot(out) in (expected["one"], expected["two"])
+
+
+def test_a_default_of_1e400_is_written_as_python_that_evaluates_to_it(tree, tmp_path, sync):
+    tree.replace(PROVIDER, "use_grouped_gemm=True", "use_grouped_gemm=True, capacity=1e400, floor=-1e400")
+    out = tmp_path / "acme"
+    code, _, stderr = sync(tree.root, "acme_moe", out)
+    assert code == 0, stderr
+    plugin = (out / "plugin.cpp").read_text(encoding="utf-8")
+    assert 'param("capacity", expression("float(\'inf\')"))' in plugin
+    assert 'param("floor", expression("float(\'-inf\')"))' in plugin
+    assert 'expression("inf")' not in plugin and 'expression("-inf")' not in plugin
+    # What a generated model file would hold evaluates, in a module of its own, to the source's values.
+    assert [eval(text, {}) for text in ("float('inf')", "float('-inf')")] == [1e400, -1e400]
+    # And the audit reads the declaration back as the source's value: no drift.
+    from famspec.source import signatures
+
+    for source, declared in (("1e400", "float('inf')"), ("-1e400", "float('-inf')")):
+        assert signatures.default_from_declaration({"default_expression": declared}) == \
+            signatures.default_from_node(ast.parse(source, mode="eval").body)
+
+
+def test_a_handed_over_function_missing_from_its_module_is_refused_with_its_name(tree, tmp_path, sync):
+    tree.replace(ATTENTION, "def acme_attention(", "def acme_attention_v2(")
+    line = tree.line_of(PROVIDER, "attention_interface=acme_attention")
+    assert _refused(sync, tree.root, tmp_path / "acme", "acme_moe") == (
+        f"famspec sync: {PROVIDER}:{line}: replace_acme_moe_attention hands over acme_attention as "
+        f"attention_interface=, but {ATTENTION} does not define 'acme_attention': the runtime cannot import the "
+        "provider module; nothing was written\n")

@@ -13,8 +13,8 @@
 namespace famspec {
 
 // Defined for Gap, Slot, ResolutionStatus, DiagnosticKind, FamilySource, PluginStage, LogLevel,
-// ParameterKind, ArgumentBinding, ConstructionMode, MoeRouter, SharedExperts, ExpertStorage and
-// SearchOrigin (SearchPath::Origin).
+// ParameterKind, ArgumentBinding, ConstructionMode, MoeRouter, SharedExperts, ExpertStorage,
+// ArchetypeKind (name_of only) and SearchOrigin (SearchPath::Origin).
 template <class Enum>
 FAMSPEC_API std::string_view name_of(Enum value);
 template <class Enum>

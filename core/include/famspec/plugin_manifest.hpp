@@ -1,4 +1,6 @@
-// The metadata a plugin carries in its .famspec_manifest section, readable without loading it.
+// What a plugin says of itself and claims: the header of its tables (name, version, what it was built
+// for) and the keys of its declarations, read from the tables without copying the declarations.
+// It is derived from the very rows the core registers, so it cannot differ from them.
 #pragma once
 
 #include <cstdint>
@@ -7,7 +9,6 @@
 #include <string_view>
 #include <vector>
 
-#include "famspec/expected.hpp"
 #include "famspec/sdk/export.hpp"
 
 namespace famspec {
@@ -29,15 +30,13 @@ struct ManifestArchetype {
 };
 
 struct PluginManifest {
-    static constexpr int kFormat = 1;
-
     std::string name;
     std::string version;
     std::string description;
     std::uint16_t abi_major = 0;
     std::uint16_t abi_minor = 0;
-    std::uint32_t descriptor_size = 0;
-    std::string fingerprint;
+    std::uint32_t table_bytes = 0;  // the size of its block of tables
+    std::string fingerprint;        // famspec/fingerprint.hpp
     std::vector<ManifestFamily> families;
     std::vector<std::string> factories;  // targets
     std::vector<ManifestArchetype> archetypes;
@@ -57,14 +56,5 @@ FAMSPEC_API PluginManifest normalized(PluginManifest manifest);
 
 // Canonical JSON (sorted keys, sorted lists): byte-identical for equal manifests.
 FAMSPEC_API std::string to_json(const PluginManifest& manifest);
-
-// The manifest, or what was expected and what was found.
-using ManifestParse = Expected<PluginManifest, std::string>;
-// Strict: unknown keys, wrong types, a depth over 8 or a size over 1 MiB are errors.
-FAMSPEC_API ManifestParse parse_manifest(std::string_view json);
-
-// The differences between a carried manifest and the one derived from registration, one per line.
-FAMSPEC_API std::vector<std::string> manifest_differences(const PluginManifest& carried,
-                                                          const PluginManifest& registered);
 
 }  // namespace famspec

@@ -12,15 +12,18 @@
 
 namespace famspec {
 
-// A candidate's stages, in order; a failure names its stage (trust: safe file and directory, pinned digest).
-enum class PluginStage { find, trust, manifest, compatibility, open, entry, handshake, register_, validate };
+// A candidate's stages, in order; a failure names its stage. trust: a safe file and directory, a
+// pinned digest; manifest: the file is ELF and its table section and header are read; compatibility:
+// the ABI, the table format, the word size, byte order and machine; register: the tables are checked
+// and copied; validate: what two plugins both claim, and what a factory needs from another plugin.
+enum class PluginStage { find, trust, manifest, compatibility, register_, validate };
 
 struct PluginError {
     std::string path;
     PluginStage stage = PluginStage::find;
     std::string expected;
     std::string found;
-    std::string system_message;  // dlerror or OS text, when there is one
+    std::string system_message;  // the OS's text, when there is one
     std::string message;         // one readable sentence naming the file and both sides
     friend bool operator==(const PluginError&, const PluginError&) = default;
 };
@@ -33,7 +36,7 @@ struct PluginRecord {
     std::string build_id;
     std::shared_ptr<const PluginManifest> manifest;  // what the file carries, when it could be read
     std::optional<PluginError> error;                // empty when the plugin is ok
-    std::vector<std::string> notes;                  // what differs without changing the ABI (a compiler)
+    std::vector<std::string> notes;                  // what a host may want to know, not an error
 
     bool ok() const { return !error.has_value(); }
 };
@@ -51,7 +54,7 @@ struct LoadOptions {
     // Load a plugin whose file or directory is writable by group or others, or owned by someone other
     // than root and the current user. Off by default; each such plugin is logged as a warning.
     bool allow_insecure = false;
-    // When set, only files whose SHA-256 is listed are loaded; the others are refused before dlopen.
+    // When set, only files whose SHA-256 is listed are loaded; the others are refused before they are read.
     std::optional<std::vector<RequiredDigest>> required_digests;
     LogCallback log;
 };

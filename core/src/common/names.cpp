@@ -52,13 +52,10 @@ constexpr Table<FamilySource, 5> kFamilySources = {{{FamilySource::caller, "--mo
                                                     {FamilySource::per_target, "per-target"}}};
 
 // In stage order.
-constexpr Table<PluginStage, 9> kStages = {{{PluginStage::find, "find"},
+constexpr Table<PluginStage, 6> kStages = {{{PluginStage::find, "find"},
                                             {PluginStage::trust, "trust"},
                                             {PluginStage::manifest, "manifest"},
                                             {PluginStage::compatibility, "compatibility"},
-                                            {PluginStage::open, "open"},
-                                            {PluginStage::entry, "entry"},
-                                            {PluginStage::handshake, "handshake"},
                                             {PluginStage::register_, "register"},
                                             {PluginStage::validate, "validate"}}};
 
@@ -87,6 +84,8 @@ constexpr Table<SharedExperts, 3> kSharedExperts = {
 constexpr Table<ExpertStorage, 2> kExpertStorages = {
     {{ExpertStorage::module_list, "module_list"}, {ExpertStorage::batched_parameters, "batched_parameters"}}};
 
+constexpr Table<ArchetypeKind, 1> kArchetypeKinds = {{{ArchetypeKind::moe_ep_routed, "moe_ep_routed"}}};
+
 // Where the plugin search path came from, as `famspec list` names it.
 constexpr Table<SearchOrigin, 3> kOrigins = {{{SearchOrigin::flag, "--plugin-path"},
                                               {SearchOrigin::environment, kPluginPathVariable},
@@ -106,6 +105,7 @@ constexpr const auto& table(ConstructionMode) { return kConstructionModes; }
 constexpr const auto& table(MoeRouter) { return kRouters; }
 constexpr const auto& table(SharedExperts) { return kSharedExperts; }
 constexpr const auto& table(ExpertStorage) { return kExpertStorages; }
+constexpr const auto& table(ArchetypeKind) { return kArchetypeKinds; }
 constexpr const auto& table(SearchOrigin) { return kOrigins; }
 
 }  // namespace
@@ -156,6 +156,7 @@ template FAMSPEC_API std::optional<ConstructionMode> from_name(std::string_view)
 template FAMSPEC_API std::string_view name_of(MoeRouter);
 template FAMSPEC_API std::string_view name_of(SharedExperts);
 template FAMSPEC_API std::string_view name_of(ExpertStorage);
+template FAMSPEC_API std::string_view name_of(ArchetypeKind);
 template FAMSPEC_API std::string_view name_of(SearchOrigin);
 template FAMSPEC_API std::optional<MoeRouter> from_name(std::string_view);
 template FAMSPEC_API std::optional<SharedExperts> from_name(std::string_view);

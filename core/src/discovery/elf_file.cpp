@@ -14,10 +14,11 @@
 #include "famspec/expected.hpp"
 #include "famspec/sdk/abi.hpp"
 
-// The file is read with a handful of preads (identification and header, the section table, the
-// section-name table, the build-id note and the manifest), so nothing but what is asked is mapped
-// or copied, and no ELF library is initialised on the load path. Both classes and both byte orders
-// are read, so `famspec info` describes a plugin built for another machine.
+// The file is read with a handful of preads (identification and header, the program and section
+// tables, the section-name table, the build-id note and the table section), so nothing but what is
+// asked is copied, nothing is mapped, and no ELF library is initialised on the load path. Both
+// classes and both byte orders are read, so `famspec info` describes a plugin built for another
+// machine.
 namespace famspec {
 namespace {
 
@@ -64,16 +65,19 @@ std::string hex(const unsigned char* bytes, std::size_t size) {
 struct Class32 {
     using Header = Elf32_Ehdr;
     using Section = Elf32_Shdr;
+    using Segment = Elf32_Phdr;
 };
 struct Class64 {
     using Header = Elf64_Ehdr;
     using Section = Elf64_Shdr;
+    using Segment = Elf64_Phdr;
 };
 
 // A section header with every field in host order and widened.
 struct SectionView {
     std::uint32_t name = 0;
     std::uint32_t type = 0;
+    std::uint64_t flags = 0;
     std::uint64_t offset = 0;
     std::uint64_t size = 0;
     std::uint32_t link = 0;
@@ -89,10 +93,12 @@ public:
         if (!read_exactly(fd_, &header, sizeof header, 0)) {
             return "truncated ELF header (" + std::to_string(size_) + " bytes)";
         }
+        info.machine = host(header.e_machine);
         if (auto error = read_section_table(header); !error.empty()) return error;
         if (host(header.e_type) != ET_DYN) {
             return "not an ELF shared object (e_type " + std::to_string(host(header.e_type)) + ")";
         }
+        if (auto error = check_segments(header); !error.empty()) return error;
         if (sections_.empty()) return {};
         if (auto error = read_names(); !error.empty()) return error;
         return read_sections(info);
@@ -113,12 +119,39 @@ private:
     }
 
     SectionView view(const typename Class::Section& section) const {
-        return {host(section.sh_name), host(section.sh_type), host(section.sh_offset), host(section.sh_size),
-                host(section.sh_link)};
+        return {host(section.sh_name), host(section.sh_type), static_cast<std::uint64_t>(host(section.sh_flags)),
+                host(section.sh_offset), host(section.sh_size), host(section.sh_link)};
     }
 
     bool inside(std::uint64_t offset, std::uint64_t length) const {
         return offset <= size_ && length <= size_ - offset;
+    }
+
+    // Every segment's bytes lie inside the file: a library whose segment runs past its end is
+    // truncated (a dynamic linker would fault mapping it), and nothing else in it is trusted.
+    std::string check_segments(const typename Class::Header& header) const {
+        const std::uint64_t offset = host(header.e_phoff);
+        const std::uint64_t count = host(header.e_phnum);
+        if (offset == 0 || count == 0) return {};
+        constexpr std::uint64_t entry = sizeof(typename Class::Segment);
+        if (count > (size_ - std::min(offset, size_)) / entry) {
+            return "truncated ELF file: its program header table at offset " + std::to_string(offset) +
+                   " lies past the end of the file (" + std::to_string(size_) + " bytes)";
+        }
+        std::vector<typename Class::Segment> segments(count);
+        if (!read_exactly(fd_, segments.data(), count * entry, offset)) {
+            return "truncated or corrupt ELF program header table";
+        }
+        for (std::size_t i = 0; i < segments.size(); ++i) {
+            const std::uint64_t at = host(segments[i].p_offset);
+            const std::uint64_t bytes = host(segments[i].p_filesz);
+            if (host(segments[i].p_type) == PT_LOAD && !inside(at, bytes)) {
+                return "truncated ELF file: segment " + std::to_string(i) + " (offset " + std::to_string(at) + ", " +
+                       std::to_string(bytes) + " bytes) lies past the end of the file (" + std::to_string(size_) +
+                       " bytes)";
+            }
+        }
+        return {};
     }
 
     std::string read_section_table(const typename Class::Header& header) {
@@ -189,13 +222,13 @@ private:
             }
             if (section.type == SHT_NOTE && std::strcmp(name, ".note.gnu.build-id") == 0) {
                 info.build_id = build_id_of(section);
-            } else if (std::strcmp(name, kManifestSection) == 0) {
-                if (info.manifest) {
-                    return std::string("two ") + kManifestSection + " sections: the file was patched twice";
-                }
-                auto contents = manifest_contents(section);
+            } else if (std::strcmp(name, kLegacyManifestSection) == 0) {
+                info.legacy_manifest = true;
+            } else if (std::strcmp(name, kTableSection) == 0) {
+                if (info.tables) return std::string("two ") + kTableSection + " sections";
+                auto contents = table_contents(section);
                 if (!contents) return contents.error();
-                info.manifest = std::move(*contents);
+                info.tables = std::move(*contents);
             }
         }
         return {};
@@ -228,24 +261,41 @@ private:
         return {};
     }
 
-    // The contents of the manifest section, capped and inside the file; else why they cannot be taken.
-    Expected<std::string, std::string> manifest_contents(const SectionView& section) const {
-        if (section.type == SHT_NOBITS) {
-            return unexpected(std::string("the ") + kManifestSection + " section has no contents (SHT_NOBITS)");
+    // The contents of the table section: read-only data of the loaded image (what a plugin's constant
+    // block is), capped and inside the file; else why they cannot be taken.
+    Expected<TableSection, std::string> table_contents(const SectionView& section) const {
+        const std::string what = std::string("the ") + kTableSection + " section";
+        if (section.type != SHT_PROGBITS || (section.flags & SHF_ALLOC) == 0 || (section.flags & SHF_WRITE) != 0 ||
+            (section.flags & SHF_EXECINSTR) != 0) {
+            return unexpected(what + " is not read-only data (type " + std::to_string(section.type) + ", flags 0x" +
+                              hex_number(section.flags) + "); build the plugin with famspec_add_plugin()");
         }
-        if (section.size > kMaxManifestBytes) {
-            return unexpected("manifest section is " + std::to_string(section.size) + " bytes; the limit is " +
-                              std::to_string(kMaxManifestBytes));
+        if (section.size > kMaxTableBytes) {
+            return unexpected(what + " is " + std::to_string(section.size) + " bytes; the limit is " +
+                              std::to_string(kMaxTableBytes));
         }
         if (!inside(section.offset, section.size)) {
-            return unexpected("truncated ELF file: the manifest section lies past the end of the file (" +
+            return unexpected("truncated ELF file: " + what + " (offset " + std::to_string(section.offset) + ", " +
+                              std::to_string(section.size) + " bytes) lies past the end of the file (" +
                               std::to_string(size_) + " bytes)");
         }
-        std::string contents(section.size, '\0');
-        if (!read_exactly(fd_, contents.data(), contents.size(), section.offset)) {
-            return unexpected(std::string("manifest section cannot be read: ") + std::strerror(errno));
+        TableSection contents;
+        contents.size = section.size;
+        contents.words.resize((section.size + 7) / 8);
+        if (!read_exactly(fd_, contents.words.data(), contents.size, section.offset)) {
+            return unexpected(what + " cannot be read: " + std::strerror(errno));
         }
         return contents;
+    }
+
+    static std::string hex_number(std::uint64_t value) {
+        static constexpr char kDigits[] = "0123456789abcdef";
+        std::string out;
+        do {
+            out.insert(out.begin(), kDigits[value & 0xFU]);
+            value >>= 4U;
+        } while (value != 0);
+        return out;
     }
 
     int fd_;
@@ -271,6 +321,8 @@ std::string read_file(int fd, std::uint64_t size, ElfInfo& info) {
         return "corrupt ELF identification (class, byte order or version)";
     }
     const bool swap = (order == ELFDATA2LSB) != (std::endian::native == std::endian::little);
+    info.elf_class = elf_class == ELFCLASS64 ? 64 : 32;
+    info.big_endian = order == ELFDATA2MSB;
     if (elf_class == ELFCLASS64) return Reader<Class64>(fd, size, swap).read(info);
     return Reader<Class32>(fd, size, swap).read(info);
 }
@@ -289,7 +341,7 @@ ElfInfo read_elf_info(int fd) {
     }
     // An answer is a readable ELF or an error, never half of each.
     info.is_elf = info.error.empty();
-    if (!info.is_elf) info.manifest.reset();
+    if (!info.is_elf) info.tables.reset();
     return info;
 }
 
@@ -302,6 +354,41 @@ ElfInfo read_elf_info(const std::string& path) {
         return info;
     }
     return read_elf_info(file.get());
+}
+
+std::uint16_t host_machine() {
+#if defined(__x86_64__)
+    return EM_X86_64;
+#elif defined(__aarch64__)
+    return EM_AARCH64;
+#elif defined(__i386__)
+    return EM_386;
+#elif defined(__powerpc64__)
+    return EM_PPC64;
+#elif defined(__riscv)
+    return EM_RISCV;
+#else
+    return EM_NONE;
+#endif
+}
+
+std::string machine_name(std::uint16_t machine) {
+    switch (machine) {
+        case EM_X86_64:
+            return "x86-64";
+        case EM_AARCH64:
+            return "AArch64";
+        case EM_386:
+            return "i386";
+        case EM_PPC64:
+            return "PowerPC64";
+        case EM_RISCV:
+            return "RISC-V";
+        case EM_ARM:
+            return "ARM";
+        default:
+            return "machine " + std::to_string(machine);
+    }
 }
 
 }  // namespace famspec

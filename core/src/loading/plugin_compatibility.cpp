@@ -1,44 +1,86 @@
 #include "loading/plugin_compatibility.hpp"
 
+#include <bit>
+#include <cstring>
+
 #include "discovery/plugin_refusal.hpp"
 #include "famspec/fingerprint.hpp"
-#include "famspec/sdk/abi.hpp"
+#include "famspec/sdk/table_layout.hpp"
 
 namespace famspec::detail {
 namespace {
 
-std::string side(unsigned major, unsigned minor, std::string_view fingerprint) {
-    return "ABI " + std::to_string(major) + "." + std::to_string(minor) + ", " + std::string(fingerprint);
+using tables::TableHeader;
+
+std::string order_name(bool big_endian) { return big_endian ? "big-endian" : "little-endian"; }
+
+std::string machine_side(std::uint16_t machine, unsigned elf_class, bool big_endian) {
+    return machine_name(machine) + ", ELF" + std::to_string(elf_class) + ", " + order_name(big_endian);
 }
 
-// Why the claim is refused, or empty.
-std::string incompatibility(const BuildClaim& claim) {
-    if (claim.abi_major != kAbiMajor) return "has ABI major " + std::to_string(claim.abi_major);
-    if (claim.abi_minor > kAbiMinor) return "needs a newer core (ABI minor " + std::to_string(claim.abi_minor) + ")";
-    if (claim.descriptor_size < kMinDescriptorSize) {
-        return "has a " + std::to_string(claim.descriptor_size) + "-byte descriptor, shorter than " +
-               std::to_string(kMinDescriptorSize);
-    }
-    if (!claim.fingerprint) return "has no build fingerprint";
-    if (const auto differences = fingerprint_differences(*claim.fingerprint, core_fingerprint());
-        !differences.empty()) {
-        return "has a different build fingerprint (" + joined(differences) + ")";
-    }
-    return {};
+std::string abi_side(unsigned major, unsigned minor) {
+    return "ABI " + std::to_string(major) + "." + std::to_string(minor);
 }
+
+PluginError refused(const Candidate& candidate, std::string core, std::string plugin, const std::string& why) {
+    return refusal(candidate.path.string(), PluginStage::compatibility, core, plugin,
+                   why + "; the plugin is " + plugin + "; this core is " + core);
+}
+
+// The fixed prefix every ABI's header starts with.
+struct Prefix {
+    std::uint64_t magic = 0;
+    std::uint16_t abi_major = 0;
+    std::uint16_t abi_minor = 0;
+    std::uint32_t header_size = 0;
+};
 
 }  // namespace
 
-std::optional<PluginError> check_compatibility(const std::string& path, PluginStage stage, const BuildClaim& claim) {
-    const std::string why = incompatibility(claim);
-    if (why.empty()) return std::nullopt;
-    const std::string core = side(kAbiMajor, kAbiMinor, core_fingerprint());
-    const std::string plugin =
-        side(claim.abi_major, claim.abi_minor, claim.fingerprint ? *claim.fingerprint : "(no fingerprint)");
-    return refusal(path, stage, core, plugin,
-                   "plugin '" + claim.name + "' " + why + "; built for " + plugin + "; this core is " + core +
-                       "; rebuild it against famspec " + std::string(core_version()) +
-                       " with the same standard library and ABI flags (any compiler for them)");
+std::optional<PluginError> check_compatibility(const Candidate& candidate) {
+    const ElfInfo& elf = candidate.elf;
+    const bool host_big = std::endian::native == std::endian::big;
+    if (elf.machine != host_machine() || elf.elf_class != tables::kWordBits || elf.big_endian != host_big) {
+        return refused(candidate, machine_side(host_machine(), tables::kWordBits, host_big),
+                       machine_side(elf.machine, elf.elf_class, elf.big_endian),
+                       "built for another machine; rebuild it on this one");
+    }
+    const TableSection& block = *elf.tables;
+    Prefix prefix;
+    std::memcpy(&prefix, block.data(), sizeof prefix);  // the manifest stage saw at least this much
+    if (prefix.magic != kPluginMagic) {
+        return refusal(candidate.path.string(), PluginStage::compatibility, "famspec's table magic",
+                       "other bytes", std::string("its ") + kTableSection +
+                                          " section does not begin with famspec's table magic: not a famspec plugin");
+    }
+    const std::string core = abi_side(kAbiMajor, kAbiMinor) + ", " + std::string(core_fingerprint());
+    const std::string plugin = abi_side(prefix.abi_major, prefix.abi_minor);
+    const std::string rebuild = "; rebuild it against famspec " + std::string(core_version());
+    if (prefix.abi_major != kAbiMajor) {
+        return refused(candidate, core, plugin, "has ABI major " + std::to_string(prefix.abi_major) + rebuild);
+    }
+    if (prefix.abi_minor > kAbiMinor) {
+        return refused(candidate, core, plugin,
+                       "needs a newer core (ABI minor " + std::to_string(prefix.abi_minor) + ")");
+    }
+    if (block.size < sizeof(TableHeader)) {
+        return refused(candidate, core, plugin,
+                       "has a table header of " + std::to_string(block.size) + " bytes, shorter than this ABI's " +
+                           std::to_string(sizeof(TableHeader)));
+    }
+    TableHeader header;
+    std::memcpy(&header, block.data(), sizeof header);
+    const std::string built = build_fingerprint(header.abi_major, header.abi_minor, header.format, header.word_bits,
+                                                header.byte_order != tables::kByteOrderMark ? !host_big : host_big,
+                                                "");
+    const std::string plugin_side = abi_side(prefix.abi_major, prefix.abi_minor) + ", " + built;
+    if (header.word_bits != tables::kWordBits || header.byte_order != tables::kByteOrderMark) {
+        return refused(candidate, core, plugin_side, "has tables for another word size or byte order" + rebuild);
+    }
+    if (header.format != tables::kTableFormat) {
+        return refused(candidate, core, plugin_side, "has table format " + std::to_string(header.format) + rebuild);
+    }
+    return std::nullopt;
 }
 
 }  // namespace famspec::detail

@@ -1,25 +1,17 @@
-// Stages compatibility and handshake share one rule and one wording: the ABI major equal, the
-// plugin's minor not newer, the descriptor long enough and the same build fingerprint. The manifest
-// is checked before dlopen; the descriptor, the same way, before any plugin function runs.
+// Stage compatibility: whether this core can read a plugin file's tables at all, decided from its ELF
+// identification and its header before any other byte of the block is trusted: the machine, word size
+// and byte order, then the ABI (major equal, plugin minor not newer), then the table format. A
+// refusal names the file, what differs, and both sides.
 #pragma once
 
-#include <cstdint>
 #include <optional>
-#include <string>
 
+#include "discovery/plugin_candidates.hpp"
 #include "famspec/plugin_record.hpp"
 
 namespace famspec::detail {
 
-// What a plugin says it was built for, from its manifest or from its descriptor.
-struct BuildClaim {
-    std::string name;
-    std::uint16_t abi_major = 0;
-    std::uint16_t abi_minor = 0;
-    std::uint32_t descriptor_size = 0;
-    std::optional<std::string> fingerprint;  // absent when the descriptor has none
-};
-
-std::optional<PluginError> check_compatibility(const std::string& path, PluginStage stage, const BuildClaim& claim);
+// The candidate's table section has been read (stage manifest).
+std::optional<PluginError> check_compatibility(const Candidate& candidate);
 
 }  // namespace famspec::detail

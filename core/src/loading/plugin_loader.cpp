@@ -1,8 +1,8 @@
 // load_plugins as the stages it runs, one function a stage:
-//   find (plugin_candidates) -> trust -> manifest -> compatibility (plugin_preflight) -> open ->
-//   entry -> handshake (plugin_library) -> register, which reads the tables (plugin_tables) ->
+//   find (plugin_candidates) -> trust -> manifest -> compatibility (plugin_preflight) -> register,
+//   which checks the tables, reads their claims and copies the declarations (plugin_tables) ->
 //   validate (here, with plugin_conflicts and plugin_links). Each group of stages runs for every
-//   candidate before the next group starts.
+//   candidate before the next group starts. A plugin file is read, never loaded: no code in it runs.
 #include "famspec/plugin_loader.hpp"
 
 #include <algorithm>
@@ -13,7 +13,6 @@
 #include "discovery/plugin_refusal.hpp"
 #include "famspec/plugin_inspection.hpp"
 #include "famspec/registry_entries.hpp"
-#include "loading/plugin_library.hpp"
 #include "loading/plugin_preflight.hpp"
 #include "loading/plugin_tables.hpp"
 #include "registry/plugin_conflicts.hpp"
@@ -22,109 +21,55 @@
 
 namespace famspec {
 using detail::Candidate;
-using detail::Opened;
 using detail::refusal;
 
 namespace {
 
-// Stages open, entry and handshake.
-Expected<Opened, PluginError> open_plugin(Candidate& candidate, const StageCallback& on_stage) {
-    detail::announce(on_stage, candidate, PluginStage::open);
-    auto opened = detail::open_library(candidate);
-    if (opened) {
-        auto entry = detail::find_entry(candidate, *opened);
-        if (!entry) return unexpected(std::move(entry.error()));
-        opened->descriptor = *entry;
-        if (auto error = detail::check_handshake(candidate, *opened->descriptor)) return unexpected(*std::move(error));
-    }
-    return opened;
+// One load at a time in a process: the registry a load builds is frozen before another starts.
+std::mutex& loader_mutex() {
+    static std::mutex mutex;
+    return mutex;
 }
 
-// Stage validate, for one plugin: what it registered is what its manifest says.
-std::optional<PluginError> check_drift(const Candidate& candidate, const PluginManifest& carried,
-                                       const PluginManifest& registered) {
-    const auto drift = manifest_differences(carried, registered);
-    if (drift.empty()) return std::nullopt;
-    const std::string all = detail::joined(drift);
-    return refusal(candidate.path.string(), PluginStage::validate, "the manifest to match the registration", all,
-                   "manifest drift: " + all + "; rebuild the plugin so its manifest is regenerated");
-}
-
-// A plugin that passed every stage of its own, waiting for the cross-plugin check.
+// A plugin that passed every stage of its own, waiting for the cross-plugin checks.
 struct Staged {
     std::size_t record;
-    std::shared_ptr<const PluginManifest> manifest;  // its record's: the registration matched it
+    std::shared_ptr<const PluginManifest> manifest;  // its record's
     detail::StagingRegistrar::Declarations declarations;
 };
 
-// Stages register and validate, for one opened plugin: its own declarations, matched against its manifest.
-Expected<Staged, PluginError> register_candidate(const Candidate& candidate, const Opened& plugin,
-                                                 const detail::LoadedSegments& memory, const StageCallback& on_stage,
-                                                 PluginRecord& record) {
-    auto registrar = std::make_unique<detail::StagingRegistrar>(plugin.descriptor->name, record.path, plugin.library);
-    detail::announce(on_stage, candidate, PluginStage::register_);
-    if (auto error = detail::read_tables(candidate, *plugin.descriptor, memory, *registrar)) {
-        return unexpected(*std::move(error));
-    }
-    detail::announce(on_stage, candidate, PluginStage::validate);
-    PluginManifest registered = registrar->manifest(*plugin.descriptor);
-    if (record.manifest) {
-        if (auto error = check_drift(candidate, *record.manifest, registered)) return unexpected(*std::move(error));
-    } else {
-        record.manifest = std::make_shared<const PluginManifest>(std::move(registered));
-    }
-    return Staged{0, record.manifest, std::move(*registrar).take()};
-}
-
-// A candidate that passed trust to compatibility, and one that passed open to handshake, each with
-// the index of its record.
-struct Checked {
-    Candidate* candidate;
-    std::size_t record;
-};
-struct Mapped {
-    Candidate* candidate;
-    Opened plugin;
-    std::size_t record;
-};
-
-// Stages trust to handshake, then register and validate, each stage for every candidate before the next:
-// no plugin is mapped before every file's metadata is checked, and the dynamic loader's work runs back
-// to back, with its own data in the cache, as does the registration's.
+// Stages trust to register for every candidate, each stage for every candidate before the next.
 std::vector<Staged> stage_candidates(std::vector<Candidate>& candidates, const LoadOptions& options,
                                      const StageCallback& on_stage, std::vector<PluginRecord>& records) {
-    std::vector<Checked> checked;
+    struct Read {
+        Candidate* candidate;
+        detail::ReadTables tables;
+        std::size_t record;
+    };
+    std::vector<Read> read;
     for (Candidate& candidate : candidates) {
         records.push_back(detail::record_of(candidate));
-        PluginRecord& record = records.back();
-        detail::Preflight checked_before = detail::check_before_open(candidate, options, on_stage);
-        record.manifest = std::move(checked_before.manifest);
-        record.notes = std::move(checked_before.notes);
-        if (checked_before.error) {
-            record.error = std::move(checked_before.error);
-        } else {
-            checked.push_back({&candidate, records.size() - 1});
-        }
-    }
-    std::vector<Mapped> mapped;
-    for (const auto& [candidate, record] : checked) {
-        auto plugin = open_plugin(*candidate, on_stage);
-        if (plugin) {
-            mapped.push_back({candidate, std::move(*plugin), record});
-        } else {
-            records[record].error = plugin.error();
-        }
-    }
-    std::vector<Staged> staged;
-    const auto memory = detail::LoadedSegments::now();
-    for (const auto& [candidate, plugin, record] : mapped) {
-        auto registered = register_candidate(*candidate, plugin, memory, on_stage, records[record]);
-        if (!registered) {
-            records[record].error = registered.error();
+        if (auto error = detail::check_before_reading(candidate, options, on_stage)) {
+            records.back().error = std::move(error);
             continue;
         }
-        staged.push_back(std::move(registered).value());
-        staged.back().record = record;
+        detail::announce(on_stage, candidate, PluginStage::register_);
+        auto tables = detail::read_tables(candidate);
+        if (!tables) {
+            records.back().error = std::move(tables.error());
+            continue;
+        }
+        records.back().manifest = tables->manifest;
+        read.push_back({&candidate, std::move(*tables), records.size() - 1});
+    }
+    std::vector<Staged> staged;
+    for (auto& [candidate, tables, record] : read) {
+        detail::StagingRegistrar registrar(tables.manifest->name, records[record].path);
+        if (auto error = detail::stage_declarations(*candidate, tables, registrar)) {
+            records[record].error = std::move(error);
+            continue;
+        }
+        staged.push_back({record, tables.manifest, std::move(registrar).take()});
     }
     return staged;
 }
@@ -204,9 +149,8 @@ void log_records(const LoadOptions& options, const std::vector<PluginRecord>& re
 
 std::shared_ptr<const Registry> load_plugins(const LoadOptions& options) { return load_plugins(options, {}); }
 
-std::shared_ptr<const Registry> load_plugins(const LoadOptions& options, const StageCallback& on_stage,
-                                             ComponentLinks links) {
-    const std::lock_guard lock(detail::loader_mutex());
+std::shared_ptr<const Registry> load_plugins(const LoadOptions& options, const StageCallback& on_stage) {
+    const std::lock_guard lock(loader_mutex());
     std::vector<PluginRecord> records = detail::search_records(options);
     std::vector<Staged> staged;
     {
@@ -215,7 +159,7 @@ std::shared_ptr<const Registry> load_plugins(const LoadOptions& options, const S
         staged = stage_candidates(candidates, options, on_stage, records);
     }
     refuse_shared_claims(staged, records);
-    if (links == ComponentLinks::required) refuse_unlinked(staged, records);
+    refuse_unlinked(staged, records);
     log_records(options, records);
     Registry::Contents contents = freeze(staged, std::move(records));
     staged.clear();  // before the registry's indexes are built: the peak of a load is there

@@ -1,43 +1,44 @@
 #include "loading/plugin_tables.hpp"
 
-#include <cstdint>
-
 #include "discovery/plugin_refusal.hpp"
+#include "registry/table_manifest.hpp"
 #include "registry/table_staging.hpp"
 
 namespace famspec::detail {
 namespace {
 
-// The block must be the plugin's own constant data: a pointer into another library, the heap or a
-// writable page is refused before a byte of it is read past the header.
-std::optional<std::string> misplaced(const PluginDescriptor& descriptor, const LoadedSegments& memory) {
-    if (reinterpret_cast<std::uintptr_t>(descriptor.tables) % alignof(tables::TableHeader) != 0 ||
-        !memory.read_only_of(&descriptor, descriptor.tables, sizeof(tables::TableHeader))) {
-        return "its tables do not lie in its own read-only segments";
-    }
-    if (!memory.read_only_of(&descriptor, descriptor.tables, descriptor.tables->byte_size)) {
-        return "its tables (" + std::to_string(descriptor.tables->byte_size) +
-               " bytes) run past its own read-only segments";
-    }
-    return std::nullopt;
+PluginError budget_refusal(const Candidate& candidate, const CopyBudgetExceeded& exceeded) {
+    return refusal(candidate.path.string(), PluginStage::register_,
+                   "tables that copy into at most " + std::to_string(kCopyMultiple) + " times their size",
+                   exceeded.what(), std::string("refused: ") + exceeded.what());
 }
 
 }  // namespace
 
-std::optional<PluginError> read_tables(const Candidate& candidate, const PluginDescriptor& descriptor,
-                                       const LoadedSegments& memory, StagingRegistrar& registrar) {
+Expected<ReadTables, PluginError> read_tables(const Candidate& candidate) {
     const std::string path = candidate.path.string();
-    if (auto fault = misplaced(descriptor, memory)) {
-        return refusal(path, PluginStage::register_, "tables in the plugin's own read-only data", *fault,
-                       "refused: " + *fault);
-    }
-    const tables::TableView view(*descriptor.tables);
+    const TableSection& section = *candidate.elf.tables;
+    const tables::TableView view(*static_cast<const tables::TableHeader*>(section.data()), section.size);
     if (auto fault = view.check()) {
-        return refusal(path, PluginStage::register_, "well-formed tables", *fault,
-                       "refused: its tables cannot be read: " + *fault);
+        return unexpected(refusal(path, PluginStage::register_, "well-formed tables", *fault,
+                                  "refused: its tables cannot be read: " + *fault));
     }
+    CopyBudget budget(view.header().byte_size);
     try {
-        stage_tables(view, registrar);
+        auto manifest = std::make_shared<const PluginManifest>(manifest_of(view, budget));
+        return ReadTables{view, std::move(manifest), budget};
+    } catch (const CopyBudgetExceeded& exceeded) {
+        return unexpected(budget_refusal(candidate, exceeded));
+    }
+}
+
+std::optional<PluginError> stage_declarations(const Candidate& candidate, ReadTables& tables,
+                                              StagingRegistrar& registrar) {
+    const std::string path = candidate.path.string();
+    try {
+        stage_tables(tables.view, tables.budget, registrar);
+    } catch (const CopyBudgetExceeded& exceeded) {
+        return budget_refusal(candidate, exceeded);
     } catch (const std::exception& error) {
         // The core's own copy failing (memory), not the plugin: still reported at this plugin.
         return refusal(path, PluginStage::register_, "its tables copied", error.what(),

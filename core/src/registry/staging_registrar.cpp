@@ -319,34 +319,4 @@ void StagingRegistrar::add_component(std::unique_ptr<const Component> component,
     declared_.components.push_back(stage(std::move(component), where));
 }
 
-PluginManifest StagingRegistrar::manifest(const PluginDescriptor& descriptor) const {
-    PluginManifest manifest;
-    manifest.name = descriptor.name != nullptr ? descriptor.name : "";
-    manifest.version = descriptor.version != nullptr ? descriptor.version : "";
-    manifest.description = descriptor.description != nullptr ? descriptor.description : "";
-    manifest.abi_major = descriptor.abi_major;
-    manifest.abi_minor = descriptor.abi_minor;
-    manifest.descriptor_size = descriptor.descriptor_size;
-    manifest.fingerprint = descriptor.fingerprint != nullptr ? descriptor.fingerprint : "";
-    for (const auto& family : declared_.families) {
-        const auto aliases = family->aliases();
-        const auto directories = family->directory_aliases();
-        manifest.families.push_back({std::string(family->model_type()),
-                                     std::string(family->architecture()),
-                                     {aliases.begin(), aliases.end()},
-                                     {directories.begin(), directories.end()}});
-    }
-    for (const auto& factory : declared_.factories) manifest.factories.emplace_back(factory->target());
-    for (const auto& archetype : declared_.archetypes) {
-        const MoeFingerprint& fp = archetype->fingerprint();
-        manifest.archetypes.push_back(
-            {std::string(archetype->compute_factory()), {fp.router, fp.shared_experts, fp.expert_storage}});
-    }
-    for (const auto& wrapper : declared_.cp_wrappers) manifest.cp_wrappers.emplace_back(wrapper->target());
-    for (const auto& component : declared_.components) {
-        manifest.components.push_back(defining_path(*component));
-    }
-    return normalized(std::move(manifest));
-}
-
 }  // namespace famspec::detail

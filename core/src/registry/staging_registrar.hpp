@@ -1,7 +1,6 @@
-// Collects one plugin's registration and checks each declaration as it arrives. Nothing it holds
-// becomes visible unless the whole plugin passes, so a failing plugin is never half-applied.
-// Each object it takes becomes a shared_ptr whose deleter holds the plugin's library: the one place
-// where a handed-out object is tied to the code that must outlive it.
+// Collects one plugin's declarations and checks each as it arrives. Nothing it holds becomes visible
+// unless the whole plugin passes, so a failing plugin is never half-applied. What it holds are the
+// core's own copies: nothing points into a plugin file.
 #pragma once
 
 #include <string>
@@ -11,7 +10,6 @@
 #include "famspec/plugin_manifest.hpp"
 #include "famspec/registry.hpp"
 #include "famspec/registry_entries.hpp"
-#include "famspec/sdk/abi.hpp"
 #include "famspec/sdk/component.hpp"
 #include "famspec/sdk/cp_wrapper.hpp"
 #include "famspec/sdk/family_adapter.hpp"
@@ -22,8 +20,7 @@ namespace famspec::detail {
 
 class StagingRegistrar final {
 public:
-    StagingRegistrar(std::string plugin, std::string path, std::shared_ptr<const void> library)
-        : plugin_(std::move(plugin)), path_(std::move(path)), library_(std::move(library)) {}
+    StagingRegistrar(std::string plugin, std::string path) : plugin_(std::move(plugin)), path_(std::move(path)) {}
 
     void add_family(std::unique_ptr<const FamilyAdapter> family, std::string_view where);
     void add_factory(std::unique_ptr<const ReplacementFactory> factory, std::string_view where);
@@ -33,7 +30,6 @@ public:
     void add_provider_module(std::string_view family, std::string_view module, std::string_view where);
 
     const std::vector<std::string>& errors() const { return errors_; }
-    PluginManifest manifest(const PluginDescriptor& descriptor) const;
     // The staged declarations, handed over once the plugin has passed every stage.
     struct Declarations {
         std::vector<RegisteredFamily> families;
@@ -49,10 +45,7 @@ public:
 private:
     template <class T>
     Registered<T> stage(std::unique_ptr<const T> object, std::string_view where) const {
-        // If the shared_ptr cannot be made, it runs the deleter itself: release first.
-        const T* raw = object.release();
-        std::shared_ptr<const T> owned(raw, [library = library_](const T* doomed) { delete doomed; });
-        return Registered<T>{std::move(owned), plugin_, path_, std::string(where)};
+        return Registered<T>{std::shared_ptr<const T>(std::move(object)), plugin_, path_, std::string(where)};
     }
     const RegisteredFamily* family_named(std::string_view model_type) const;
     bool check_family_target(std::string_view what, std::string_view target, std::string_view family,
@@ -63,7 +56,6 @@ private:
 
     std::string plugin_;
     std::string path_;
-    std::shared_ptr<const void> library_;  // kept by every staged object's deleter
     std::vector<std::string> errors_;
     Declarations declared_;
     // What is staged, by the keys that must be unique, each to its index in declared_'s lists: a

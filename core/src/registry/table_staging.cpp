@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "famspec/names.hpp"
 #include "registry/declarations.hpp"
 
 namespace famspec::detail {
@@ -11,11 +12,20 @@ namespace {
 
 using namespace famspec::tables;
 
+// Copies rows into the core's declarations, each string and row charged to the plugin's budget.
 class Reader {
 public:
-    explicit Reader(const TableView& view) : view_(view) {}
+    Reader(const TableView& view, CopyBudget& budget) : view_(view), budget_(budget) {}
 
-    std::string text(Text at) const { return std::string(view_.text(at)); }
+    std::string text(Text at) const {
+        budget_.charge(at.size);
+        return std::string(view_.text(at));
+    }
+    template <class Row>
+    std::span<const Row> rows(Range at) const {
+        budget_.charge(std::uint64_t{at.count} * sizeof(Row));
+        return view_.rows<Row>(at);
+    }
     // The declaration's own `where`, or its position when it has none (built only then: sync writes a
     // `where` for every declaration, and this runs for each one of every load).
     template <class Position>
@@ -24,7 +34,7 @@ public:
     }
     std::vector<std::string> texts(Range at) const {
         std::vector<std::string> out;
-        for (const Text each : view_.texts(at)) out.push_back(text(each));
+        for (const Text each : rows<Text>(at)) out.push_back(text(each));
         return out;
     }
 
@@ -56,16 +66,16 @@ public:
     }
     std::vector<Parameter> parameters(Range at) const {
         std::vector<Parameter> out;
-        for (const ParameterRow& row : view_.parameters(at)) {
+        for (const ParameterRow& row : rows<ParameterRow>(at)) {
             std::vector<PyLiteral> allowed;
-            for (const LiteralRow& value : view_.literals(row.allowed)) allowed.push_back(literal(value));
+            for (const LiteralRow& value : rows<LiteralRow>(row.allowed)) allowed.push_back(literal(value));
             out.push_back({text(row.name), row.kind, fallback(row), std::move(allowed)});
         }
         return out;
     }
     std::vector<SourceBlock> blocks(Range at) const {
         std::vector<SourceBlock> out;
-        for (const SourceBlockRow& row : view_.source_blocks(at)) {
+        for (const SourceBlockRow& row : rows<SourceBlockRow>(at)) {
             out.push_back({texts(row.defines), texts(row.needs), texts(row.imports), text(row.text)});
         }
         return out;
@@ -85,7 +95,7 @@ public:
         for (Parameter& option : parameters(row.options)) data.parameters.push_back(std::move(option));
         if (row.constructs != 0) {
             Construction built{text(row.component), text(row.import_module), row.mode, row.module_positional != 0, {}};
-            for (const ArgumentRow& argument : view_.arguments(row.arguments)) {
+            for (const ArgumentRow& argument : rows<ArgumentRow>(row.arguments)) {
                 built.arguments.push_back({text(argument.keyword), argument.binding, text(argument.value)});
             }
             data.construction = std::move(built);
@@ -94,20 +104,20 @@ public:
     }
     ArchetypeDeclaration::Data archetype(const std::string& family, const ArchetypeRow& row) const {
         return {.family = family,
-                .fingerprint = {text(row.router), text(row.shared_experts), text(row.expert_storage)},
-                .kind = text(row.kind),
+                .fingerprint = {std::string(name_of(row.router)), std::string(name_of(row.shared_experts)),
+                                std::string(name_of(row.expert_storage))},
+                .kind = std::string(name_of(row.kind)),
                 .target_class = text(row.target_class),
-                .router_kind = text(row.router_kind),
-                .shared = text(row.shared),
+                .router_kind = std::string(name_of(row.router_kind)),
+                .shared = std::string(name_of(row.shared)),
                 .strip_boundary_subpatterns = texts(row.strip_boundary_subpatterns),
                 .compute_factory = text(row.compute_factory),
                 .options = parameters(row.options)};
     }
 
-    const TableView& view() const { return view_; }
-
 private:
     const TableView& view_;
+    CopyBudget& budget_;
 };
 
 // The family, its providers, then its declarations: a provider must be known before a factory is checked.
@@ -125,14 +135,14 @@ void stage_family(const Reader& read, const FamilyRow& row, StagingRegistrar& re
     for (const std::string& provider : read.texts(row.providers))
         registrar.add_provider_module(family, provider, where);
     std::size_t position = 0;
-    for (const FactoryRow& factory : read.view().factories(row.factories)) {
+    for (const FactoryRow& factory : read.rows<FactoryRow>(row.factories)) {
         ++position;
         const std::string at =
             read.where(factory.where, [&] { return "family " + family + ", factory " + std::to_string(position); });
         registrar.add_factory(std::make_unique<FactoryDeclaration>(read.factory(family, factory)), at);
     }
     position = 0;
-    for (const CpWrapperRow& wrapper : read.view().cp_wrappers(row.cp_wrappers)) {
+    for (const CpWrapperRow& wrapper : read.rows<CpWrapperRow>(row.cp_wrappers)) {
         ++position;
         const std::string at =
             read.where(wrapper.where, [&] { return "family " + family + ", CP wrapper " + std::to_string(position); });
@@ -142,7 +152,7 @@ void stage_family(const Reader& read, const FamilyRow& row, StagingRegistrar& re
             at);
     }
     position = 0;
-    for (const ArchetypeRow& archetype : read.view().archetypes(row.archetypes)) {
+    for (const ArchetypeRow& archetype : read.rows<ArchetypeRow>(row.archetypes)) {
         ++position;
         const std::string at =
             read.where(archetype.where, [&] { return "family " + family + ", archetype " + std::to_string(position); });
@@ -164,8 +174,8 @@ void stage_component(const Reader& read, const ComponentRow& row, StagingRegistr
 
 }  // namespace
 
-void stage_tables(const TableView& view, StagingRegistrar& registrar) {
-    const Reader read(view);
+void stage_tables(const TableView& view, CopyBudget& budget, StagingRegistrar& registrar) {
+    const Reader read(view, budget);
     for (const FamilyRow& family : view.families()) stage_family(read, family, registrar);
     for (const ComponentRow& component : view.components()) stage_component(read, component, registrar);
 }

@@ -3,12 +3,14 @@
 // StagingRegistrar, where every check and message is.
 #pragma once
 
-#include "famspec/sdk/table_view.hpp"
+#include "famspec/table_view.hpp"
+#include "registry/copy_budget.hpp"
 #include "registry/staging_registrar.hpp"
 
 namespace famspec::detail {
 
-// `view` must have passed check(). A declaration without a `where` is named by its position.
-void stage_tables(const tables::TableView& view, StagingRegistrar& registrar);
+// `view` must have passed check(). A declaration without a `where` is named by its position. What is
+// copied is charged to `budget`: throws CopyBudgetExceeded when it runs out.
+void stage_tables(const tables::TableView& view, CopyBudget& budget, StagingRegistrar& registrar);
 
 }  // namespace famspec::detail

@@ -62,6 +62,10 @@ def index_registrations(tree: SourceTree) -> RegistrationIndex:
         except UnreadableSource as error:
             index.broken.append((error.rel, error.line, error.reason))
             continue
+        if module is None:  # a folder name Python cannot import (a hyphen)
+            index.broken.append((tree.rel(path), None, "is not an importable Python module (is each folder name an "
+                                 "identifier?)"))
+            continue
         for node in ast.walk(module.tree):
             if not _is_spec_call(node):
                 continue

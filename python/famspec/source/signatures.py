@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import math
 from dataclasses import dataclass
 
 POSITIONAL_ONLY = "positional_only"
@@ -44,6 +45,19 @@ class DefaultValue:
         return hash((self.kind, repr(self.value)))
 
 
+# A float Python has no literal for (`1e400` reads as inf): spelled as the call that makes it, which a
+# generated model file can evaluate where repr's bare `inf` would be an unknown name. The audit reads
+# the same spellings back as the values, so a declaration sync wrote matches the source it read.
+_NON_FINITE = {"float('inf')": math.inf, "float('-inf')": -math.inf, "float('nan')": math.nan}
+
+
+def python_expression(value: object) -> str:
+    """A Python expression for a literal value: its repr, or the float(...) call for inf and nan."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "float('nan')" if math.isnan(value) else f"float('{value!r}')"
+    return repr(value)
+
+
 def _expression(source: str) -> str:
     try:
         return ast.unparse(ast.parse(source, mode="eval").body)
@@ -67,7 +81,10 @@ def default_from_declaration(parameter: dict) -> DefaultValue:
         except (ValueError, SyntaxError):
             return DefaultValue("expression", _expression(parameter["default"]))
     if "default_expression" in parameter:
-        return DefaultValue("expression", _expression(parameter["default_expression"]))
+        expression = _expression(parameter["default_expression"])
+        if expression in _NON_FINITE:
+            return DefaultValue("literal", _NON_FINITE[expression])
+        return DefaultValue("expression", expression)
     return DefaultValue("required")
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -13,6 +14,12 @@ _MAX_REEXPORTS = 8
 
 # A source file larger than this is refused before it is parsed (ast needs ~150 bytes a byte of source).
 MAX_SOURCE_BYTES = 4 << 20
+
+# How deep a module's syntax tree may nest: `a + b + ...` of N terms nests N deep. The readers walk
+# expressions recursively (ast.unparse, ast.literal_eval, ast.dump), and past ~300 levels Python's
+# recursion limit ends them with a RecursionError that names no file; a module beyond this is refused
+# at the line where it goes too deep, so only the declarations it holds are unreadable.
+MAX_NESTING = 200
 
 
 class UnreadableSource(Exception):
@@ -48,6 +55,28 @@ class ParsedModule:
             parts = parts[:-1]
         parts = parts[: len(parts) - (node.level - 1)] if node.level > 1 else parts
         return ".".join(parts + ([node.module] if node.module else []))
+
+
+def _too_deep(tree: ast.AST) -> ast.AST | None:
+    """The first node nested more than MAX_NESTING levels below the module, if any (walked without
+    recursion, so a tree of any depth is measured)."""
+    pending = [(tree, 0)]
+    while pending:
+        node, depth = pending.pop()
+        if depth > MAX_NESTING:
+            return node
+        pending.extend((child, depth + 1) for child in ast.iter_child_nodes(node)
+                       if not isinstance(child, ast.expr_context))
+    return None
+
+
+def _file_kind(mode: int) -> str:
+    """What a path that is not a regular file is, for messages."""
+    for test, kind in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return kind
+    return "a special file"
 
 
 def top_level_statements(body: list[ast.stmt]):
@@ -141,14 +170,43 @@ class SourceTree:
         for folder in folders:
             path = models / folder / "adapter" / "registration.py"
             try:
-                os.stat(path)
+                status = os.stat(path)
             except (FileNotFoundError, NotADirectoryError):
                 continue
             except OSError as error:
                 unreadable.append(UnreadableSource(self.rel(path.parent), None, f"cannot be read: {error.strerror}"))
                 continue
+            if not stat.S_ISREG(status.st_mode):
+                unreadable.append(UnreadableSource(self.rel(path), None, f"is {_file_kind(status.st_mode)}, not a "
+                                                   "Python file: the runtime cannot import it"))
+                continue
             found.append(path)
         return found, unreadable
+
+    def module_files(self, package: str) -> list[str]:
+        """Every module under a package's folder (each ``*.py`` at any depth), in path order, as dotted
+        names. A file the runtime could not import under its name (a folder or file name that is not an
+        identifier, not a regular file, a link that leads nowhere) raises UnreadableSource: passed over,
+        it would hide what it declares."""
+        path, is_package = self.module_path(package)
+        if path is None or not is_package:
+            return []
+        folder = path.parent if path.name == "__init__.py" else path
+        out = []
+        for file in sorted(folder.rglob("*.py")):
+            rel = self.rel(file)
+            parts = file.relative_to(self.root).with_suffix("").parts
+            if not all(part.isidentifier() for part in parts):
+                raise UnreadableSource(rel, None, "is not an importable Python module: "
+                                       f"'{next(p for p in parts if not p.isidentifier())}' is not an identifier")
+            try:
+                mode = os.stat(file).st_mode
+            except OSError as error:
+                raise UnreadableSource(rel, None, f"cannot be read: {error.strerror}") from None
+            if not stat.S_ISREG(mode):
+                raise UnreadableSource(rel, None, f"is {_file_kind(mode)}, not a Python file")
+            out.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+        return out
 
     def exists(self, dotted: str) -> bool:
         return self.module_path(dotted)[0] is not None
@@ -187,6 +245,10 @@ class SourceTree:
                 raise UnreadableSource(rel, None, "is nested too deeply to parse") from None
             except (OSError, ValueError) as error:
                 raise UnreadableSource(rel, None, f"cannot be read: {error}") from None
+        deep = _too_deep(tree)
+        if deep is not None:
+            raise UnreadableSource(rel, getattr(deep, "lineno", None), f"nests more than {MAX_NESTING} levels deep "
+                                   f"(an expression of more than {MAX_NESTING} terms, say), beyond what famspec reads")
         module = ParsedModule(dotted, path, rel, is_package, tree)
         statements = list(top_level_statements(tree.body))
         module.star_imports = imports_of(statements, module, module.imports)

@@ -20,6 +20,27 @@ LOCAL_COMPUTE = "local_compute"
 ARCHETYPES_MODULE = "hyper_parallel.distributed.expert_parallel.archetypes"
 _FIELDS = ("kind", "target_class", "router_kind", "shared", "strip_boundary_subpatterns", "compute_factory")
 
+# The words of an archetype, as the SDK types them (famspec/sdk/moe_vocabulary.hpp): the C++ enum of
+# each field and its enumerators. A word outside them could not be declared, so the entry is refused.
+MOE_WORDS = {
+    "MoeRouter": ("softmax_topk", "sigmoid_group", "topk_router_module"),
+    "SharedExperts": ("none", "gated", "additive"),
+    "ExpertStorage": ("module_list", "batched_parameters"),
+    "ArchetypeKind": ("moe_ep_routed",),
+}
+# Each typed field of an entry, with its enum: the three parts of the fingerprint, then the others.
+_TYPED = (("router", "MoeRouter"), ("shared_experts", "SharedExperts"), ("expert_storage", "ExpertStorage"),
+          ("kind", "ArchetypeKind"), ("router_kind", "MoeRouter"), ("shared", "SharedExperts"))
+
+
+def _unknown_word(fingerprint: tuple, fields: dict) -> str | None:
+    values = dict(zip(("router", "shared_experts", "expert_storage"), fingerprint))
+    values.update({k: fields[k] for k in ("kind", "router_kind", "shared")})
+    for field, enum in _TYPED:
+        if values[field] not in MOE_WORDS[enum]:
+            return f"its {field} {values[field]!r} is not one of {', '.join(MOE_WORDS[enum])}"
+    return None
+
 
 def _is_archetype(node) -> bool:
     if not isinstance(node, ast.Call):
@@ -39,6 +60,8 @@ def _read_entry(key, call: ast.Call, rel: str) -> Archetype | str:
     missing = [f for f in _FIELDS if f not in fields and f != "strip_boundary_subpatterns"]
     if missing or not (isinstance(fingerprint, tuple) and len(fingerprint) == 3):
         return f"the entry lacks {', '.join(missing) or 'a three-part fingerprint'}"
+    if (unknown := _unknown_word(tuple(fingerprint), fields)) is not None:
+        return unknown
     return Archetype(
         Site(rel, call.lineno),
         tuple(fingerprint),
@@ -76,14 +99,8 @@ def table(tree: SourceTree) -> tuple[list[Archetype], list[tuple[Site, str, str]
 
 def _defines_class(tree: SourceTree, folder: str, name: str) -> bool:
     """Whether a module under hyper_parallel/models/<folder>/ defines the class ``name`` at top level."""
-    path, _ = tree.module_path(f"hyper_parallel.models.{folder}")
-    if path is None:
-        return False
-    base = path.parent if path.name == "__init__.py" else path
-    for file in sorted(base.rglob("*.py")):
-        parts = file.relative_to(tree.root).with_suffix("").parts
-        module = tree.module(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
-        if isinstance(module.definitions.get(name), ast.ClassDef):
+    for dotted in tree.module_files(f"hyper_parallel.models.{folder}"):
+        if isinstance(tree.module(dotted).definitions.get(name), ast.ClassDef):
             return True
     return False
 

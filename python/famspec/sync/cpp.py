@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+from ..source.signatures import python_expression
 from .model import Param, Value
 
 
@@ -63,7 +64,7 @@ def param(p: Param) -> str:
     if p.value.kind == "required":
         return f"param({string(p.name)})"
     if spelled is None:
-        return f"param({string(p.name)}, expression({string(repr(p.value.value))}))"
+        return f"param({string(p.name)}, expression({string(python_expression(p.value.value))}))"
     allowed = choices(p)
     if allowed is not None and p.value.kind == "literal":
         return f"param({string(p.name)}, {spelled}, one_of{allowed})"

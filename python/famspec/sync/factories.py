@@ -9,6 +9,7 @@ from ..source.construction import parameter_names, returns_of
 from ..source.runtime import RUNTIME_PARAMETERS, is_helper, is_replacement_decorator
 from ..source.source_tree import ParsedModule, SourceTree
 from . import values
+from .errors import SyncError
 from .model import Argument, Factory, Site, Todo
 
 
@@ -33,6 +34,16 @@ def _is_function(tree: SourceTree, module: ParsedModule, name: str) -> bool:
     return binding is not None and binding.kind == "definition" and isinstance(
         binding.node, (ast.FunctionDef, ast.AsyncFunctionDef)
     )
+
+
+def _missing_import(tree: SourceTree, module: ParsedModule, name: str) -> str | None:
+    """Why ``name``, imported from a module under the root, is not there (that module does not define
+    it, or does not exist); None when it is, or comes from outside the root."""
+    imported = module.imports.get(name)
+    if imported is None or imported[1] is None or not tree.exists(imported[0]):
+        return None
+    binding = tree.resolve(imported[0], imported[1])
+    return binding.reason if binding.kind == "missing" else None
 
 
 def read_factory(tree: SourceTree, provider: str, module: ParsedModule, function, site: Site) -> Factory | Todo:
@@ -98,6 +109,10 @@ def _construction(tree, module, function, factory: Factory, built, todo) -> Fact
             factory.arguments.append(Argument(k.arg, "bind", value.id))
         elif isinstance(value, ast.Name) and _is_function(tree, module, value.id):
             factory.arguments.append(Argument(k.arg, "hand_over", value.id))
+        elif isinstance(value, ast.Name) and (missing := _missing_import(tree, module, value.id)) is not None:
+            # Written as a bare name it would read as a value; the runtime's import of the provider fails.
+            raise SyncError(f"{module.rel}:{value.lineno}: {function.name} hands over {value.id} as {k.arg}=, "
+                            f"but {missing}: the runtime cannot import the provider module; nothing was written")
         else:
             factory.arguments.append(Argument(k.arg, "pass", ast.unparse(value)))
     return factory

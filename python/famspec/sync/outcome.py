@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import journal, project
+from . import journal, out_lock, project
 from .model import FamilySource, FrameworkSource, Todo
 
 
@@ -26,8 +26,12 @@ class Outcome:
 def apply(target: Path, source: FamilySource | FrameworkSource, check: bool) -> Outcome:
     """Writes the project into ``target`` as one step, or with ``check`` writes nothing and diffs it."""
     todos = sorted(source.todos, key=lambda t: (t.site.file, t.site.line))
-    completed = [] if check else journal.finish(target)
-    files, stale = project.planned(target, source)
-    if check:
-        return Outcome(todos, difference=project.diff(target, files, stale), unfinished=journal.unfinished(target))
-    return Outcome(todos, completed, changed=journal.write(target, files, stale))
+    # Another sync into the same OUT waits here (out_lock.py): each plans from the project the last one
+    # left, and none removes another's staging directory.
+    with out_lock.held(target, shared=check):
+        completed = [] if check else journal.finish(target)
+        files, stale = project.planned(target, source)
+        if check:
+            return Outcome(todos, difference=project.diff(target, files, stale),
+                           unfinished=journal.unfinished(target))
+        return Outcome(todos, completed, changed=journal.write(target, files, stale))

@@ -84,7 +84,11 @@ def read_family(source_root: Path, name: str, declarations: dict) -> FamilySourc
     _read_factories(tree, out)
     owns = family.owns_directory(registration)
     adapter = family.adapter_package(registration)
-    modules = wrappers.adapter_modules(tree, adapter) if owns else []
+    try:
+        modules = wrappers.adapter_modules(tree, adapter) if owns else []
+    except UnreadableSource as error:
+        raise SyncError(f"{error.rel}:{error.line or 1}: {error.reason} (a module of the family's adapter); fix "
+                        "it, or move it out of the adapter, and run sync again; nothing was written") from None
     for dotted in modules:
         _module(tree, dotted, "a module of the family's adapter")
     if owns:

@@ -132,12 +132,14 @@ def _wrapper(w) -> tuple[list[str], list[str]]:
 
 
 def _archetype(a) -> tuple[list[str], list[str]]:
+    router, shared_experts, storage = a.fingerprint
     return cpp.choices_comment(a.options), _entry([
-        ("fingerprint", [cpp.strings(a.fingerprint)]),
-        ("kind", [cpp.string(a.kind)]),
+        ("fingerprint", [f"{{.router = MoeRouter::{router}, .shared_experts = SharedExperts::{shared_experts}, "
+                         f".expert_storage = ExpertStorage::{storage}}}"]),
+        ("kind", ["ArchetypeKind::" + a.kind]),
         ("target_class", [cpp.string(a.target_class)]),
-        ("router_kind", [cpp.string(a.router_kind)]),
-        ("shared", [cpp.string(a.shared)]),
+        ("router_kind", ["MoeRouter::" + a.router_kind]),
+        ("shared", ["SharedExperts::" + a.shared]),
         ("strip_boundary_subpatterns", [cpp.strings(a.strip_boundary_subpatterns)]),
         ("compute_factory", [cpp.string(a.compute_factory)]),
         ("options", _signature(a.options, ITEMS_AT + 1 + len(".options = "))),

@@ -23,16 +23,9 @@ def _by_convention(dotted: str, function) -> bool:
 
 
 def adapter_modules(tree: SourceTree, package: str) -> list[str]:
-    """Every module under a family's adapter package, in path order."""
-    path, is_package = tree.module_path(package)
-    if path is None or not is_package:
-        return []
-    folder = path.parent if path.name == "__init__.py" else path
-    out = []
-    for file in sorted(folder.rglob("*.py")):
-        parts = file.relative_to(tree.root).with_suffix("").parts
-        out.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
-    return out
+    """Every module under a family's adapter package, in path order; raises UnreadableSource for a file
+    there the runtime could not import (SourceTree.module_files)."""
+    return tree.module_files(package)
 
 
 def aliases_in(module, defined: Mapping[str, object]) -> list[tuple[str, str, int]]:

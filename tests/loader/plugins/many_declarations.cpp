@@ -1,5 +1,5 @@
 // One family with as many replacement factories as the compile definition FAMSPEC_FIXTURE_DECLARATIONS
-// says (4 when unset): the size a plugin's declarations reach, for the manifest generator's limit.
+// says (4 when unset): a plugin of many declarations, read and copied whole.
 #include <array>
 #include <cstddef>
 #include <string_view>
@@ -42,7 +42,10 @@ constexpr Target kTarget{I};
 // The declarations, one factory per index of the pack; compile() calls it with its two passes.
 template <std::size_t... I>
 constexpr auto declare(auto use, std::index_sequence<I...>) {
-    return use(Plugin{.families = {{.model_type = "many",
+    return use(Identity{.name = "many_declarations",
+                        .version = "1.0.0",
+                        .description = "A family with a configurable number of factories"},
+               Plugin{.families = {{.model_type = "many",
                                     .architecture = "ManyForCausalLM",
                                     .factories = {Factory{.target = kTarget<I>.view(),
                                                           .constructs = wraps("ManyNorm", kModules),
@@ -59,5 +62,4 @@ constexpr auto kTables =
 
 }  // namespace
 
-FAMSPEC_PLUGIN_DESCRIPTOR("many_declarations", "1.0.0", "A family with a configurable number of factories",
-                          kTables.header);
+FAMSPEC_PLUGIN_TABLES(kTables);

@@ -2,7 +2,7 @@
 // block of table_layout.hpp while the compiler evaluates them, so that the plugin's binary holds the
 // block and no code that builds it.
 //
-//   constinit const auto tables = famspec::tables::compile([](auto use) { return use(Plugin{...}); });
+//   constexpr auto tables = famspec::tables::compile([](auto use) { return use(Identity{...}, Plugin{...}); });
 //
 // The declarations are passed through `use` so that their lists live for the whole evaluation: a
 // first pass counts the rows and characters, which fixes the type of the result, and a second pass
@@ -21,64 +21,94 @@
 
 namespace famspec::tables {
 
-// How many rows of each type, and characters, a plugin's block holds.
-struct Counts {
-    std::uint32_t chars = 0, texts = 0, literals = 0, parameters = 0, arguments = 0, factories = 0, cp_wrappers = 0,
-                  archetypes = 0, source_blocks = 0, families = 0, components = 0;
+// How many rows of each type, and characters, a plugin's block holds: one count per array of
+// BlockRows, in its order.
+using Counts = std::array<std::uint32_t, BlockRows::count>;
+
+// What a plugin says of itself, as FAMSPEC_PLUGIN writes it: the strings go into the block, the ABI
+// into its header.
+struct Identity {
+    std::string_view name{}, version{}, description{};
+    std::string_view compiler = FAMSPEC_COMPILER;
+    std::uint16_t abi_major = kAbiMajor;
+    std::uint16_t abi_minor = kAbiMinor;
 };
 
 namespace detail {
 
-// The member of Counts that counts rows of type Row.
-template <class Row>
-consteval std::uint32_t Counts::*count_of() {
-    if constexpr (std::is_same_v<Row, Text>) return &Counts::texts;
-    if constexpr (std::is_same_v<Row, LiteralRow>) return &Counts::literals;
-    if constexpr (std::is_same_v<Row, ParameterRow>) return &Counts::parameters;
-    if constexpr (std::is_same_v<Row, ArgumentRow>) return &Counts::arguments;
-    if constexpr (std::is_same_v<Row, FactoryRow>) return &Counts::factories;
-    if constexpr (std::is_same_v<Row, CpWrapperRow>) return &Counts::cp_wrappers;
-    if constexpr (std::is_same_v<Row, ArchetypeRow>) return &Counts::archetypes;
-    if constexpr (std::is_same_v<Row, SourceBlockRow>) return &Counts::source_blocks;
-    if constexpr (std::is_same_v<Row, FamilyRow>) return &Counts::families;
-    if constexpr (std::is_same_v<Row, ComponentRow>) return &Counts::components;
-}
+// The arrays of a block, one member each, nested so that the layout stays standard and each array's
+// byte offset is a constant: the list of row types is BlockRows, never spelt out here.
+template <Counts C, class... Rows>
+struct Arrays {
+    template <class Row>
+    static consteval std::size_t offset_of() {
+        static_assert(sizeof(Row) == 0, "not a row type of the block");
+        return 0;
+    }
+};
+template <Counts C, class First, class... Rest>
+struct Arrays<C, First, Rest...> {
+    std::array<First, C[kArrayOf<First>]> rows;
+    Arrays<C, Rest...> rest;
+
+    template <class Row>
+    constexpr auto& get() {
+        if constexpr (std::is_same_v<Row, First>) {
+            return rows;
+        } else {
+            return rest.template get<Row>();
+        }
+    }
+    template <class Row>
+    constexpr const auto& get() const {
+        if constexpr (std::is_same_v<Row, First>) {
+            return rows;
+        } else {
+            return rest.template get<Row>();
+        }
+    }
+    template <class Row>
+    static consteval std::size_t offset_of() {
+        if constexpr (std::is_same_v<Row, First>) {
+            return offsetof(Arrays, rows);
+        } else {
+            return offsetof(Arrays, rest) + Arrays<C, Rest...>::template offset_of<Row>();
+        }
+    }
+};
+
+template <Counts C, class List>
+struct ArraysOf;
+template <Counts C, class... Rows>
+struct ArraysOf<C, RowTypes<Rows...>> {
+    using type = Arrays<C, Rows...>;
+};
 
 }  // namespace detail
 
-// The block for one plugin. Standard layout, so the header can give each array's byte offset; the
-// arrays of 8-byte rows come first, so that none needs padding before it.
+// The block for one plugin: the header, then its arrays. Standard layout, so the header can give
+// each array's byte offset.
 template <Counts C>
 struct CompiledTables {
     static constexpr bool fills = true;
+    using Storage = typename detail::ArraysOf<C, BlockRows>::type;
 
     TableHeader header;
-    std::array<LiteralRow, C.literals> literals;
-    std::array<ParameterRow, C.parameters> parameters;
-    std::array<Text, C.texts> texts;
-    std::array<ArgumentRow, C.arguments> arguments;
-    std::array<FactoryRow, C.factories> factories;
-    std::array<CpWrapperRow, C.cp_wrappers> cp_wrappers;
-    std::array<ArchetypeRow, C.archetypes> archetypes;
-    std::array<SourceBlockRow, C.source_blocks> source_blocks;
-    std::array<FamilyRow, C.families> families;
-    std::array<ComponentRow, C.components> components;
-    std::array<char, C.chars> chars;
+    Storage arrays;
 
     template <class Row>
     constexpr auto& rows() {
-        if constexpr (std::is_same_v<Row, Text>) return texts;
-        if constexpr (std::is_same_v<Row, LiteralRow>) return literals;
-        if constexpr (std::is_same_v<Row, ParameterRow>) return parameters;
-        if constexpr (std::is_same_v<Row, ArgumentRow>) return arguments;
-        if constexpr (std::is_same_v<Row, FactoryRow>) return factories;
-        if constexpr (std::is_same_v<Row, CpWrapperRow>) return cp_wrappers;
-        if constexpr (std::is_same_v<Row, ArchetypeRow>) return archetypes;
-        if constexpr (std::is_same_v<Row, SourceBlockRow>) return source_blocks;
-        if constexpr (std::is_same_v<Row, FamilyRow>) return families;
-        if constexpr (std::is_same_v<Row, ComponentRow>) return components;
+        return arrays.template get<Row>();
     }
-    constexpr std::string_view text(Text at) const { return {chars.data() + at.offset, at.size}; }
+    template <class Row>
+    constexpr const auto& rows() const {
+        return arrays.template get<Row>();
+    }
+    template <class Row>
+    static consteval std::size_t offset_of() {
+        return offsetof(CompiledTables, arrays) + Storage::template offset_of<Row>();
+    }
+    constexpr std::string_view text(Text at) const { return {rows<char>().data() + at.offset, at.size}; }
 };
 
 namespace detail {
@@ -104,20 +134,21 @@ public:
 
     // The concatenation of the parts, as one string of the block.
     constexpr Text text(std::string_view first, std::string_view second = {}, std::string_view third = {}) {
-        const Text at{next_.chars, static_cast<std::uint32_t>(first.size() + second.size() + third.size())};
+        std::uint32_t& chars = next_[kArrayOf<char>];
+        const Text at{chars, static_cast<std::uint32_t>(first.size() + second.size() + third.size())};
         if (static_cast<std::uint64_t>(at.offset) + at.size > UINT32_MAX) refused_a_block_larger_than_4_GiB();
         for (const std::string_view part : {first, second, third}) {
             for (const char c : part) {
-                if constexpr (Store::fills) store_.chars[next_.chars] = c;
-                ++next_.chars;
+                if constexpr (Store::fills) store_.template rows<char>()[chars] = c;
+                ++chars;
             }
         }
         return at;
     }
     template <class Row>
     constexpr Range reserve(std::size_t count) {
-        const Range range{next_.*count_of<Row>(), static_cast<std::uint32_t>(count)};
-        next_.*count_of<Row>() += range.count;
+        const Range range{next_[kArrayOf<Row>], static_cast<std::uint32_t>(count)};
+        next_[kArrayOf<Row>] += range.count;
         return range;
     }
     template <class Row>
@@ -194,17 +225,17 @@ constexpr CpWrapperRow row(W& w, const CpWrapper& wrapper) {
 template <class W>
 constexpr ArchetypeRow row(W& w, const Archetype& archetype) {
     const Fingerprint& key = archetype.fingerprint;
-    return {w.text(key.router),
-            w.text(key.shared_experts),
-            w.text(key.expert_storage),
-            w.text(archetype.kind),
-            w.text(archetype.target_class),
-            w.text(archetype.router_kind),
-            w.text(archetype.shared),
-            w.text(archetype.compute_factory),
-            w.text(archetype.where),
-            list<Text>(w, archetype.strip_boundary_subpatterns),
-            signature(w, archetype.options)};
+    return {.router = key.router,
+            .shared_experts = key.shared_experts,
+            .expert_storage = key.expert_storage,
+            .kind = archetype.kind,
+            .router_kind = archetype.router_kind,
+            .shared = archetype.shared,
+            .target_class = w.text(archetype.target_class),
+            .compute_factory = w.text(archetype.compute_factory),
+            .where = w.text(archetype.where),
+            .strip_boundary_subpatterns = list<Text>(w, archetype.strip_boundary_subpatterns),
+            .options = signature(w, archetype.options)};
 }
 
 // By index, not string_view::find: under -fsanitize=address GCC cannot compare the pointer find
@@ -308,11 +339,18 @@ constexpr ComponentRow component(W& w, const Component& declared, Text package) 
             list<SourceBlockRow>(w, declared.source)};
 }
 
-// The whole plugin: its families (each with its amendments), then its components, each list whole in
-// its array.
+// The identity's strings, as written into the block.
+struct IdentityTexts {
+    Text name, version, description, compiler;
+};
+
+// The whole plugin: its identity, its families (each with its amendments), then its components,
+// each list whole in its array.
 template <class W>
-constexpr void write(W& w, const Plugin& plugin) {
+constexpr IdentityTexts write(W& w, const Identity& identity, const Plugin& plugin) {
     check_amendments(plugin);
+    const IdentityTexts texts{w.text(identity.name), w.text(identity.version), w.text(identity.description),
+                              w.text(identity.compiler)};
     const Range families = w.template reserve<FamilyRow>(plugin.families.size());
     std::uint32_t at_family = families.first;
     for (const Family& each : plugin.families) w.put(at_family++, family_row(w, each, plugin.amendments));
@@ -323,53 +361,55 @@ constexpr void write(W& w, const Plugin& plugin) {
         const Text package = w.text(group.package);
         for (const Component& each : group.components) w.put(at++, component(w, each, package));
     }
+    return texts;
+}
+
+// The header's section of each array of BlockRows.
+template <class T, class... Rows>
+constexpr void place_arrays(TableHeader& header, const Counts& counts, RowTypes<Rows...>) {
+    ((header.array<Rows>() =
+          Section{static_cast<std::uint32_t>(T::template offset_of<Rows>()), counts[kArrayOf<Rows>]}),
+     ...);
 }
 
 struct CountRows {
-    constexpr Counts operator()(const Plugin& plugin) const {
+    constexpr Counts operator()(const Identity& identity, const Plugin& plugin) const {
         Counting counting;
         Writer writer(counting);
-        write(writer, plugin);
+        write(writer, identity, plugin);
         return writer.used();
     }
 };
 
 template <Counts C>
 struct WriteRows {
-    constexpr CompiledTables<C> operator()(const Plugin& plugin) const {
-        CompiledTables<C> tables{};
-        Writer writer(tables);
-        write(writer, plugin);
+    constexpr CompiledTables<C> operator()(const Identity& identity, const Plugin& plugin) const {
         using T = CompiledTables<C>;
-        const auto at = [](std::size_t offset, std::uint32_t count) {
-            return Section{static_cast<std::uint32_t>(offset), count};
-        };
-        tables.header = TableHeader{
-            .format = kTableFormat,
-            .byte_size = static_cast<std::uint32_t>(sizeof(T)),
-            .chars = at(offsetof(T, chars), C.chars),
-            .texts = at(offsetof(T, texts), C.texts),
-            .literals = at(offsetof(T, literals), C.literals),
-            .parameters = at(offsetof(T, parameters), C.parameters),
-            .arguments = at(offsetof(T, arguments), C.arguments),
-            .factories = at(offsetof(T, factories), C.factories),
-            .cp_wrappers = at(offsetof(T, cp_wrappers), C.cp_wrappers),
-            .archetypes = at(offsetof(T, archetypes), C.archetypes),
-            .source_blocks = at(offsetof(T, source_blocks), C.source_blocks),
-            .families = at(offsetof(T, families), C.families),
-            .components = at(offsetof(T, components), C.components),
-        };
+        T tables{};
+        Writer writer(tables);
+        const IdentityTexts texts = write(writer, identity, plugin);
+        TableHeader& header = tables.header;
+        header.abi_major = identity.abi_major;
+        header.abi_minor = identity.abi_minor;
+        header.header_size = sizeof(TableHeader);
+        header.byte_size = static_cast<std::uint32_t>(sizeof(T));
+        header.name = texts.name;
+        header.version = texts.version;
+        header.description = texts.description;
+        header.compiler = texts.compiler;
+        place_arrays<T>(header, C, BlockRows{});
         return tables;
     }
 };
 
 }  // namespace detail
 
-// `declare` is a captureless lambda `[](auto use) { return use(Plugin{...}); }`.
+// `declare` is a captureless lambda `[](auto use) { return use(Identity{...}, Plugin{...}); }`.
 template <class Declare>
 consteval auto compile(Declare) {
-    constexpr Counts counts = Declare{}(detail::CountRows{});
-    return Declare{}(detail::WriteRows<counts>{});
+    // The counts go straight into the template argument: GCC 12 will not take an array-valued
+    // constexpr local there.
+    return Declare{}(detail::WriteRows<Declare{}(detail::CountRows{})>{});
 }
 
 }  // namespace famspec::tables

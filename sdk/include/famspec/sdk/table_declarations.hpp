@@ -169,17 +169,26 @@ struct CpWrapper {
     std::string_view where{};
 };
 
-// The structure key detected on a MoE block (famspec::MoeFingerprint).
+// The words of an archetype, as an author writes them inside FAMSPEC_PLUGIN.
+using famspec::ArchetypeKind;
+using famspec::ExpertStorage;
+using famspec::MoeRouter;
+using famspec::SharedExperts;
+
+// The structure key detected on a MoE block: `.fingerprint = {.router = MoeRouter::topk_router_module,
+// .shared_experts = SharedExperts::none, .expert_storage = ExpertStorage::batched_parameters}`.
 struct Fingerprint {
-    std::string_view router{}, shared_experts{}, expert_storage{};
+    MoeRouter router = MoeRouter::softmax_topk;
+    SharedExperts shared_experts = SharedExperts::none;
+    ExpertStorage expert_storage = ExpertStorage::module_list;
 };
 
 struct Archetype {
     Fingerprint fingerprint{};
-    std::string_view kind = "moe_ep_routed";
+    ArchetypeKind kind = ArchetypeKind::moe_ep_routed;
     std::string_view target_class{};
-    std::string_view router_kind{};
-    std::string_view shared{};
+    MoeRouter router_kind = MoeRouter::softmax_topk;  // the runtime router adapter
+    SharedExperts shared = SharedExperts::none;       // how the shared branch merges
     Names strip_boundary_subpatterns{};
     std::string_view compute_factory{};
     Signature options{};

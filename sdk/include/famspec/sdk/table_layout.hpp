@@ -1,24 +1,30 @@
-// The flat, constant tables a plugin hands to the core: what crosses the boundary once a plugin is
-// data (docs/design/plugin-tables.md).
+// The flat, constant tables a plugin hands to the core: the whole plugin, as data
+// (docs/design/plugin-tables.md).
 //
-// One block of read-only data: a header, then one array per row type, then the characters of every
-// string. Rows name strings and lists by offset and count into those arrays, never by pointer, so the
-// block needs no relocation (it lies in .rodata, its pages shared and clean) and the core can check
-// every reference against the block's size before it follows one. Every row is plain integers, in a
-// layout that does not depend on the standard library. famspec::tables::compile() (table_compiler.hpp)
+// One block of read-only data, the contents of the plugin file's `.famspec_tables` section: a header
+// (the plugin's identity and what it was built for), then one array per row type, then the characters
+// of every string. Rows name strings and lists by offset and count into those arrays, never by
+// pointer, so the block needs no relocation and the core can read it straight from the file,
+// checking every reference against the block's size before it follows one. Every row is plain
+// integers, in a layout that depends on neither the compiler nor its standard library: only on the
+// word size and byte order, which the header states. famspec::tables::compile() (table_compiler.hpp)
 // writes the block at compile time from the declarations of table_declarations.hpp.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
+#include "famspec/sdk/abi.hpp"
 #include "famspec/sdk/construction.hpp"
 #include "famspec/sdk/construction_mode.hpp"
+#include "famspec/sdk/moe_vocabulary.hpp"
 #include "famspec/sdk/parameter.hpp"
 
 namespace famspec::tables {
 
 // Bumped with any change to a row or to the header; the core refuses a format it does not know.
-inline constexpr std::uint32_t kTableFormat = 1;
+inline constexpr std::uint32_t kTableFormat = 2;
 
 // A string: its characters in the block's character array.
 struct Text {
@@ -58,8 +64,8 @@ struct ArgumentRow {
     Text value{};
 };
 
-// A replacement factory (famspec::ReplacementFactory). Its parameters are module, module_fqn and
-// context, which every factory takes, then `options`; the target is fully qualified.
+// A replacement factory. Its parameters are module, module_fqn and context, which every factory
+// takes, then `options`; the target is fully qualified.
 struct FactoryRow {
     Text target{};
     Text where{};
@@ -73,29 +79,34 @@ struct FactoryRow {
     Text runtime_only_reason{};
 };
 
-// A context-parallel wrapper (famspec::CpWrapper).
+// A context-parallel wrapper.
 struct CpWrapperRow {
     Text target{};
     Text where{};
     Range options{};  // ParameterRows
 };
 
-// A routed-MoE archetype (famspec::MoeArchetype).
+// A routed-MoE archetype: the structure key it is detected by, then what it stands for.
 struct ArchetypeRow {
-    Text router{}, shared_experts{}, expert_storage{};  // the fingerprint
-    Text kind{}, target_class{}, router_kind{}, shared{}, compute_factory{}, where{};
+    MoeRouter router = MoeRouter::softmax_topk;
+    SharedExperts shared_experts = SharedExperts::none;
+    ExpertStorage expert_storage = ExpertStorage::module_list;
+    ArchetypeKind kind = ArchetypeKind::moe_ep_routed;
+    MoeRouter router_kind = MoeRouter::softmax_topk;
+    SharedExperts shared = SharedExperts::none;
+    Text target_class{}, compute_factory{}, where{};
     Range strip_boundary_subpatterns{};  // Texts
     Range options{};                     // ParameterRows
 };
 
-// A block of Python source (famspec::SourceBlock); the lists are Texts.
+// A block of Python source; the lists are Texts.
 struct SourceBlockRow {
     Range defines{}, needs{}, imports{};
     Text text{};
 };
 
-// A family (famspec::FamilyAdapter) and everything it declares. Its own lists are Texts, except
-// interface_blocks (SourceBlockRows) and the declarations, each of its own row type.
+// A family and everything it declares. Its own lists are Texts, except interface_blocks
+// (SourceBlockRows) and the declarations, each of its own row type.
 struct FamilyRow {
     Text model_type{}, architecture{}, where{};
     Range aliases{}, directory_aliases{}, providers{}, compute_functions{};
@@ -103,12 +114,35 @@ struct FamilyRow {
     Range factories{}, cp_wrappers{}, archetypes{};
 };
 
-// A generic component (famspec::Component); its defining module is import_module.submodule.
+// A generic component; its defining module is import_module.submodule.
 struct ComponentRow {
     Text import_module{}, name{}, submodule{}, where{};
     Range signature{};  // ParameterRows
     Range source{};     // SourceBlockRows
 };
+
+// The block's arrays, one per row type, written once: their order in the block (the arrays of
+// 8-byte rows first, so that none needs padding before it, the characters last) and the index of
+// each one's Section in the header. The compiler, the view and the core all go by this list.
+template <class... Rows>
+struct RowTypes {
+    static constexpr std::size_t count = sizeof...(Rows);
+};
+using BlockRows = RowTypes<LiteralRow, ParameterRow, Text, ArgumentRow, FactoryRow, CpWrapperRow, ArchetypeRow,
+                           SourceBlockRow, FamilyRow, ComponentRow, char>;
+
+template <class Row, class First, class... Rest>
+consteval std::size_t index_in(RowTypes<First, Rest...>) {
+    if constexpr (std::is_same_v<Row, First>) {
+        return 0;
+    } else {
+        static_assert(sizeof...(Rest) > 0, "not a row type of the block");
+        return 1 + index_in<Row>(RowTypes<Rest...>{});
+    }
+}
+// The index of Row's array among BlockRows.
+template <class Row>
+inline constexpr std::size_t kArrayOf = index_in<Row>(BlockRows{});
 
 // Where one array lies: its byte offset from the start of the header, and its number of rows.
 struct Section {
@@ -116,13 +150,38 @@ struct Section {
     std::uint32_t count = 0;
 };
 
-// The start of the block. `families` and `components` are the plugin's top-level lists: all the
-// rows of their arrays.
+// Read in the host's byte order, 0x01020304 when the plugin's order is the host's.
+inline constexpr std::uint32_t kByteOrderMark = 0x01020304;
+inline constexpr std::uint16_t kWordBits = sizeof(void*) * 8;
+
+// The start of the block. The first four fields keep their offsets in every ABI, so that any core
+// reads the magic and the ABI before anything else. `families` and `components` (the FamilyRow and
+// ComponentRow arrays) are the plugin's top-level lists: all the rows of their arrays.
 struct TableHeader {
+    std::uint64_t magic = kPluginMagic;
+    std::uint16_t abi_major = kAbiMajor;
+    std::uint16_t abi_minor = kAbiMinor;
+    std::uint32_t header_size = 0;  // sizeof(TableHeader) of the plugin's SDK
+    std::uint32_t byte_order = kByteOrderMark;
+    std::uint16_t word_bits = kWordBits;
+    std::uint16_t reserved = 0;
     std::uint32_t format = kTableFormat;
     std::uint32_t byte_size = 0;  // of the whole block, header included
-    Section chars, texts, literals, parameters, arguments, factories, cp_wrappers, archetypes, source_blocks, families,
-        components;
+    Text name{}, version{}, description{}, compiler{};
+    Section arrays[BlockRows::count] = {};
+
+    template <class Row>
+    constexpr Section& array() {
+        return arrays[kArrayOf<Row>];
+    }
+    template <class Row>
+    constexpr const Section& array() const {
+        return arrays[kArrayOf<Row>];
+    }
 };
+
+// The fixed prefix a core of any ABI reads first.
+static_assert(offsetof(TableHeader, magic) == 0 && offsetof(TableHeader, abi_major) == 8 &&
+              offsetof(TableHeader, abi_minor) == 10 && offsetof(TableHeader, header_size) == 12);
 
 }  // namespace famspec::tables

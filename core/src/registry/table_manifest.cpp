@@ -1,0 +1,72 @@
+#include "registry/table_manifest.hpp"
+
+#include <bit>
+
+#include "famspec/fingerprint.hpp"
+#include "famspec/names.hpp"
+
+namespace famspec::detail {
+namespace {
+
+using namespace famspec::tables;
+
+class ClaimReader {
+public:
+    ClaimReader(const TableView& view, CopyBudget& budget) : view_(view), budget_(budget) {}
+
+    std::string text(Text at) const {
+        budget_.charge(at.size);
+        return std::string(view_.text(at));
+    }
+    std::vector<std::string> texts(Range at) const {
+        std::vector<std::string> out;
+        for (const Text each : view_.rows<Text>(at)) out.push_back(text(each));
+        return out;
+    }
+    const TableView& view() const { return view_; }
+
+private:
+    const TableView& view_;
+    CopyBudget& budget_;
+};
+
+void claim_family(const ClaimReader& read, const FamilyRow& row, PluginManifest& manifest) {
+    manifest.families.push_back({read.text(row.model_type), read.text(row.architecture), read.texts(row.aliases),
+                                 read.texts(row.directory_aliases)});
+    for (const FactoryRow& factory : read.view().rows<FactoryRow>(row.factories)) {
+        manifest.factories.push_back(read.text(factory.target));
+    }
+    for (const CpWrapperRow& wrapper : read.view().rows<CpWrapperRow>(row.cp_wrappers)) {
+        manifest.cp_wrappers.push_back(read.text(wrapper.target));
+    }
+    for (const ArchetypeRow& archetype : read.view().rows<ArchetypeRow>(row.archetypes)) {
+        manifest.archetypes.push_back({read.text(archetype.compute_factory),
+                                       {std::string(name_of(archetype.router)),
+                                        std::string(name_of(archetype.shared_experts)),
+                                        std::string(name_of(archetype.expert_storage))}});
+    }
+}
+
+}  // namespace
+
+PluginManifest manifest_of(const TableView& view, CopyBudget& budget) {
+    const ClaimReader read(view, budget);
+    const TableHeader& header = view.header();
+    PluginManifest manifest;
+    manifest.name = read.text(header.name);
+    manifest.version = read.text(header.version);
+    manifest.description = read.text(header.description);
+    manifest.abi_major = header.abi_major;
+    manifest.abi_minor = header.abi_minor;
+    manifest.table_bytes = header.byte_size;
+    manifest.fingerprint = build_fingerprint(header.abi_major, header.abi_minor, header.format, header.word_bits,
+                                             std::endian::native == std::endian::big, read.text(header.compiler));
+    for (const FamilyRow& family : view.families()) claim_family(read, family, manifest);
+    for (const ComponentRow& component : view.components()) {
+        manifest.components.push_back(read.text(component.import_module) + "." + read.text(component.submodule) + "." +
+                                      read.text(component.name));
+    }
+    return normalized(std::move(manifest));
+}
+
+}  // namespace famspec::detail

@@ -9,9 +9,12 @@ export DEBIAN_FRONTEND=noninteractive
 packages=(g++ clang cmake make pkg-config binutils python3 clang-format
           libboost1.81-dev libboost-json1.81-dev libyaml-cpp-dev doctest-dev libcli11-dev nettle-dev
           python3-dev pybind11-dev python3-pytest python3-torch python3-yaml
-          # The wheel: the PEP 517 front end (`python3 -m build`), the type checker of its stubs, and
-          # patchelf, which gives the libraries the wheel carries their $ORIGIN run path.
-          python3-build python3-mypy patchelf)
+          # The wheel: the PEP 517 front end (`python3 -m build`), the type checker of its stubs,
+          # patchelf (scikit-build-core's wheel repair step looks for it), exceptiongroup (which
+          # scikit-build-core imports under CPython 3.9 and 3.10), ccache (scripts/build-wheels.sh
+          # compiles the C++ shared by the five wheels once) and debootstrap (the Debian 11 root of
+          # tests/wheel/debian11).
+          python3-build python3-mypy patchelf python3-exceptiongroup ccache debootstrap)
 # The wheel's build backend, scikit-build-core, is in bookworm-backports (0.11), not in bookworm.
 backports=(python3-scikit-build-core)
 backports_sources=/etc/apt/sources.list.d/bookworm-backports.sources
@@ -46,3 +49,5 @@ if ((${#missing_backports[@]})); then
     echo "installing from bookworm-backports: ${missing_backports[*]}"
     apt-get install -y -qq --no-install-recommends -t bookworm-backports "${missing_backports[@]}" >/dev/null
 fi
+# The glibc 2.31 sysroot the wheel is built against (cmake/FamspecWheelToolchain.cmake): once.
+bash "$(dirname "$0")/wheel-sysroot.sh"

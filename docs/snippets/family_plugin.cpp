@@ -47,11 +47,11 @@ FAMSPEC_PLUGIN("docs_moe", "1.0.0", "Docs-MoE family", Plugin{
         },
         // [snippet:archetype]
         .archetypes = {{
-            .fingerprint = {"sigmoid_group", "additive", "module_list"},
-            .kind = "moe_ep_routed",
+            .fingerprint = {.router = MoeRouter::sigmoid_group, .shared_experts = SharedExperts::additive, .expert_storage = ExpertStorage::module_list},
+            .kind = ArchetypeKind::moe_ep_routed,
             .target_class = "DocsMoeBlock",
-            .router_kind = "sigmoid_group",
-            .shared = "additive",
+            .router_kind = MoeRouter::sigmoid_group,
+            .shared = SharedExperts::additive,
             .strip_boundary_subpatterns = {},
             .compute_factory = "hyper_parallel.models.docs_moe.adapter.distributed.expert_parallel."
                                "docs_moe_ep_compute_fn",

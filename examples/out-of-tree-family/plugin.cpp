@@ -24,11 +24,11 @@ FAMSPEC_PLUGIN("acme_moe", "1.0.0", "Acme-MoE family (out-of-tree example)", Plu
             .where = FAMSPEC_HERE,
         }},
         .archetypes = {{
-            .fingerprint = {"softmax_topk", "gated", "module_list"},
-            .kind = "moe_ep_routed",
+            .fingerprint = {.router = MoeRouter::softmax_topk, .shared_experts = SharedExperts::gated, .expert_storage = ExpertStorage::module_list},
+            .kind = ArchetypeKind::moe_ep_routed,
             .target_class = "AcmeMoeSparseBlock",
-            .router_kind = "softmax_topk",
-            .shared = "additive",
+            .router_kind = MoeRouter::softmax_topk,
+            .shared = SharedExperts::additive,
             .strip_boundary_subpatterns = {},
             .compute_factory = "hyper_parallel.models.acme_moe.adapter.distributed.expert_parallel."
                                "acme_moe_ep_compute_fn",

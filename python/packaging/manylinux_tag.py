@@ -1,14 +1,24 @@
-"""Tags a famspec wheel built for this machine (``linux_x86_64``) as PEP 600's ``manylinux_2_X_x86_64``.
+"""Checks a famspec wheel against ``manylinux_2_28`` and tags it as PEP 600's ``manylinux_2_X_x86_64``.
 
-X is the highest ``GLIBC_2.X`` symbol version any ELF file of the wheel needs (its ``.gnu.version_r``,
-as ``readelf -V`` lists it): pip installs the wheel where glibc is at least that. The files are not
-changed; the wheel is written again under its new name, with the new tag in ``WHEEL`` and ``RECORD``,
-and the old one removed. It refuses a wheel whose files need, from outside the wheel, a library other
-than glibc's, ``libstdc++.so.6`` and ``libgcc_s.so.1``.
+The check: no ELF file of the wheel needs, from outside the wheel, a library other than glibc's,
+``libstdc++.so.6`` and ``libgcc_s.so.1``, nor a symbol version newer than manylinux_2_28's reference
+system (AlmaLinux 8: glibc 2.28, GCC 8's libstdc++ and libgcc_s) provides. Each offending file is named
+with the symbol and its version (``lib/libfamspec.so.0: pthread_cond_clockwait@GLIBC_2.30``).
+
+The tag: X is the highest ``GLIBC_2.X`` symbol version any ELF file of the wheel needs (its
+``.gnu.version_r``, as ``readelf -V`` lists it): pip installs the wheel where glibc is at least that.
+The files are not changed; the wheel is written again under its new name, with the new tag in
+``WHEEL`` and ``RECORD``, and the old one removed.
 
     python3 python/packaging/manylinux_tag.py dist/famspec-0.1.0-cp311-cp311-linux_x86_64.whl
 
-prints the path of the tagged wheel. Standard library and binutils' ``readelf`` only.
+checks and tags, and prints the path of the tagged wheel;
+
+    python3 python/packaging/manylinux_tag.py --check WHEEL_OR_DIRECTORY
+
+checks only, and prints each ELF file with the newest glibc version it needs, then the tag the files
+allow (the wheel's build runs it on the installed package, cmake/FamspecWheel.cmake). Exit status 1
+when the check fails. Standard library and binutils' ``readelf`` only.
 """
 
 from __future__ import annotations
@@ -27,6 +37,16 @@ ALLOWED = re.compile(r"(libc|libm|libdl|librt|libpthread|libresolv|libutil|ld-li
                      r"|libstdc\+\+\.so\.6|libgcc_s\.so\.1")
 
 
+# The newest symbol version of each library manylinux_2_28 lets a file need (auditwheel's policy for
+# manylinux_2_28, from AlmaLinux 8).
+NEWEST = {"GLIBC": (2, 28), "GLIBCXX": (3, 4, 25), "CXXABI": (1, 3, 11), "GCC": (7, 0, 0)}
+POLICY = "manylinux_2_28"
+
+
+def _version(text: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in text.split("."))
+
+
 def elf_files(directory: Path) -> list[Path]:
     return sorted(p for p in directory.rglob("*")
                   if p.is_file() and not p.is_symlink() and p.read_bytes()[:4] == b"\x7fELF")
@@ -40,6 +60,28 @@ def needed(path: Path) -> list[str]:
 def glibc_versions(path: Path) -> set[tuple[int, int]]:
     versions = subprocess.run(["readelf", "-V", "-W", str(path)], capture_output=True, text=True, check=True).stdout
     return {(int(major), int(minor)) for major, minor in re.findall(r"Name: GLIBC_(\d+)\.(\d+)", versions)}
+
+
+def too_new_symbols(path: Path) -> list[str]:
+    """The symbols the file takes from outside it, ``name@LIBRARY_VERSION``, newer than NEWEST allows."""
+    symbols = subprocess.run(["readelf", "--dyn-syms", "-W", str(path)], capture_output=True, text=True,
+                             check=True).stdout
+    found = set()
+    for name, library, version in re.findall(r" UND (\S+)@(GLIBC|GLIBCXX|CXXABI|GCC)_([0-9.]+)", symbols):
+        if _version(version) > NEWEST[library]:
+            found.add(f"{name}@{library}_{version}")
+    return sorted(found, key=lambda symbol: (symbol.split("@")[1], symbol))
+
+
+def check(directory: Path) -> list[str]:
+    """What keeps the files under DIRECTORY from manylinux_2_28, one line per file; empty when nothing."""
+    problems = [f"{path}: needs {', '.join(libraries)} from outside the wheel"
+                for path, libraries in outside_libraries(directory).items()]
+    for path in elf_files(directory):
+        symbols = too_new_symbols(path)
+        if symbols:
+            problems.append(f"{path.relative_to(directory)}: needs {', '.join(symbols)}, newer than {POLICY} allows")
+    return problems
 
 
 def outside_libraries(directory: Path) -> dict[str, list[str]]:
@@ -72,9 +114,9 @@ def retag(wheel: Path) -> Path:
     with tempfile.TemporaryDirectory(prefix="famspec-tag-") as unpacked:
         with zipfile.ZipFile(wheel) as archive:
             archive.extractall(unpacked)
-        outside = outside_libraries(Path(unpacked))
-        if outside:
-            raise SystemExit(f"manylinux_tag: {wheel.name} needs libraries from outside it: {outside}")
+        problems = check(Path(unpacked))
+        if problems:
+            raise SystemExit(f"manylinux_tag: {wheel.name} is not {POLICY}:\n  " + "\n  ".join(problems))
         tag = platform_tag(Path(unpacked))
     parts[4] = tag
     tagged = wheel.with_name("-".join(parts) + ".whl")
@@ -98,7 +140,31 @@ def retag(wheel: Path) -> Path:
     return tagged
 
 
+def report(target: Path) -> int:
+    """--check: each ELF file with the newest glibc it needs, the tag, and what fails the check."""
+    with tempfile.TemporaryDirectory(prefix="famspec-check-") as unpacked:
+        directory = target
+        if target.is_file():
+            with zipfile.ZipFile(target) as archive:
+                archive.extractall(unpacked)
+            directory = Path(unpacked)
+        for path in elf_files(directory):
+            newest = max(glibc_versions(path), default=None)
+            glibc = f"GLIBC_{newest[0]}.{newest[1]}" if newest else "no GLIBC_ version"
+            print(f"{glibc:>12}  {path.relative_to(directory)}")
+        problems = check(directory)
+        for problem in problems:
+            print(f"manylinux_tag: {problem}", file=sys.stderr)
+        if problems:
+            return 1
+        tag = platform_tag(directory)
+        print(f"{tag}: installs where glibc is {'.'.join(tag.split('_')[1:3])} or newer")
+        return 0
+
+
 if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "--check":
+        sys.exit(report(Path(sys.argv[2])))
     if len(sys.argv) != 2:
-        raise SystemExit("usage: manylinux_tag.py WHEEL")
+        raise SystemExit("usage: manylinux_tag.py WHEEL | manylinux_tag.py --check WHEEL_OR_DIRECTORY")
     print(retag(Path(sys.argv[1])))

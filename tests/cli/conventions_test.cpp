@@ -221,21 +221,25 @@ TEST_CASE("list fits 100 columns with paths relative to the search directory; --
 
 // ---- new commands ---------------------------------------------------------------------------------
 
-TEST_CASE("info reads a plugin's manifest, ABI and fingerprint without loading it") {
-    // A plugin that would exit famspec if it were loaded: info must not run any of its code.
-    const std::string file = fixture_file("exit_in_static_init").string();
+TEST_CASE("info reads a plugin's tables, ABI and fingerprint without loading it") {
+    // A plugin whose code would fault if it ran: info reads the file only.
+    const std::string file = fixture_file("code_never_runs").string();
     const ProcessResult text_run = run_cli({"info", file});
     INFO(describe(text_run));
     CHECK(text_run.exit_code == kOk);
-    CHECK(text_run.out.starts_with("plugin exit_in_static_init 1.0.0 (" + file + ")\n"));
+    CHECK(text_run.signal == 0);
+    CHECK(text_run.out.starts_with("plugin code_never_runs 1.0.0 (" + file + ")\n"));
     CHECK(text_run.out.find("  fingerprint:  " + std::string(famspec::core_fingerprint()) + "\n") != std::string::npos);
-    CHECK(text_run.out.find("  families:\n    exit_in_static_init (exit_in_static_initForCausalLM)\n") !=
+    CHECK(text_run.out.find("  families:\n    code_never_runs (CodeNeverRunsForCausalLM)\n") != std::string::npos);
+    CHECK(text_run.out.find(
+              "  factories:\n    hyper_parallel.models.code_never_runs.adapter.replacements.replace_norm\n") !=
           std::string::npos);
 
     const json::object report = run_json({"info", file, "--json"}, kOk);
     CHECK(text(report, "status") == "ok");
     CHECK(text(report, "fingerprint") == famspec::core_fingerprint());
-    CHECK(text(report.at("manifest").as_object(), "name") == "exit_in_static_init");
+    CHECK(text(report.at("manifest").as_object(), "name") == "code_never_runs");
+    CHECK(text(report.at("core").as_object(), "fingerprint") == famspec::core_fingerprint());
 
     const ProcessResult refused = run_cli({"info", fixture_file("abi_major_mismatch").string()});
     CHECK(refused.exit_code == kFailed);
@@ -366,12 +370,13 @@ TEST_CASE("the bash completion and the man page are generated from the command d
         {"bash", "-c",
          "source '" + famspec::test::build_dir() +
              "/share/bash-completion/completions/famspec'; COMP_WORDS=(famspec l); COMP_CWORD=1; _famspec; echo "
-             "\"${COMPREPLY[*]}\"; COMP_WORDS=(famspec verify --ti); COMP_CWORD=2; _famspec; echo "
+             "\"${COMPREPLY[*]}\"; COMP_WORDS=(famspec verify --lo); COMP_CWORD=2; _famspec; echo "
              "\"${COMPREPLY[*]}\""});
-    CHECK(completed.out == "list\n--timeout\n");
+    CHECK(completed.out == "list\n--long\n");
     const std::string man = read_file(famspec::test::build_dir() + "/share/man/man1/famspec.1");
     CHECK(man.find(".SS external\\-state\n") != std::string::npos);
-    CHECK(man.find("\\fB\\-\\-timeout\\fR \\fISECONDS\\fR") != std::string::npos);
+    CHECK(man.find("\\fB\\-\\-compare\\fR \\fIFILE\\fR") != std::string::npos);
+    CHECK(man.find("timeout") == std::string::npos);
 }
 
 TEST_CASE("empty option values are refused by name") {

@@ -32,15 +32,17 @@ const std::string kPartial =
 TEST_CASE("resolve --batch with a plugin that failed answers nothing and exits 1, as resolve --target does") {
     ProcessOptions input;
     input.input = norm_query();
-    const std::vector<std::string> plugins{"--plugin-path", plugin_dir(), "--plugin-path",
-                                           fixture_dir("manifest_corrupt")};
+    const std::vector<std::string> plugins{"--plugin-path", plugin_dir(), "--plugin-path", fixture_dir("bad_magic")};
     std::vector<std::string> batch{"resolve", "--batch"};
     batch.insert(batch.end(), plugins.begin(), plugins.end());
     const ProcessResult refused = run_cli(batch, input);
     INFO(describe(refused));
     CHECK(refused.exit_code == kFailed);
     CHECK(refused.out.empty());
-    CHECK(refused.err.ends_with(kPartial));
+    CHECK(refused.err == "famspec: error: plugin not loaded (compatibility): " + fixture_file("bad_magic").string() +
+                             ": its .famspec_tables section does not begin with famspec's table magic: not a famspec "
+                             "plugin\n" +
+                             kPartial);
 
     std::vector<std::string> single{"resolve", "--target", kQwenNorm, "--module-type", kQwenNormType};
     single.insert(single.end(), plugins.begin(), plugins.end());

@@ -1,6 +1,7 @@
-// The process supervisor: the verdict on a work process as a pure function of what it recorded and
-// its wait status; and famspec interrupted by SIGTERM, SIGINT or SIGHUP while it loads a slow plugin
-// ends by the same signal, says so, and leaves no process behind.
+// The process supervisor, for the one place famspec still runs other code: the Python-backed commands
+// (audit, sync) run python3 in a child. Its verdicts are pure functions; famspec interrupted by
+// SIGTERM, SIGINT or SIGHUP while a slow Python child runs ends by the same signal, says so, and
+// leaves no process behind; a child that stops on its own is killed, not waited for.
 #include "supervisor.hpp"
 
 #include <doctest/doctest.h>
@@ -21,39 +22,45 @@
 extern char** environ;
 
 using namespace famspec::test::cli;
-using famspec::PluginStage;
-using famspec::cli::Ending;
-using famspec::cli::judge;
+using famspec::cli::interrupted;
+using famspec::cli::stopped_alone;
 using famspec::cli::Verdict;
-using famspec::cli::WorkRecord;
-using famspec::cli::WorkState;
 
 namespace {
 
-constexpr int exited(int code) { return code << 8; }  // a wait status
-constexpr int killed(int signal) { return signal; }
-const WorkRecord kInRegister{WorkState::in_plugin, 0, PluginStage::register_, "/p/famspec_x.so", "", ""};
-
 bool process_exists(pid_t pid) { return ::kill(pid, 0) == 0 || errno != ESRCH; }
+
+// A fake interpreter (FAMSPEC_PYTHON) that passes the handshake, writes its pid, and then sleeps for
+// a minute as the very same process.
+fs::path slow_python(const TempDir& dir) {
+    const fs::path python = dir / "python3";
+    std::ofstream(python) << "#!/bin/sh\nprintf 'famspec-python 1\\n' >&3\nexec 3>&-\n"
+                             "echo $$ > \"$FAMSPEC_TEST_PYTHON_PIDFILE\"\nexec sleep 60\n";
+    fs::permissions(python, fs::perms::owner_all);
+    return python;
+}
 
 struct Interrupted {
     int status = 0;
-    pid_t worker = 0;
+    pid_t child = 0;
+    std::string python;
     std::string out;
     std::string err;
 };
 
-// famspec summary with the slow plugin on its path, sent `signal` once the plugin is loading: to
-// famspec, or to the process that loads the plugin.
-Interrupted interrupt_while_loading(int signal, bool to_worker = false) {
+// famspec audit with the slow interpreter, sent `signal` once the interpreter runs: to famspec, or to
+// the interpreter alone.
+Interrupted interrupt_while_python_runs(int signal, bool to_child = false) {
     TempDir dir;
-    const std::string pidfile = (dir / "loading").string();
-    std::vector<std::string> args{cli_path(),      "summary",    "--digest",      qwen_plan(),
-                                  "--plugin-path", plugin_dir(), "--plugin-path", fixture_dir("hangs_in_static_init")};
-    std::vector<std::string> environment{"FAMSPEC_TEST_LOADING_PIDFILE=" + pidfile};
+    const std::string pidfile = (dir / "running").string();
+    Interrupted result;
+    result.python = slow_python(dir).string();
+    std::vector<std::string> args{cli_path(), "audit", "--help"};
+    std::vector<std::string> environment{"FAMSPEC_TEST_PYTHON_PIDFILE=" + pidfile, "FAMSPEC_PYTHON=" + result.python};
     for (char** entry = environ; *entry != nullptr; ++entry) {
         const std::string_view item(*entry);
-        if (!item.starts_with("FAMSPEC_PLUGIN_PATH=") && !item.starts_with("FAMSPEC_TEST_LOADING_PIDFILE="))
+        if (!item.starts_with("FAMSPEC_PLUGIN_PATH=") && !item.starts_with("FAMSPEC_TEST_PYTHON_PIDFILE=") &&
+            !item.starts_with("FAMSPEC_PYTHON="))
             environment.emplace_back(item);
     }
     auto pointers = [](std::vector<std::string>& items) {
@@ -73,22 +80,23 @@ Interrupted interrupt_while_loading(int signal, bool to_worker = false) {
     REQUIRE(posix_spawn(&famspec, argv[0], &actions, nullptr, argv.data(), envp.data()) == 0);
     posix_spawn_file_actions_destroy(&actions);
 
-    Interrupted result;
     using Clock = std::chrono::steady_clock;
-    const auto deadline = Clock::now() + std::chrono::seconds(50);  // the plugin sleeps 60 s
-    while (!fs::exists(pidfile) && Clock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    const bool loading = fs::exists(pidfile);
-    if (loading) std::istringstream(read_file(pidfile)) >> result.worker;
-    ::kill(to_worker && result.worker > 0 ? result.worker : famspec, signal);
+    const auto deadline = Clock::now() + std::chrono::seconds(50);  // the interpreter sleeps 60 s
+    const auto has_pid = [&] { return !read_file(pidfile).empty(); };
+    while (!has_pid() && Clock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    const bool running = has_pid();
+    if (running) std::istringstream(read_file(pidfile)) >> result.child;
+    ::kill(to_child && result.child > 0 ? result.child : famspec, signal);
     pid_t waited = 0;
     while ((waited = ::waitpid(famspec, &result.status, WNOHANG)) == 0 && Clock::now() < deadline)
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     if (waited != famspec) {  // famspec did not end: end it, and fail
         ::kill(famspec, SIGKILL);
         ::waitpid(famspec, &result.status, 0);
+        if (result.child > 0) ::kill(result.child, SIGKILL);
         FAIL("famspec did not end after " << famspec::cli::signal_name(signal));
     }
-    REQUIRE(loading);
+    REQUIRE(running);
     result.out = read_file(dir / "out");
     result.err = read_file(dir / "err");
     return result;
@@ -96,102 +104,46 @@ Interrupted interrupt_while_loading(int signal, bool to_worker = false) {
 
 }  // namespace
 
-TEST_CASE("judge: a finished work process ends famspec with its status, silently") {
-    const WorkRecord finished{WorkState::finished, 1, PluginStage::open, "", "", ""};
-    CHECK(judge(finished, {exited(0)}) == Verdict{"", "", 1, 0});
-    CHECK(judge(finished, {exited(2)}) == Verdict{"", "", 2, 0});
-    CHECK(judge(finished, {killed(SIGPIPE)}) == Verdict{"", "", 1, SIGPIPE});
-    CHECK(judge(finished, {killed(SIGSEGV)}) ==
-          Verdict{"crash", "famspec was killed by SIGSEGV after its output was complete", 1, 0});
-}
-
-TEST_CASE("judge: a plugin that ends, crashes or stops the work process is named with its stage") {
-    CHECK(judge(kInRegister, {exited(0)}) ==
-          Verdict{"plugin_exit",
-                  "plugin /p/famspec_x.so ended the process (exit status 0) during register, before famspec "
-                  "finished; famspec stops with status 1",
+TEST_CASE("verdicts: a child that stopped on its own, and famspec interrupted") {
+    CHECK(stopped_alone("python3 running famspec audit", SIGSTOP) ==
+          Verdict{"stopped",
+                  "python3 running famspec audit stopped with SIGSTOP; famspec does not wait for a stopped process "
+                  "and stops with status 1",
                   1, 0});
-    CHECK(judge(kInRegister, {killed(SIGKILL)}) ==
-          Verdict{"plugin_crash",
-                  "plugin /p/famspec_x.so killed the process with SIGKILL during register, before famspec "
-                  "finished; famspec stops with status 1",
-                  1, 0});
-    CHECK(judge(kInRegister, {killed(SIGKILL), 0, SIGSTOP}) ==
-          Verdict{"plugin_stopped",
-                  "plugin /p/famspec_x.so stopped with SIGSTOP during register; famspec does not wait for a "
+    CHECK(stopped_alone("python3 running famspec sync", SIGTSTP, "after it wrote OUT", "python_stopped") ==
+          Verdict{"python_stopped",
+                  "python3 running famspec sync stopped with SIGTSTP after it wrote OUT; famspec does not wait for a "
                   "stopped process and stops with status 1",
                   1, 0});
-    const WorkRecord reported{WorkState::reported, 0, PluginStage::register_, "/p/famspec_x.so", "", ""};
-    CHECK(judge(reported, {exited(0)}) == Verdict{"", "", 1, 0});
-    // What the work process said itself is said by famspec (with --json on its stdout), status 1.
-    const WorkRecord said{WorkState::reported,    0,
-                          PluginStage::register_, "/p/famspec_x.so",
-                          "plugin_descriptors",   "plugin /p/famspec_x.so closed famspec's descriptors"};
-    CHECK(judge(said, {exited(1)}) ==
-          Verdict{"plugin_descriptors", "plugin /p/famspec_x.so closed famspec's descriptors", 1, 0});
+    CHECK(interrupted(SIGINT, "while python3 ran famspec audit") ==
+          Verdict{"interrupted", "interrupted by SIGINT while python3 ran famspec audit, before famspec finished", 1,
+                  SIGINT});
+    CHECK(interrupted(SIGUSR1, "while python3 ran famspec sync").end_signal == SIGUSR1);
 }
 
-TEST_CASE("judge: a signal that asks to stop is an interruption, never the plugin's fault") {
-    CHECK(judge(kInRegister, {killed(SIGTERM), SIGTERM}) ==
-          Verdict{"interrupted",
-                  "interrupted by SIGTERM during register of plugin /p/famspec_x.so, before famspec finished", 1,
-                  SIGTERM});
-    // Sent to the work process alone, from outside famspec.
-    CHECK(judge(kInRegister, {killed(SIGTERM), 0}).kind == "interrupted");
-    CHECK(judge(kInRegister, {killed(SIGUSR1), SIGUSR1}).end_signal == SIGUSR1);
-    const WorkRecord working{WorkState::working, 0, PluginStage::open, "", "", ""};
-    CHECK(judge(working, {killed(SIGINT), SIGINT}) ==
-          Verdict{"interrupted", "interrupted by SIGINT before it loaded plugins, before famspec finished", 1, SIGINT});
-}
-
-TEST_CASE("judge: the work process ending early by itself is never a success") {
-    const WorkRecord loaded{WorkState::loaded, 0, PluginStage::open, "", "", ""};
-    CHECK(judge(loaded, {exited(1)}) == Verdict{"", "", 1, 0});
-    CHECK(judge(loaded, {exited(0)}) ==
-          Verdict{"internal",
-                  "famspec ended with status 0 after its plugins loaded, before it finished; it stops "
-                  "with status 1",
-                  1, 0});
-    CHECK(judge(loaded, {killed(SIGSEGV)}) ==
-          Verdict{"crash", "famspec was killed by SIGSEGV after its plugins loaded, before it finished", 1, SIGSEGV});
-}
-
-TEST_CASE("SIGTERM, SIGINT and SIGHUP sent to famspec while it loads a slow plugin end it by that signal") {
-    const std::string plugin = fixture_file("hangs_in_static_init").string();
+TEST_CASE("SIGTERM, SIGINT and SIGHUP sent to famspec while a slow Python child runs end it by that signal") {
     for (const int signal : {SIGTERM, SIGINT, SIGHUP}) {
         const std::string name = famspec::cli::signal_name(signal);
         CAPTURE(name);
-        const Interrupted result = interrupt_while_loading(signal);
+        const Interrupted result = interrupt_while_python_runs(signal);
         CHECK(WIFSIGNALED(result.status));
         CHECK(WTERMSIG(result.status) == signal);
         CHECK(result.out.empty());
-        CHECK(result.err == "famspec: error: interrupted by " + name + " during open of plugin " + plugin +
-                                ", before famspec finished\n");
-        // The process that was loading the plugin went with famspec, and famspec reaped it.
-        CHECK(result.worker > 0);
-        CHECK_FALSE(process_exists(result.worker));
+        CHECK(result.err == "famspec: error: interrupted by " + name + " while " + result.python +
+                                " ran famspec audit, before famspec finished\n");
+        // The signal went on to the child, which went with famspec, and famspec reaped it.
+        CHECK(result.child > 0);
+        CHECK_FALSE(process_exists(result.child));
     }
 }
 
-TEST_CASE("SIGTERM sent to the process loading a plugin is an interruption, not the plugin's fault") {
-    const Interrupted result = interrupt_while_loading(SIGTERM, true);
-    CHECK(WIFSIGNALED(result.status));
-    CHECK(WTERMSIG(result.status) == SIGTERM);
-    CHECK(result.err == "famspec: error: interrupted by SIGTERM during open of plugin " +
-                            fixture_file("hangs_in_static_init").string() + ", before famspec finished\n");
-    CHECK_FALSE(process_exists(result.worker));
-}
-
-TEST_CASE("a plugin that stops its process (raise(SIGSTOP)) is reported and killed, not waited for") {
-    const std::string plugin = fixture_file("stops_in_register").string();
-    const ProcessResult result = run_cli({"summary", "--digest", qwen_plan(), "--plugin-path", plugin_dir(),
-                                          "--plugin-path", fixture_dir("stops_in_register")});
-    INFO(describe(result));
-    CHECK(result.exit_code == kFailed);
+TEST_CASE("SIGTERM sent to the Python child alone is its death, reported, and famspec exits 1") {
+    const Interrupted result = interrupt_while_python_runs(SIGTERM, true);
+    CHECK(WIFEXITED(result.status));
+    CHECK(WEXITSTATUS(result.status) == kFailed);
     CHECK(result.out.empty());
-    CHECK(result.err == "famspec: error: plugin " + plugin +
-                            " stopped with SIGSTOP during open; famspec does not wait for a stopped process and "
-                            "stops with status 1\n");
+    CHECK(result.err == "famspec audit: " + result.python + " was killed by SIGTERM\n");
+    CHECK_FALSE(process_exists(result.child));
 }
 
 TEST_CASE("a Python command whose interpreter stops on its own is reported and killed, not waited for") {
@@ -216,4 +168,10 @@ TEST_CASE("a Python command whose interpreter stops on its own is reported and k
     std::istringstream(read_file(pidfile)) >> stopped;
     REQUIRE(stopped > 0);
     CHECK_FALSE(process_exists(stopped));  // killed, and reaped by famspec
+
+    // With --json the same verdict is the error object on stdout.
+    const ProcessResult as_json = run_cli({"--json", "audit", "--help"}, options);
+    CHECK(as_json.exit_code == kFailed);
+    const json::value error = json::parse(as_json.out);
+    CHECK(text(error.at("error").as_object(), "kind") == "stopped");
 }

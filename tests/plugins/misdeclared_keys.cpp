@@ -20,13 +20,8 @@ FAMSPEC_PLUGIN(
                          .constructs = wraps("RMSNorm", "hyper_parallel.components.modules")},
                         {.target = ZOO_ADAPTER "elsewhere.replace_other", .runtime_only = "not in a declared provider"},
                     },
-                // Two words outside the MoE vocabulary: a router the fingerprint cannot detect, a merge the
-                // runtime lacks.
-                .archetypes = {{.fingerprint = {"top_k", "none", "module_list"},
-                                .target_class = "MisdeclaredMoE",
-                                .router_kind = "softmax_topk",
-                                .shared = "summed",
-                                .compute_factory = ZOO_ADAPTER "expert_parallel.misdeclared_ep_compute_fn"}}},
+                // An archetype with no target class.
+                .archetypes = {{.compute_factory = ZOO_ADAPTER "expert_parallel.misdeclared_ep_compute_fn"}}},
                // Two directory aliases, and two architectures, that normalise alike.
                {.model_type = "dir_a", .architecture = "DirAForCausalLM", .directory_aliases = {"shared_dir"}},
                {.model_type = "dir_b", .architecture = "DirBForCausalLM", .directory_aliases = {"shared-dir"}},

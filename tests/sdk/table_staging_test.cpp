@@ -1,20 +1,29 @@
 // The core stages a plugin's tables into the declarations they name: the same families, factories,
 // wrappers, archetypes and components as written out by hand below, answer for answer, with the
-// runtime parameters, the qualified targets and the defaults compile() and the core add.
+// runtime parameters, the qualified targets and the defaults compile() and the core add. Its manifest
+// is the plugin's identity from the header and the keys of the same rows. Every copy is charged to the
+// plugin's copy budget.
 #include "registry/table_staging.hpp"
 
 #include <doctest/doctest.h>
 
+#include <bit>
 #include <string>
 #include <vector>
 
+#include "famspec/fingerprint.hpp"
+#include "famspec/plugin_manifest.hpp"
+#include "registry/copy_budget.hpp"
 #include "registry/declarations.hpp"
 #include "registry/staging_registrar.hpp"
+#include "registry/table_manifest.hpp"
 #include "toy_tables.hpp"
 
 namespace {
 
+using famspec::detail::CopyBudget;
 using famspec::detail::StagingRegistrar;
+using famspec::tables::TableView;
 using Declarations = StagingRegistrar::Declarations;
 
 template <class Strings>
@@ -39,6 +48,8 @@ void check_same_families(const Declarations& tables, const Declarations& expecte
         CHECK(copied(ours->interface_blocks()) == copied(theirs->interface_blocks()));
         CHECK(strings(ours->compute_functions()) == strings(theirs->compute_functions()));
         CHECK(ours.provider_modules == theirs.provider_modules);
+        CHECK(ours.plugin == "tables");
+        CHECK(ours.path == "tables.so");
     }
 }
 
@@ -65,6 +76,9 @@ void check_same_declarations(const Declarations& tables, const Declarations& exp
         const auto& ours = *tables.archetypes[i];
         const auto& theirs = *expected.archetypes[i];
         CHECK(ours.fingerprint() == theirs.fingerprint());
+        CHECK(tables.archetypes[i].structure == expected.archetypes[i].structure);
+        CHECK(tables.archetypes[i].router_kind == expected.archetypes[i].router_kind);
+        CHECK(tables.archetypes[i].shared == expected.archetypes[i].shared);
         CHECK((std::vector<std::string_view>{ours.kind(), ours.target_class(), ours.router_kind(), ours.shared(),
                                              ours.compute_factory()}) ==
               std::vector<std::string_view>{theirs.kind(), theirs.target_class(), theirs.router_kind(), theirs.shared(),
@@ -83,11 +97,17 @@ void check_same_declarations(const Declarations& tables, const Declarations& exp
     }
 }
 
-Declarations staged_tables(const famspec::tables::TableHeader& block) {
-    const famspec::tables::TableView view(block);
-    REQUIRE_FALSE(view.check().has_value());
-    StagingRegistrar registrar("tables", "tables.so", nullptr);
-    famspec::detail::stage_tables(view, registrar);
+TableView toy_view() {
+    const TableView view(kToy.header, sizeof(kToy));
+    REQUIRE(view.check().value_or("well formed") == "well formed");
+    return view;
+}
+
+Declarations staged_tables() {
+    const TableView view = toy_view();
+    CopyBudget budget(kToy.header.byte_size);
+    StagingRegistrar registrar("tables", "tables.so");
+    famspec::detail::stage_tables(view, budget, registrar);
     CHECK(registrar.errors() == std::vector<std::string>{});
     return std::move(registrar).take();
 }
@@ -109,7 +129,7 @@ std::vector<famspec::Parameter> runtime_parameters() {
 Declarations expected_toy() {
     using namespace famspec::detail;
     using famspec::ParameterKind;
-    StagingRegistrar registrar("expected", "expected.so", nullptr);
+    StagingRegistrar registrar("expected", "expected.so");
     const std::string family = "toy_moe";
     const std::string provider = "hyper_parallel.models.toy_moe.adapter.replacements";
     registrar.add_family(std::make_unique<FamilyDeclaration>(FamilyDeclaration::Data{
@@ -157,14 +177,14 @@ Declarations expected_toy() {
         "here");
     registrar.add_archetype(std::make_unique<ArchetypeDeclaration>(ArchetypeDeclaration::Data{
                                 .family = family,
-                                .fingerprint = {"softmax_topk", "gated", "module_list"},
+                                .fingerprint = {"sigmoid_group", "gated", "batched_parameters"},
                                 .kind = "moe_ep_routed",
                                 .target_class = "ToyMoE",
-                                .router_kind = "softmax_topk",
+                                .router_kind = "topk_router_module",
                                 .shared = "additive",
                                 .strip_boundary_subpatterns = {"experts.*"},
                                 .compute_factory = "hyper_parallel.models.toy_moe.adapter.ep.ep_fn",
-                                .options = {}}),
+                                .options = {with_default("capacity", 1.25, ParameterKind::keyword_only)}}),
                             "here");
     registrar.add_family(
         std::make_unique<FamilyDeclaration>(FamilyDeclaration::Data{.model_type = "toy_dense",
@@ -193,10 +213,84 @@ Declarations expected_toy() {
 }  // namespace
 
 TEST_CASE("a block of tables stages exactly the declarations it was compiled from") {
-    const Declarations tables = staged_tables(kToy.header);
+    const Declarations tables = staged_tables();
     const Declarations expected = expected_toy();
     check_same_families(tables, expected);
     check_same_declarations(tables, expected);
     CHECK(tables.factories[1].where == "replacements.py:9");
     CHECK(tables.factories[0].where == "family toy_moe, factory 1");  // declared without a where
+    CHECK(tables.families[0].where == "family toy_moe");
+    CHECK(tables.cp_wrappers[0].where == "family toy_moe, CP wrapper 1");
+    CHECK(tables.archetypes[0].where == "family toy_moe, archetype 1");
+    CHECK(tables.components[0].where == "component OffsetRMSNorm");
+    // The typed words, as the core holds them.
+    CHECK(tables.archetypes[0].structure == famspec::MoeStructure{famspec::MoeRouter::sigmoid_group,
+                                                                  famspec::SharedExperts::gated,
+                                                                  famspec::ExpertStorage::batched_parameters});
+    CHECK(tables.archetypes[0].router_kind == famspec::MoeRouter::topk_router_module);
+    CHECK(tables.archetypes[0].shared == famspec::SharedExperts::additive);
+}
+
+TEST_CASE("a block's manifest is its header's identity and the keys of its rows") {
+    const TableView view = toy_view();
+    CopyBudget budget(kToy.header.byte_size);
+    famspec::PluginManifest expected;
+    expected.name = "toy";
+    expected.version = "0.3.1";
+    expected.description = "one of each declaration";
+    expected.abi_major = famspec::kAbiMajor;
+    expected.abi_minor = famspec::kAbiMinor;
+    expected.table_bytes = sizeof(kToy);
+    expected.fingerprint = "abi=5.0;format=2;word-bits=" + std::to_string(sizeof(void*) * 8) +
+                           ";byte-order=" + (std::endian::native == std::endian::big ? "big" : "little") +
+                           ";compiler=toy-cc-1";
+    expected.families = {{"toy_dense", "ToyDenseForCausalLM", {}, {}},
+                         {"toy_moe", "ToyMoeForCausalLM", {"toy-moe"}, {"toymoe"}}};
+    expected.factories = {"hyper_parallel.models.toy_moe.adapter.replacements.replace_experts",
+                          "hyper_parallel.models.toy_moe.adapter.replacements.replace_linear",
+                          "hyper_parallel.models.toy_moe.adapter.replacements.replace_norm"};
+    expected.archetypes = {
+        {"hyper_parallel.models.toy_moe.adapter.ep.ep_fn", {"sigmoid_group", "gated", "batched_parameters"}}};
+    expected.cp_wrappers = {"hyper_parallel.models.toy_moe.adapter.cp.cp_wrapper"};
+    expected.components = {"hyper_parallel.components.modules.rms_norm.OffsetRMSNorm"};
+    const famspec::PluginManifest manifest = famspec::detail::manifest_of(view, budget);
+    CHECK(famspec::to_json(manifest) == famspec::to_json(expected));
+    CHECK(manifest == expected);
+    CHECK(famspec::fingerprint_field(manifest.fingerprint, "compiler") == "toy-cc-1");
+}
+
+TEST_CASE("reading a block's manifest and staging its declarations are charged to its copy budget") {
+    const TableView view = toy_view();
+    // A budget with less left than the toy's strings: both stop, naming the bound.
+    const std::string exceeded =
+        "its rows name their strings and lists so often that copying them would take more than 8 times its "
+        "0-byte block";
+    SUBCASE("the manifest") {
+        CopyBudget budget(0);
+        budget.charge(famspec::detail::kCopyAllowance - 100);
+        CHECK_THROWS_WITH_AS(famspec::detail::manifest_of(view, budget), exceeded.c_str(),
+                             famspec::detail::CopyBudgetExceeded);
+    }
+    SUBCASE("the declarations") {
+        CopyBudget budget(0);
+        budget.charge(famspec::detail::kCopyAllowance - 100);
+        StagingRegistrar registrar("tables", "tables.so");
+        CHECK_THROWS_WITH_AS(famspec::detail::stage_tables(view, budget, registrar), exceeded.c_str(),
+                             famspec::detail::CopyBudgetExceeded);
+    }
+    SUBCASE("the bound is the block's size times the multiple, and the allowance") {
+        CopyBudget budget(1000);
+        CHECK_NOTHROW(budget.charge(famspec::detail::kCopyMultiple * 1000 + famspec::detail::kCopyAllowance));
+        CHECK_THROWS_WITH_AS(budget.charge(1),
+                             "its rows name their strings and lists so often that copying them would take more "
+                             "than 8 times its 1000-byte block",
+                             famspec::detail::CopyBudgetExceeded);
+    }
+    SUBCASE("a budget the toy fits in is enough for both") {
+        CopyBudget budget(kToy.header.byte_size);
+        CHECK_NOTHROW(famspec::detail::manifest_of(view, budget));
+        StagingRegistrar registrar("tables", "tables.so");
+        CHECK_NOTHROW(famspec::detail::stage_tables(view, budget, registrar));
+        CHECK(registrar.errors().empty());
+    }
 }

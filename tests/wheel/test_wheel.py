@@ -1,6 +1,6 @@
 """The wheel, built offline by scikit-build-core from the sdist, tagged manylinux, and installed with pip
 into fresh venvs of another interpreter that sees none of Debian's packages: everything it needs,
-but glibc, libstdc++ and libgcc_s, comes from inside the package."""
+but glibc and libgcc_s, comes from inside the package, and nothing needs more than manylinux_2_28."""
 
 import glob
 import json
@@ -28,7 +28,7 @@ WORK = os.getcwd()
 sys.path.insert(0, os.path.join(SOURCE_DIR, "python", "packaging"))
 import manylinux_tag  # noqa: E402
 
-# The libraries the wheel must carry or link in, never take from the system (Debian's packages).
+# The libraries the wheel links in, never takes from the system (Debian's packages).
 DEBIAN_LIBRARIES = ("libyaml-cpp.so", "libboost_json.so", "libnettle.so", "libelf.so", "libelf-")
 # What a file of the wheel may need from outside it.
 ALLOWED = re.compile(r"(libc|libm|libdl|librt|libpthread|ld-linux-x86-64)\.so\.\d+|libstdc\+\+\.so\.6|libgcc_s\.so\.1")
@@ -168,7 +168,6 @@ def test_the_wheel_holds_everything_inside_the_package(wheel):
     for required in ("famspec/__init__.py", "famspec/py.typed", "famspec/_native.pyi", "famspec/__init__.pyi",
                      "famspec/framework_spec.pyi", "famspec/_layout.py", "famspec/data/bin/famspec",
                      "famspec/data/bin/famspec-manifest", "famspec/data/lib/libfamspec.so.0",
-                     "famspec/data/lib/libyaml-cpp.so.0.7", "famspec/data/lib/libboost_json.so.1.81.0",
                      "famspec/data/lib/cmake/famspec/famspecConfig.cmake",
                      "famspec/data/lib/cmake/famspec/FamspecPlugin.cmake",
                      "famspec/data/include/famspec/sdk/version.hpp", "famspec/audit/__init__.py"):
@@ -176,10 +175,10 @@ def test_the_wheel_holds_everything_inside_the_package(wheel):
     assert [n for n in names if re.fullmatch(r"famspec/_native\.cpython-311-x86_64-linux-gnu\.so", n)]
     plugins = [n for n in names if n.startswith("famspec/data/lib/famspec/plugins/")]
     assert len(plugins) >= 5 and all(n.endswith(".so") for n in plugins)
-    # No Debian layout, no second copy of a library, no nettle (linked in), no bytecode.
+    # No Debian layout, no second copy of a library, no dependency (linked in), no bytecode.
     assert not [n for n in names if "dist-packages" in n or "__pycache__" in n or n.endswith(".pyc")]
     assert [n for n in names if "libfamspec.so" in n] == ["famspec/data/lib/libfamspec.so.0"]
-    assert not [n for n in names if "libnettle" in n]
+    assert not [n for n in names if re.search(r"lib(nettle|yaml-cpp|boost)", n)]
     assert modes["famspec/data/bin/famspec"] & 0o111 and modes["famspec/data/bin/famspec-manifest"] & 0o111
     assert len(record.splitlines()) == len(names)
     assert entry_points.strip() == "[console_scripts]\nfamspec = famspec._command:main"
@@ -187,17 +186,24 @@ def test_the_wheel_holds_everything_inside_the_package(wheel):
 
 def test_every_elf_file_needs_only_glibc_libstdcxx_libgcc_s_and_the_wheel(wheel, extracted):
     needs = elf_needs(extracted)
-    # The command, the manifest tool, the core, the extension, the plugins and the four carried libraries.
+    # The command, the manifest tool, the core, the extension and the plugins.
     assert len(needs) >= 14, sorted(needs)
     inside = {os.path.basename(p) for p in needs}
     outside = {path: [n for n in names if not ALLOWED.fullmatch(n) and n not in inside] for path, names in needs.items()}
     assert not {p: o for p, o in outside.items() if o}, outside
-    assert needs["famspec/data/lib/libfamspec.so.0"].count("libyaml-cpp.so.0.7") == 1
-    assert not [n for n in needs["famspec/data/lib/libfamspec.so.0"] if "nettle" in n]
+    # libstdc++ is linked into each file: none needs a libstdc++.so.6 of the host.
+    assert not {p: n for p, n in needs.items() if "libstdc++.so.6" in n}
+    assert sorted(needs["famspec/data/lib/libfamspec.so.0"]) == \
+        ["ld-linux-x86-64.so.2", "libc.so.6", "libdl.so.2", "libgcc_s.so.1", "libm.so.6", "libpthread.so.0"]
+    native = next(p for p in needs if p.startswith("famspec/_native."))
+    assert needs[native].count("libfamspec.so.0") == 1
+    # No symbol version newer than manylinux_2_28 allows.
+    assert manylinux_tag.check(extracted) == []
     # The tag is the highest GLIBC_ version any file needs, as readelf lists the version needs.
     highest = max(tuple(map(int, v)) for p in needs
                   for v in re.findall(r"Name: GLIBC_(\d+)\.(\d+)",
                                       run(["readelf", "-V", "-W", extracted / p]).stdout))
+    assert (2, 17) <= highest <= (2, 28), highest
     assert f"-manylinux_{highest[0]}_{highest[1]}_x86_64.whl" in os.path.basename(wheel)
     with zipfile.ZipFile(wheel) as archive:
         assert f"Tag: cp311-cp311-manylinux_{highest[0]}_{highest[1]}_x86_64\n" in \
@@ -237,9 +243,9 @@ def test_no_file_carries_a_path_of_the_build_machine(wheel, extracted, unpacked)
 
 
 def test_outside_debian_libraries(venv):
-    """Debian's copies of the libraries the wheel carries are hidden (a mount namespace binds an empty
+    """Debian's copies of the libraries the wheel links in are hidden (a mount namespace binds an empty
     file over each): the command, the drop-in and a first answer still work, and no library the
-    process maps comes from the system but glibc's, libstdc++ and libgcc_s."""
+    process maps comes from the system but glibc's, libgcc_s and the interpreter's own."""
     directory, python = venv
     hidden = sorted({os.path.realpath(p) for p in glob.glob("/usr/lib/x86_64-linux-gnu/lib*.so*")
                      if os.path.basename(p).startswith(DEBIAN_LIBRARIES)})
@@ -257,7 +263,8 @@ def test_outside_debian_libraries(venv):
         assert out[0] == cli_digest(), out
     mapped = [line for line in out[1:] if line]
     site = str(directory)
-    assert any(m.startswith(site) and m.endswith("/libyaml-cpp.so.0.7") for m in mapped), mapped
+    assert any(m.startswith(site) and m.endswith("/libfamspec.so.0") for m in mapped), mapped
+    assert not [m for m in mapped if os.path.basename(m).startswith(DEBIAN_LIBRARIES)], mapped
     interpreter = os.path.dirname(os.path.dirname(os.path.realpath(VENV_PYTHON)))
     # A mapped library is named by its file (libstdc++.so.6.0.30), a needed one by its SONAME.
     from_system = [m for m in mapped if not m.startswith((site, interpreter + "/"))
@@ -406,3 +413,18 @@ def test_pip_uninstall_leaves_no_importable_famspec(venv):
     run([python, bundled_pip(VENV_PYTHON), "uninstall", "-y", "--disable-pip-version-check", "famspec"])
     gone = subprocess.run([python, "-c", "import famspec"], env=clean_env(), capture_output=True, text=True)
     assert gone.returncode == 1 and "No module named 'famspec'" in gone.stderr, gone.stderr
+
+
+def test_the_check_names_each_file_and_symbol_newer_than_manylinux_2_28(tmp_path):
+    """What the wheel's build runs on its files: a library linked against this machine's glibc 2.36
+    needs exp of 2.29 and arc4random of 2.36, and is refused with both."""
+    source = tmp_path / "newer.cpp"
+    source.write_text('#include <cmath>\n#include <cstdlib>\n'
+                      'extern "C" double f(double x) { return std::exp(x) + arc4random(); }\n')
+    (tmp_path / "lib").mkdir()
+    run([CXX, "-shared", "-fPIC", "-O0", "-o", tmp_path / "lib" / "libnewer.so", source])
+    assert manylinux_tag.check(tmp_path / "lib") == \
+        ["libnewer.so: needs exp@GLIBC_2.29, arc4random@GLIBC_2.36, newer than manylinux_2_28 allows"]
+    status = subprocess.run([sys.executable, manylinux_tag.__file__, "--check", tmp_path / "lib"],
+                            capture_output=True, text=True)
+    assert status.returncode == 1 and "libnewer.so: needs exp@GLIBC_2.29" in status.stderr, status

@@ -53,20 +53,19 @@ Expected<PluginFile, std::string> PluginFile::open(int directory, const char* na
 }
 
 PluginFile::PluginFile(PluginFile&& other) noexcept
-    : fd_(std::exchange(other.fd_, -1)), kept_(other.kept_), status_(other.status_) {}
+    : fd_(std::exchange(other.fd_, -1)), status_(other.status_) {}
 
 PluginFile& PluginFile::operator=(PluginFile&& other) noexcept {
     if (this != &other) {
-        if (fd_ >= 0 && !kept_) ::close(fd_);
+        if (fd_ >= 0) ::close(fd_);
         fd_ = std::exchange(other.fd_, -1);
-        kept_ = other.kept_;
         status_ = other.status_;
     }
     return *this;
 }
 
 PluginFile::~PluginFile() {
-    if (fd_ >= 0 && !kept_) ::close(fd_);
+    if (fd_ >= 0) ::close(fd_);
 }
 
 std::string PluginFile::changes_since_open() const {

@@ -1,6 +1,6 @@
-// A candidate plugin file, opened once. The manifest is read from this descriptor, the digest is
-// taken from it, and the library is mapped through /proc/self/fd/N, so the file that was checked is
-// the file that is loaded; a change in between is seen by comparing the file's status.
+// A candidate plugin file, opened once. Its tables are read from this descriptor and its digest is
+// taken from it, so the file that was checked is the file that is read; a change in between is seen
+// by comparing the file's status.
 #pragma once
 
 #include <sys/stat.h>
@@ -44,20 +44,16 @@ public:
     FileIdentity identity() const { return FileIdentity::of(status_); }
     // The file's status when it was opened: its owner and mode are what stage trust checks.
     const struct stat& status() const { return status_; }
-    // The path through which the dynamic loader opens this very file.
+    // A path to this very file, whatever happened to the name it was opened by.
     std::string descriptor_path() const { return "/proc/self/fd/" + std::to_string(fd_); }
     // What differs now from when the file was opened; empty when nothing does.
     std::string changes_since_open() const;
     // Lower-case hex SHA-256 of the contents; empty if the file cannot be read.
     std::string sha256() const;
-    // Keeps the descriptor open for the life of the process: a library mapped through
-    // /proc/self/fd/N is known to the dynamic loader by that name, so N must never name another file.
-    void keep_open_forever() { kept_ = true; }
 
 private:
     PluginFile(int fd, const struct stat& status) : fd_(fd), status_(status) {}
     int fd_ = -1;
-    bool kept_ = false;
     struct stat status_ {};
 };
 

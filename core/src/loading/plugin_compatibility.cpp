@@ -22,9 +22,10 @@ std::string abi_side(unsigned major, unsigned minor) {
     return "ABI " + std::to_string(major) + "." + std::to_string(minor);
 }
 
-PluginError refused(const Candidate& candidate, std::string core, std::string plugin, const std::string& why) {
+PluginError refused(const Candidate& candidate, std::string core, std::string plugin, const std::string& why,
+                    const std::string& remedy) {
     return refusal(candidate.path.string(), PluginStage::compatibility, core, plugin,
-                   why + "; the plugin is " + plugin + "; this core is " + core);
+                   why + "; the plugin is " + plugin + "; this core is " + core + "; " + remedy);
 }
 
 // The fixed prefix every ABI's header starts with.
@@ -43,7 +44,7 @@ std::optional<PluginError> check_compatibility(const Candidate& candidate) {
     if (elf.machine != host_machine() || elf.elf_class != tables::kWordBits || elf.big_endian != host_big) {
         return refused(candidate, machine_side(host_machine(), tables::kWordBits, host_big),
                        machine_side(elf.machine, elf.elf_class, elf.big_endian),
-                       "built for another machine; rebuild it on this one");
+                       "built for another machine", "rebuild it on this one");
     }
     const TableSection& block = *elf.tables;
     Prefix prefix;
@@ -55,18 +56,21 @@ std::optional<PluginError> check_compatibility(const Candidate& candidate) {
     }
     const std::string core = abi_side(kAbiMajor, kAbiMinor) + ", " + std::string(core_fingerprint());
     const std::string plugin = abi_side(prefix.abi_major, prefix.abi_minor);
-    const std::string rebuild = "; rebuild it against famspec " + std::string(core_version());
+    const std::string rebuild = "rebuild it against famspec " + std::string(core_version());
     if (prefix.abi_major != kAbiMajor) {
-        return refused(candidate, core, plugin, "has ABI major " + std::to_string(prefix.abi_major) + rebuild);
+        return refused(candidate, core, plugin, "has ABI major " + std::to_string(prefix.abi_major), rebuild);
     }
     if (prefix.abi_minor > kAbiMinor) {
         return refused(candidate, core, plugin,
-                       "needs a newer core (ABI minor " + std::to_string(prefix.abi_minor) + ")");
+                       "needs a newer core (ABI minor " + std::to_string(prefix.abi_minor) + ")",
+                       "use a famspec of ABI " + std::to_string(kAbiMajor) + "." + std::to_string(prefix.abi_minor) +
+                           " or newer");
     }
     if (block.size < sizeof(TableHeader)) {
         return refused(candidate, core, plugin,
                        "has a table header of " + std::to_string(block.size) + " bytes, shorter than this ABI's " +
-                           std::to_string(sizeof(TableHeader)));
+                           std::to_string(sizeof(TableHeader)),
+                       rebuild);
     }
     TableHeader header;
     std::memcpy(&header, block.data(), sizeof header);
@@ -75,10 +79,10 @@ std::optional<PluginError> check_compatibility(const Candidate& candidate) {
                                                 "");
     const std::string plugin_side = abi_side(prefix.abi_major, prefix.abi_minor) + ", " + built;
     if (header.word_bits != tables::kWordBits || header.byte_order != tables::kByteOrderMark) {
-        return refused(candidate, core, plugin_side, "has tables for another word size or byte order" + rebuild);
+        return refused(candidate, core, plugin_side, "has tables for another word size or byte order", rebuild);
     }
     if (header.format != tables::kTableFormat) {
-        return refused(candidate, core, plugin_side, "has table format " + std::to_string(header.format) + rebuild);
+        return refused(candidate, core, plugin_side, "has table format " + std::to_string(header.format), rebuild);
     }
     return std::nullopt;
 }

@@ -45,6 +45,13 @@ std::optional<PluginError> check_before_reading(const Candidate& candidate, cons
                                                 const StageCallback& on_stage) {
     if (auto error = check_trust(candidate, options)) return error;
     announce(on_stage, candidate, PluginStage::manifest);
+    // What was read (the tables at find, the digest at trust) is this file only if it did not change
+    // meanwhile: a file rewritten in place is refused; one renamed over it is another file.
+    if (const std::string changed = candidate.file.changes_since_open(); !changed.empty()) {
+        return refusal(candidate.path.string(), PluginStage::manifest, "the file as it was opened", changed,
+                       "refused: the file changed while it was being read (" + changed +
+                           "); deploy a plugin by writing a new file and renaming it into place");
+    }
     if (auto error = check_table_section(candidate)) return error;
     announce(on_stage, candidate, PluginStage::compatibility);
     return check_compatibility(candidate);

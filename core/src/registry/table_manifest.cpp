@@ -18,12 +18,17 @@ public:
         budget_.charge(at.size);
         return std::string(view_.text(at));
     }
+    // Rows of one array, charged as the staging charges them: a list of empty strings costs its rows.
+    template <class Row>
+    std::span<const Row> rows(Range at) const {
+        budget_.charge(std::uint64_t{at.count} * sizeof(Row));
+        return view_.rows<Row>(at);
+    }
     std::vector<std::string> texts(Range at) const {
         std::vector<std::string> out;
-        for (const Text each : view_.rows<Text>(at)) out.push_back(text(each));
+        for (const Text each : rows<Text>(at)) out.push_back(text(each));
         return out;
     }
-    const TableView& view() const { return view_; }
 
 private:
     const TableView& view_;
@@ -33,13 +38,13 @@ private:
 void claim_family(const ClaimReader& read, const FamilyRow& row, PluginManifest& manifest) {
     manifest.families.push_back({read.text(row.model_type), read.text(row.architecture), read.texts(row.aliases),
                                  read.texts(row.directory_aliases)});
-    for (const FactoryRow& factory : read.view().rows<FactoryRow>(row.factories)) {
+    for (const FactoryRow& factory : read.rows<FactoryRow>(row.factories)) {
         manifest.factories.push_back(read.text(factory.target));
     }
-    for (const CpWrapperRow& wrapper : read.view().rows<CpWrapperRow>(row.cp_wrappers)) {
+    for (const CpWrapperRow& wrapper : read.rows<CpWrapperRow>(row.cp_wrappers)) {
         manifest.cp_wrappers.push_back(read.text(wrapper.target));
     }
-    for (const ArchetypeRow& archetype : read.view().rows<ArchetypeRow>(row.archetypes)) {
+    for (const ArchetypeRow& archetype : read.rows<ArchetypeRow>(row.archetypes)) {
         manifest.archetypes.push_back({read.text(archetype.compute_factory),
                                        {std::string(name_of(archetype.router)),
                                         std::string(name_of(archetype.shared_experts)),
@@ -59,6 +64,7 @@ PluginManifest manifest_of(const TableView& view, CopyBudget& budget) {
     manifest.abi_major = header.abi_major;
     manifest.abi_minor = header.abi_minor;
     manifest.table_bytes = header.byte_size;
+    // Stage compatibility accepted only tables in the host's byte order.
     manifest.fingerprint = build_fingerprint(header.abi_major, header.abi_minor, header.format, header.word_bits,
                                              std::endian::native == std::endian::big, read.text(header.compiler));
     for (const FamilyRow& family : view.families()) claim_family(read, family, manifest);

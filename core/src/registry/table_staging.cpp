@@ -27,11 +27,16 @@ public:
         return view_.rows<Row>(at);
     }
     // The declaration's own `where`, or its position when it has none (built only then: sync writes a
-    // `where` for every declaration, and this runs for each one of every load).
+    // `where` for every declaration, and this runs for each one of every load). A position names the
+    // family, so it is charged like any copy, and so is the message that may quote it.
     template <class Position>
     std::string where(Text at, Position position) const {
-        return at.size > 0 ? text(at) : position();
+        std::string site = at.size > 0 ? text(at) : position();
+        budget_.charge(site.size() * (at.size > 0 ? 1 : 2));
+        return site;
     }
+    // A string the core makes from the block's (a declaration's copy of its family's name).
+    void charge(std::uint64_t bytes) const { budget_.charge(bytes); }
     std::vector<std::string> texts(Range at) const {
         std::vector<std::string> out;
         for (const Text each : rows<Text>(at)) out.push_back(text(each));
@@ -137,6 +142,7 @@ void stage_family(const Reader& read, const FamilyRow& row, StagingRegistrar& re
     std::size_t position = 0;
     for (const FactoryRow& factory : read.rows<FactoryRow>(row.factories)) {
         ++position;
+        read.charge(family.size());
         const std::string at =
             read.where(factory.where, [&] { return "family " + family + ", factory " + std::to_string(position); });
         registrar.add_factory(std::make_unique<FactoryDeclaration>(read.factory(family, factory)), at);
@@ -144,6 +150,7 @@ void stage_family(const Reader& read, const FamilyRow& row, StagingRegistrar& re
     position = 0;
     for (const CpWrapperRow& wrapper : read.rows<CpWrapperRow>(row.cp_wrappers)) {
         ++position;
+        read.charge(family.size());
         const std::string at =
             read.where(wrapper.where, [&] { return "family " + family + ", CP wrapper " + std::to_string(position); });
         registrar.add_cp_wrapper(
@@ -154,6 +161,7 @@ void stage_family(const Reader& read, const FamilyRow& row, StagingRegistrar& re
     position = 0;
     for (const ArchetypeRow& archetype : read.rows<ArchetypeRow>(row.archetypes)) {
         ++position;
+        read.charge(family.size());
         const std::string at =
             read.where(archetype.where, [&] { return "family " + family + ", archetype " + std::to_string(position); });
         registrar.add_archetype(std::make_unique<ArchetypeDeclaration>(read.archetype(family, archetype)), at);

@@ -30,7 +30,11 @@ public:
     // are the loader's to check first (they decide whether this is a block of this layout at all).
     std::optional<std::string> check() const {
         const TableHeader& h = header_;
-        if (size_ < sizeof(TableHeader) || h.header_size < sizeof(TableHeader)) {
+        if (size_ < sizeof(TableHeader)) {
+            return "a table section of " + std::to_string(size_) + " bytes, shorter than its header's " +
+                   std::to_string(sizeof(TableHeader));
+        }
+        if (h.header_size < sizeof(TableHeader)) {
             return "a table header of " + std::to_string(h.header_size) + " bytes in a section of " +
                    std::to_string(size_) + ", expected at least " + std::to_string(sizeof(TableHeader));
         }

@@ -36,8 +36,12 @@ FAMSPEC_PLUGIN(
              .cp_wrappers = {
                  {.target = "hyper_parallel.models.deepseek_v41.adapter.context_parallel.deepseek_v41_shared_attention_parallel_wrapper",
                   .where = "hyper_parallel/models/deepseek_v41/adapter/context_parallel.py:1"},
+                 {.target = "hyper_parallel.models.deepseek_v41.adapter.context_parallel.deepseek_v41_shared_attention_cp_wrapper",
+                  .where = "hyper_parallel/models/deepseek_v41/adapter/context_parallel.py:6"},
                  {.target = "hyper_parallel.models.deepseek_v41.adapter.distributed.shared_attention_context_parallel.deepseek_v41_shared_attention_parallel_wrapper",
                   .where = "hyper_parallel/models/deepseek_v41/adapter/distributed/shared_attention_context_parallel.py:1"},
+                 {.target = "hyper_parallel.models.deepseek_v41.adapter.distributed.shared_attention_context_parallel.deepseek_v41_shared_attention_cp_wrapper",
+                  .where = "hyper_parallel/models/deepseek_v41/adapter/distributed/shared_attention_context_parallel.py:6"},
              }},
         },
         // famspec sync: end generated region

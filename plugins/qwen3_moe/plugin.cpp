@@ -27,7 +27,7 @@ FAMSPEC_PLUGIN(
                   .text = famspec_assets::run_qwen3_moe_flash_attention},
                  // hyper_parallel/models/qwen3_moe/adapter/attention.py:8
                  {.defines = {"_get_compressed_causal_mask"},
-                  .needs = {"torch", "_COMPRESSED_CAUSAL_MASKS", "_COMPRESSED_CAUSAL_MASK_SIZE"},
+                  .needs = {"torch", "_COMPRESSED_CAUSAL_MASK_SIZE", "_COMPRESSED_CAUSAL_MASKS"},
                   .imports = {"import torch"},
                   .text = famspec_assets::get_compressed_causal_mask},
                  // hyper_parallel/models/qwen3_moe/adapter/attention.py:4

@@ -239,6 +239,7 @@ TEST_CASE("plugins: the component catalogue, with exactly the declared signature
         {"PipelinedMhcModule", {"mhc", "*, module, module_fqn='', context=None"}},
         {"SharedCompressedDSAAttention", {"shared_compressed_dsa_attention", "module, module_fqn='', context=None"}},
         {"NgramHashMapping", {"engram", "assets, layer_id"}},
+        {"SharedExpert", {"shared_expert", "*, module, module_fqn='', context=None"}},
     };
     CHECK(registry.components().size() == expected.size());
     for (const auto& [name, shape] : expected) {
@@ -393,7 +394,10 @@ TEST_CASE("plugins: CP wrappers and the compute functions that are not archetype
           std::vector<std::string>{
               "hyper_parallel.models.deepseek_v3.adapter.distributed.context_parallel.mla_cp_wrapper",
               kDeepseekV32 + "distributed.context_parallel.deepseek_v32_dsa_attention_cp_wrapper",
+              // Each deepseek_v41 wrapper under its module-level alias too.
+              kDeepseekV41 + "context_parallel.deepseek_v41_shared_attention_cp_wrapper",
               kDeepseekV41 + "context_parallel.deepseek_v41_shared_attention_parallel_wrapper",
+              kDeepseekV41 + "distributed.shared_attention_context_parallel.deepseek_v41_shared_attention_cp_wrapper",
               kDeepseekV41 +
                   "distributed.shared_attention_context_parallel.deepseek_v41_shared_attention_parallel_wrapper",
               "hyper_parallel.models.kimi_k3.adapter.distributed.context_parallel.kimi_delta_attention_cp_wrapper",

@@ -199,7 +199,8 @@ def test_acme_moe_gets_the_references_answers(built):
         "replacement_note": "AcmeNorm wraps AcmeMoeRMSNorm; the original class is kept as the wrapper input.",
         "snippets": [],
     }
-    # A handed-over function: the component is rendered with it, its helpers first.
+    # A handed-over function: the component is rendered with it, its helpers first, in the order its
+    # module defines them.
     attention = entries["replace_acme_moe_attention", "replace_module"]["spec"]
     assert attention["keyword_args"] == ["module_fqn=''", "context=None", "attention_interface=acme_attention"]
     assert (attention["mode"], attention["new_ctor"], attention["remove_class"]) == ("wrap_source", "GQAAttention",
@@ -211,8 +212,8 @@ def test_acme_moe_gets_the_references_answers(built):
     ]
     [snippet] = attention["snippets"]
     text = snippet["text"]
-    assert text.startswith("def _scaled(query, scaling):\n")
-    assert text.index("_SOFTMAX_DTYPE = torch.float32\n") < text.index("def acme_attention(") < text.index(
+    assert text.startswith("_SOFTMAX_DTYPE = torch.float32\n\n\ndef _scaled(query, scaling):\n")
+    assert text.index("def _scaled(") < text.index("def acme_attention(") < text.index(
         "# famspec: rendered component GQAAttention (interface: acme_attention)\nclass GQAAttention(")
     experts = entries["replace_acme_moe_experts", "replace_module"]["spec"]
     assert (experts["new_ctor"], experts["keyword_args"]) == ("GroupedExperts", ["module_fqn=''", "context=None"])
@@ -233,3 +234,25 @@ def test_acme_moe_gets_the_references_answers(built):
                    "hyper_parallel.models.acme_moe.adapter.distributed.context_parallel.acme_moe_ring_attention",
                    "--slot", "inner_wrapper", "--option", "ring_size=4", "--strict")
     assert bad.returncode == 1 and "declares: strategy, backend" in bad.stderr
+
+
+def test_sync_all_build_makes_a_plugin_directory_that_answers_as_the_shipped_one(built):
+    """One command follows upstream: every project of the tree generated and built into one directory,
+    which alone answers every example plan as the shipped plugins do, and the audit finds no drift."""
+    projects, plugins = built["work"] / "all-projects", built["work"] / "all-plugins"
+    result = _famspec(built, "sync", "--all", "--source-root", SOURCE / "tests" / "audit" / "fixtures" / "runtime",
+                      "--out", projects, "--build", plugins, "--json", "--quiet")
+    assert result.returncode == 0, result.stdout + result.stderr
+    records = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [(r["family"], r["status"], r["build_error"]) for r in records] == [
+        (f, "generated", None) for f in ["components", *sorted(SHIPPED)]]
+    assert sorted(p.name for p in plugins.glob("*.so")) == sorted(f"famspec_{r['family']}.so" for r in records)
+    shipped = built["prefix"] / "lib" / "famspec" / "plugins"
+    for plan in sorted((SOURCE / "examples" / "plans").glob("*.yaml")):
+        want = _famspec(built, "--plugin-path", shipped, "summary", plan, "--json")
+        got = _famspec(built, "--plugin-path", plugins, "summary", plan, "--json")
+        assert (got.returncode, got.stdout, got.stderr) == (want.returncode, want.stdout, want.stderr), plan.name
+    audit = _famspec(built, "--plugin-path", plugins, "audit", "--source-root",
+                     SOURCE / "tests" / "audit" / "fixtures" / "runtime", "--json")
+    report = json.loads(audit.stdout)
+    assert (audit.returncode, report["counts"]["drift"]) == (0, 0), audit.stdout

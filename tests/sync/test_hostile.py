@@ -156,7 +156,7 @@ def test_a_registration_in_a_hyphenated_folder_or_a_directory_is_named(tree, tmp
     (models / "bad-name" / "adapter" / "registration.py").write_text("x = 1\n", encoding="utf-8")
     (models / "dir_model" / "adapter" / "registration.py").mkdir(parents=True)
     from famspec.sync import family
-    from famspec.audit.source_tree import SourceTree
+    from famspec.source.source_tree import SourceTree
     broken = [str(b) for b in family.registrations(SourceTree(tree.root))[1]]
     assert any("hyper_parallel/models/bad-name/adapter/registration.py" in b and "not an importable Python module"
                in b for b in broken), broken
@@ -369,7 +369,7 @@ def test_a_default_of_1e400_is_written_as_python_that_evaluates_to_it(tree, tmp_
     # What a generated model file would hold evaluates, in a module of its own, to the source's values.
     assert [eval(text, {}) for text in ("float('inf')", "float('-inf')")] == [1e400, -1e400]
     # And the audit reads the declaration back as the source's value: no drift.
-    from famspec.audit import signatures
+    from famspec.source import signatures
 
     for source, declared in (("1e400", "float('inf')"), ("-1e400", "float('-inf')")):
         assert signatures.default_from_declaration({"default_expression": declared}) == \

@@ -475,7 +475,7 @@ def test_components_no_plugin_declares_are_read_through_the_lazy_export_table(tm
     out = tmp_path / "qwen3_moe"
     code = main(["--source-root", str(RUNTIME), "--family", "qwen3_moe", "--out", str(out), "--declarations", str(empty)])
     stderr = capsys.readouterr().err
-    assert code == 1
+    assert (code, stderr) == (0, "")
     plugin = (out / "plugin.cpp").read_text(encoding="utf-8")
     modules = "hyper_parallel/components/modules"
     # hyper_parallel.components.modules re-exports through _EXPORTS and __getattr__: the class is found
@@ -490,7 +490,14 @@ def test_components_no_plugin_declares_are_read_through_the_lazy_export_table(tm
                   .where = "{modules}/rms_norm.py:4"}},
 """ in plugin
     assert '                 {.name = "GroupedExperts",\n                  .submodule = "grouped_experts",\n' in plugin
-    # GQAAttention is rendered with the handed-over function; its own source is not taken.
-    assert (f"famspec sync: TODO {modules}/gqa_attention.py:6: hyper_parallel.components.modules.GQAAttention: the "
-            "component is rendered with a handed-over function, and sync does not take a component's own source: "
-            "declare its source blocks by hand\n") in stderr
+    # GQAAttention is rendered with the handed-over function: its own source is taken too, each block
+    # after the ones it needs, the class from its own lines.
+    assert f"""                  .source = {{
+                      // {modules}/gqa_attention.py:10
+                      {{.defines = {{"rotate_half"}},
+                       .needs = {{"torch"}},
+                       .imports = {{"import torch"}},
+                       .text = famspec_assets::rotate_half}},
+""" in plugin
+    assert (out / "python" / "gqa_attention.py").read_bytes() == (
+        SOURCE / "plugins" / "components" / "python" / "gqa_attention.py").read_bytes()

@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..source.registry_tables import normalize
+from ..source.source_tree import SourceTree
 from . import components, factories, functions, registrations
 from .findings import DRIFT, UNREADABLE, Finding
-from .source_tree import SourceTree
 
 
 class AuditError(Exception):
@@ -53,15 +54,15 @@ def check_root(root: Path) -> Path:
 def _find_family(families: list[dict], name: str) -> dict | None:
     """As the registry looks a name up: the exact model_type, else the normalised key among the
     families' names, then their other spellings (architecture, aliases), then their directory aliases."""
-    key = registrations.normalize(name)
+    key = normalize(name)
     exact = [f for f in families if f["model_type"] == name]
-    named = [f for f in families if registrations.normalize(f["model_type"]) == key]
+    named = [f for f in families if normalize(f["model_type"]) == key]
     spelled = [
         f
         for f in families
-        if key in {registrations.normalize(s) for s in [f["model_type"], f["architecture"], *f.get("aliases", [])]}
+        if key in {normalize(s) for s in [f["model_type"], f["architecture"], *f.get("aliases", [])]}
     ]
-    housed = [f for f in families if key in {registrations.normalize(s) for s in f.get("directory_aliases", [])}]
+    housed = [f for f in families if key in {normalize(s) for s in f.get("directory_aliases", [])}]
     return next(iter(exact + named + spelled + housed), None)
 
 

@@ -6,11 +6,11 @@ import argparse
 import json
 import sys
 
+from ..source.source_tree import UnreadableSource
 from . import front_end
 from .audit import AuditError, Report, run_audit
 from .findings import OK
 from .front_end import EXIT_USAGE
-from .source_tree import UnreadableSource
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import ast
 
-from . import signatures as sig
+from ..source import signatures as sig
+from ..source.source_tree import SourceTree, UnreadableSource
 from .findings import drift, ok, unreadable
-from .source_tree import SourceTree, UnreadableSource
 
 _REMEDY = {
     "added": "declare the new parameter in the component's signature",

@@ -5,13 +5,13 @@ from __future__ import annotations
 import ast
 import difflib
 
-from . import signatures as sig
-from .construction import Built, parameter_names, returns_of
+from ..source import signatures as sig
+from ..source.construction import Built, parameter_names, returns_of
+from ..source.runtime import RUNTIME_PARAMETERS, is_helper, is_replacement_decorator
+from ..source.source_tree import ParsedModule, SourceTree, UnreadableSource
 from .findings import drift, ok, unreadable
-from .source_tree import ParsedModule, SourceTree, UnreadableSource
 
 # Every @module_replacement factory takes these; their defaults are the runtime's business.
-_RUNTIME_PARAMETERS = ("module", "module_fqn", "context")
 
 
 def provider_modules(family: dict) -> list[str]:
@@ -75,7 +75,7 @@ def _check_in(tree: SourceTree, provider: str, name: str, factory: dict, ctx: di
         )
         return [unreadable("factory", subject, module.rel, node.lineno, declared, reason, **ctx)]
     findings = []
-    if not any(_is_replacement_decorator(d, module) for d in node.decorator_list):
+    if not any(is_replacement_decorator(d, module) for d in node.decorator_list):
         findings.append(
             drift(
                 "factory",
@@ -105,7 +105,7 @@ def _missing(tree: SourceTree, provider: str, name: str, declared_names: set, su
         for n, d in module.definitions.items()
         if n not in declared_names
         and isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))
-        and any(_is_replacement_decorator(x, module) for x in d.decorator_list)
+        and any(is_replacement_decorator(x, module) for x in d.decorator_list)
     }
     close = difflib.get_close_matches(name, sorted(undeclared), n=1, cutoff=0.75)
     if close:
@@ -134,16 +134,6 @@ def _missing(tree: SourceTree, provider: str, name: str, declared_names: set, su
     )
 
 
-def _is_replacement_decorator(decorator: ast.expr, module: ParsedModule) -> bool:
-    target = decorator.func if isinstance(decorator, ast.Call) else decorator
-    if isinstance(target, ast.Attribute):
-        return target.attr == "module_replacement"
-    if isinstance(target, ast.Name):
-        imported = module.imports.get(target.id)
-        return (imported is not None and imported[1] == "module_replacement") or target.id == "module_replacement"
-    return False
-
-
 def _check_parameters(module, function, factory, subject, ctx) -> list:
     """Declared options are factory parameters with the same default; undeclared ones are drift."""
     declared = {p.name: p for p in sig.declared_parameters(factory.get("parameters", []))}
@@ -165,7 +155,7 @@ def _check_parameters(module, function, factory, subject, ctx) -> list:
                     "drop the option from the factory declaration",
                 )
             )
-        elif name not in _RUNTIME_PARAMETERS and found.default != param.default:
+        elif name not in RUNTIME_PARAMETERS and found.default != param.default:
             findings.append(
                 say(
                     "factory_parameter_default",
@@ -196,19 +186,6 @@ def _declared_text(factory: dict) -> str:
     return f"{construction['component']}({', '.join(args)}) from {construction['import_module']}"
 
 
-def _is_helper(tree: SourceTree, b: Built) -> bool:
-    """A call to a plain function of the runtime (a helper), not a component class."""
-    try:
-        binding = tree.resolve(b.module, b.component) if b.module else None
-    except UnreadableSource:
-        return False
-    return (
-        binding is not None
-        and binding.kind == "definition"
-        and isinstance(binding.node, (ast.FunctionDef, ast.AsyncFunctionDef))
-    )
-
-
 def _check_returns(tree, module, function, factory, subject, ctx) -> list:
     construction = factory.get("construction")
     built = returns_of(function, module)
@@ -228,7 +205,7 @@ def _check_returns(tree, module, function, factory, subject, ctx) -> list:
         ]
     findings = []
     for b in built:
-        if b.kind == "call" and _is_helper(tree, b):
+        if b.kind == "call" and is_helper(tree, b):
             if construction is not None:
                 reason = f"returns the result of the function {b.component}(...), not a component"
                 findings.append(unreadable("construction", subject, module.rel, b.node.lineno, _declared_text(factory),

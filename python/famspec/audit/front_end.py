@@ -11,9 +11,12 @@ from . import declarations
 EXIT_USAGE = 2
 
 
-def parser(prog: str, description: str, epilog: str) -> argparse.ArgumentParser:
+def parser(prog: str, description: str, epilog: str, source_root_required: bool = True) -> argparse.ArgumentParser:
     made = argparse.ArgumentParser(prog=prog, description=description, epilog=epilog)
-    made.add_argument("--source-root", required=True, metavar="DIR", help="the folder that holds hyper_parallel/")
+    shown = "the folder that holds hyper_parallel/"
+    if not source_root_required:
+        shown += " (default: the hyper_parallel package installed in this interpreter, found without importing it)"
+    made.add_argument("--source-root", required=source_root_required, metavar="DIR", help=shown)
     return made
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import ast
 import difflib
 
+from ..source.source_tree import SourceTree, UnreadableSource
 from . import wrapper_options
 from .findings import drift, ok, unreadable
-from .source_tree import SourceTree, UnreadableSource
 
 
 def check_function(tree: SourceTree, check: str, dotted: str, ctx: dict, wrapper: dict | None = None) -> list:
@@ -49,6 +49,9 @@ def check_function(tree: SourceTree, check: str, dotted: str, ctx: dict, wrapper
         reason = binding.reason or f"{name} is defined outside the source root ({binding.external})"
         return [unreadable(check, dotted, binding.module.rel, binding.node.lineno, declared, reason, **ctx)]
     node = binding.node
+    followed = _alias_target(binding.module, node)
+    if followed is not None:
+        node = followed
     if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
         what = "a class" if isinstance(node, ast.ClassDef) else f"bound by `{ast.unparse(node).splitlines()[0]}`"
         return [unreadable(check, dotted, binding.module.rel, node.lineno, declared, f"{name} is {what}", **ctx)]
@@ -57,3 +60,17 @@ def check_function(tree: SourceTree, check: str, dotted: str, ctx: dict, wrapper
         if drifted:
             return drifted
     return [ok(check, dotted, binding.module.rel, node.lineno, declared, **ctx)]
+
+
+def _alias_target(module, node: ast.AST, hops: int = 8) -> ast.AST | None:
+    """What a module-level alias (``second_name = a_function``) stands for, in the same module; None
+    when the node is no such alias. Upstream ends CP modules with one, and configs name either."""
+    seen = 0
+    while (
+        isinstance(node, ast.Assign)
+        and isinstance(node.value, ast.Name)
+        and node.value.id in module.definitions
+        and seen < hops
+    ):
+        node, seen = module.definitions[node.value.id], seen + 1
+    return node if seen else None

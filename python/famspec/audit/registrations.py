@@ -6,22 +6,10 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from . import providers as provider_forms
+from ..source import providers as provider_forms
+from ..source.registry_tables import DIRECTORY_ALIASES, REGISTRY_MODULE, normalize
+from ..source.source_tree import SourceTree, UnreadableSource
 from .findings import drift, ok, unreadable
-from .source_tree import SourceTree, UnreadableSource
-
-REGISTRY_MODULE = "hyper_parallel.models.registry"
-DIRECTORY_ALIASES = "_FAMILY_DIR_ALIASES"
-_SUFFIXES = ("forcausallm", "forconditionalgeneration", "forsequenceclassification", "forimagetexttotext")
-
-
-def normalize(name: str) -> str:
-    """The runtime's family key: lower case, no '_' or '-', the first task suffix stripped."""
-    key = name.lower().replace("_", "").replace("-", "")
-    for suffix in _SUFFIXES:
-        if len(key) > len(suffix) and key.endswith(suffix):
-            return key[: -len(suffix)]
-    return key
 
 
 @dataclass
@@ -32,7 +20,7 @@ class Registration:
     architecture: str | None
     architecture_line: int
     unreadable: str = ""
-    # The module providers as sync reads them (famspec.audit.providers), or why they cannot be read.
+    # The module providers as sync reads them (famspec.source.providers), or why they cannot be read.
     providers: list[provider_forms.Provider] = field(default_factory=list)
     providers_problem: provider_forms.ProviderUnreadable | None = None
 

@@ -6,31 +6,17 @@ from __future__ import annotations
 
 import ast
 
-from . import signatures as sig
-from .literals import literal_choices
+from ..source import signatures as sig
+from ..source.literals import literal_choices
+from ..source.runtime import RUNTIME_PARAMETERS, option_arguments
 from .findings import drift
 
-# Passed by the runtime, never by a plan: not options.
-_RUNTIME_ARGUMENTS = ("module", "module_fqn", "context")
-# The runtime calls a wrapper with target_module, mesh, tp_mesh, cp_mesh and ep_mesh, positionally.
-RUNTIME_POSITIONAL = 5
 
 
 def _declared_values(parameter: dict) -> tuple | None:
     if "allowed" not in parameter:
         return None
     return tuple(ast.literal_eval(value) for value in parameter["allowed"])
-
-
-def option_arguments(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, tuple[ast.arg, ast.expr, str]]:
-    """name -> (arg, default, kind) of each parameter a plan may set next to the ``_target_``."""
-    args = function.args
-    positional = args.posonlyargs + args.args
-    defaults = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
-    found = [(a, d, sig.POSITIONAL) for i, (a, d) in enumerate(zip(positional, defaults))
-             if d is not None or i >= RUNTIME_POSITIONAL]
-    found += [(a, d, sig.KEYWORD_ONLY) for a, d in zip(args.kwonlyargs, args.kw_defaults)]
-    return {a.arg: (a, d, kind) for a, d, kind in found}
 
 
 def check_options(function: ast.FunctionDef | ast.AsyncFunctionDef, wrapper: dict, module, tree, ctx: dict) -> list:
@@ -63,7 +49,7 @@ def check_options(function: ast.FunctionDef | ast.AsyncFunctionDef, wrapper: dic
                                 f"option {name}: Literal{list(values)}",
                                 "declare the option's allowed values with one_of{...} as the source lists them"))
     for name, (arg, default, kind) in source.items():
-        if name not in declared and name not in _RUNTIME_ARGUMENTS:
+        if name not in declared and name not in RUNTIME_PARAMETERS:
             found = sig.Param(name, kind, sig.default_from_node(default), arg.lineno)
             findings.append(say("cp_wrapper_option_added", arg.lineno, "(absent)", f"option {found.text()}",
                                 "declare the option in the cp_wrapper declaration"))

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import ast
 
-from ..audit.factories import _RUNTIME_PARAMETERS
-from ..audit.providers import family_folder
-from ..audit.source_tree import SourceTree, UnreadableSource
-from . import values
+from ..source.providers import family_folder
+from ..source.runtime import RUNTIME_PARAMETERS
+from ..source.source_tree import SourceTree, UnreadableSource
+from . import values, wrappers
 from .decorators import decorated_with
 from .model import Archetype, Site, Todo
 
@@ -148,7 +148,7 @@ def _options(tree: SourceTree, archetype: Archetype) -> Todo | None:
         return Todo(Site(error.rel, error.line or 1), archetype.compute_factory, error.reason)
     if binding.kind != "definition" or not isinstance(binding.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return Todo(archetype.site, archetype.compute_factory, "the compute factory is not a def sync can read")
-    for param, arg in values.parameters(binding.node, binding.module, skip=_RUNTIME_PARAMETERS + _MESHES,
+    for param, arg in values.parameters(binding.node, binding.module, skip=RUNTIME_PARAMETERS + _MESHES,
                                         tree=tree):
         if param.value.kind != "literal":
             return Todo(Site(binding.module.rel, arg.lineno), archetype.compute_factory,
@@ -162,10 +162,11 @@ def compute_functions(tree: SourceTree, modules: list[str], archetype_factories:
     expert-parallel modules (every adapter module whose name ends in ``expert_parallel``:
     ``adapter.expert_parallel``, ``adapter.distributed.moe_engram_expert_parallel``), and every
     ``@local_compute`` function of its adapter wherever it lives (``adapter.distributed.ep_compute``)."""
-    out = []
+    out: list[tuple[str, Site]] = []
     for dotted in modules:
         by_name = dotted.rsplit(".", 1)[-1].endswith("expert_parallel")
         module = tree.module(dotted)
+        found: dict[str, tuple[str, Site]] = {}
         for node in module.tree.body:
             target = f"{dotted}.{getattr(node, 'name', '')}"
             if (
@@ -174,5 +175,8 @@ def compute_functions(tree: SourceTree, modules: list[str], archetype_factories:
                 and (by_name or decorated_with(node, module, LOCAL_COMPUTE))
                 and target not in archetype_factories
             ):
-                out.append((target, Site(module.rel, node.lineno)))
+                found[node.name] = (target, Site(module.rel, node.lineno))
+        out += found.values()
+        # A module-level alias is the same compute function under a second name.
+        out += [(f"{dotted}.{alias}", Site(module.rel, line)) for alias, _, line in wrappers.aliases_in(module, found)]
     return out

@@ -10,10 +10,11 @@ from pathlib import Path
 from ..audit import front_end
 from ..audit.audit import AuditError
 from ..audit.front_end import EXIT_USAGE
-from ..audit.source_tree import UnreadableSource
-from . import journal, out_lock, project
+from ..source.source_tree import SourceTree, UnreadableSource
+from . import every, framework, installed, journal, outcome
 from .errors import SyncError
-from .reader import read_family
+from .model import FamilySource, FrameworkSource
+from .reader import checked_root, read_family
 
 EXIT_INCOMPLETE = 1
 
@@ -22,18 +23,29 @@ def _parser() -> argparse.ArgumentParser:
     parser = front_end.parser(
         "famspec sync",
         "Generate a family's plugin project (CMakeLists.txt, plugin.cpp, Python assets) from the runtime's "
-        "Python source, read with ast; nothing under it is imported.",
+        "Python source, read with ast; nothing under it is imported. --framework generates the plugin of the "
+        "runtime's generic components; --all generates that one and every family's, each into OUT/<name>.",
         "Exit codes: 0 written (or, with --check, up to date); 1 the source leaves TODOs (without "
-        "--allow-incomplete), --check found a difference, or a registration is written in a form sync does not "
-        "read (nothing written); 2 bad input, nothing written.",
+        "--allow-incomplete), --check found a difference, a registration is written in a form sync does not "
+        "read (nothing written for it), or with --all a family was refused or did not build; 2 bad input, "
+        "nothing written.",
+        source_root_required=False,
     )
-    parser.add_argument("--family", required=True, metavar="F", help="the family, by any spelling")
-    parser.add_argument("--out", required=True, metavar="OUT", help="the plugin project to write")
+    which = parser.add_mutually_exclusive_group(required=True)
+    which.add_argument("--family", metavar="F", help="the family, by any spelling")
+    which.add_argument("--framework", action="store_true",
+                       help=f"the plugin of the runtime's generic components ({framework.COMPONENTS_PACKAGE})")
+    which.add_argument("--all", action="store_true", help="the framework's plugin and every family of the tree")
+    parser.add_argument("--out", required=True, metavar="OUT",
+                        help="the plugin project to write (with --all: the directory of the projects)")
     parser.add_argument("--check", action="store_true", help="write nothing; exit 1 with a diff when OUT differs")
     parser.add_argument("--allow-incomplete", action="store_true", help="TODOs do not fail the command")
+    parser.add_argument("--build", metavar="DIR", help="with --all: build every generated project against the "
+                        "installed famspec and write its plugin into DIR, ready for --plugin-path")
     front_end.add_plugin_arguments(parser, "plugin directory whose components the project need not declare "
                                    "(repeatable)", "a saved Registry.describe() instead of loading plugins")
-    parser.add_argument("--json", action="store_true", help="the outcome as one JSON object on stdout")
+    parser.add_argument("--json", action="store_true", help="the outcome as one JSON object on stdout (with --all: "
+                        "one a line, one per plugin)")
     parser.add_argument("--quiet", action="store_true", help="no notes on stderr (errors and --check's diff still)")
     return parser
 
@@ -69,56 +81,48 @@ def run(args, out=None, err=None) -> int:
     if not args.out.strip():
         raise SyncError("--out is empty: name the plugin project's directory (sync never writes into the working "
                         "directory by default); nothing was written")
-    described = _described(args)
-    family = read_family(Path(args.source_root), args.family, described)
+    root = Path(args.source_root) if args.source_root else installed.source_root()
+    family: FamilySource | FrameworkSource
+    if args.framework:
+        family = framework.read_framework(SourceTree(checked_root(root)))
+        if not args.quiet:
+            for site, subject, why in family.undeclared:
+                print(f"famspec sync: {site}: {subject}: {why}; not declared", file=err)
+    else:
+        family = read_family(root, args.family, _described(args))
     target = Path(args.out)
-    # Another sync into the same OUT waits here (out_lock.py): each plans from the project the last one
-    # left, and none removes another's staging directory.
-    with out_lock.held(target, shared=args.check):
-        return _check(args, family, target, out, err) if args.check else _write(args, family, target, out, err)
-
-
-def _todos(args, family, err) -> tuple[list, bool]:
-    """The TODOs in file order, said on stderr unless --quiet, and whether they fail the command."""
-    todos = sorted(family.todos, key=lambda t: (t.site.file, t.site.line))
+    done = outcome.apply(target, family, args.check)
+    if done.completed and not args.quiet:
+        print(f"famspec sync: {target}: completed the write an earlier sync left unfinished ("
+              + ", ".join(done.completed) + ")", file=err)
+    todos = done.todos
     if not args.quiet:
         for todo in todos:
             print(f"famspec sync: TODO {todo.site}: {todo.subject}: {todo.reason}", file=err)
-    return todos, bool(todos) and not args.allow_incomplete
-
-
-def _check(args, family, target: Path, out, err) -> int:
-    files, stale = project.planned(target, family)
-    todos, incomplete = _todos(args, family, err)
-    difference = project.diff(target, files, stale)
-    unfinished = journal.unfinished(target)
-    code = 1 if difference or unfinished or incomplete else 0
-    if unfinished:  # the reason for the exit status, so said under --quiet too
-        print(f"famspec sync --check: {target / journal.PENDING}: an earlier sync was killed before it "
-              "finished writing; run famspec sync to complete it", file=err)
-    if args.json:
-        _emit_json(out, family=family.model_type, out=str(target), up_to_date=not (difference or unfinished),
-                   diff=difference,
-                   todos=[_todo_json(t) for t in todos], exit_code=code)
-    elif difference:
-        out.write(difference)
-    if difference and not args.quiet:
-        print(f"famspec sync --check: {target} is not what the source generates; run famspec sync", file=err)
-    return code
-
-
-def _write(args, family, target: Path, out, err) -> int:
-    completed = journal.finish(target)
-    if completed and not args.quiet:
-        print(f"famspec sync: {target}: completed the write an earlier sync left unfinished ("
-              + ", ".join(completed) + ")", file=err)
-    files, stale = project.planned(target, family)
-    todos, incomplete = _todos(args, family, err)
-    changed = journal.write(target, files, stale)
+    incomplete = bool(todos) and not args.allow_incomplete
+    if args.check:
+        difference, unfinished = done.difference, done.unfinished
+        code = 1 if difference or unfinished or incomplete else 0
+        if unfinished:  # the reason for the exit status, so said under --quiet too
+            print(f"famspec sync --check: {target / journal.PENDING}: an earlier sync was killed before it "
+                  "finished writing; run famspec sync to complete it", file=err)
+        if args.json:
+            _emit_json(out, family=family.model_type, out=str(target), up_to_date=not (difference or unfinished),
+                       diff=difference,
+                       todos=[_todo_json(t) for t in todos], exit_code=code)
+        elif difference:
+            out.write(difference)
+        if difference and not args.quiet:
+            print(f"famspec sync --check: {target} is not what the source generates; run famspec sync", file=err)
+        return code
+    changed = done.changed
     code = EXIT_INCOMPLETE if incomplete else 0
     if args.json:
         _emit_json(out, family=family.model_type, out=str(target), changed=changed,
                    todos=[_todo_json(t) for t in todos], exit_code=code)
+    elif isinstance(family, FrameworkSource):
+        print(f"famspec sync: {family.name} ({len(family.components)} components, {len(family.embedded())} source "
+              f"blocks) -> {target}: " + (", ".join(changed) + " changed" if changed else "up to date"), file=out)
     else:
         counts = (f"{len(family.factories)} factories, {len(family.cp_wrappers)} CP wrappers, "
                   f"{len(family.archetypes)} archetypes, {len(family.compute_functions)} compute functions, "
@@ -135,8 +139,11 @@ def main(argv: list[str] | None = None) -> int:
     args, code = front_end.parse(_parser(), argv)
     if args is None:
         return code
+    if args.build and not args.all:
+        return _bad_input(args, SyncError("--build builds the projects of --all; with one project, build it as "
+                                          "docs/plugin-authors.md says"))
     try:
-        return run(args)
+        return every.run_all(args) if args.all else run(args)
     except OSError as error:  # a file or directory of the tree or OUT that cannot be read or written
         return _bad_input(args, SyncError(f"{error.filename or '--out ' + args.out}: {error.strerror or error}; "
                                           "sync stopped"))

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import ast
 
-from ..audit.source_tree import SourceTree, UnreadableSource
-from . import values
+from ..source.source_tree import SourceTree, UnreadableSource
+from . import handed_over, values
 from .model import Component, Factory, Site, Todo
 
 
@@ -36,7 +36,11 @@ def _lazy_export(tree: SourceTree, package: str, name: str) -> str | None:
 
 
 def read_component(tree: SourceTree, factory: Factory) -> Component | Todo:
-    name, package = factory.component, factory.import_module
+    return read_class(tree, factory.import_module, factory.component, factory.site)
+
+
+def read_class(tree: SourceTree, package: str, name: str, site: Site) -> Component | Todo:
+    """The component ``name`` as ``package`` exports it: its defining module and ``__init__``."""
     subject = f"{package}.{name}"
     try:
         binding = tree.resolve(package, name) if tree.exists(package) else None
@@ -47,7 +51,7 @@ def read_component(tree: SourceTree, factory: Factory) -> Component | Todo:
         return Todo(Site(error.rel, error.line or 1), subject, error.reason)
     if binding is None or binding.kind != "definition" or not isinstance(binding.node, ast.ClassDef):
         reason = binding.reason if binding is not None and binding.reason else f"no class {name} in the source tree"
-        return Todo(factory.site, subject, f"the component {name} cannot be read: {reason}")
+        return Todo(site, subject, f"the component {name} cannot be read: {reason}")
     cls, module = binding.node, binding.module
     defining = module.name
     if defining.startswith(package + "."):
@@ -62,3 +66,10 @@ def read_component(tree: SourceTree, factory: Factory) -> Component | Todo:
         return Todo(Site(module.rel, init.lineno), subject, f"{name}.__init__ takes *args or **kwargs")
     signature = [p for p, _ in values.parameters(init, module)][1:]
     return Component(name, pkg, sub, site, signature)
+
+
+def rendered_source(tree: SourceTree, component: Component):
+    """The class's blocks, each after what it needs: the order the artifact defines them in."""
+    defining = f"{component.package}.{component.submodule}"
+    blocks, todos = handed_over.class_blocks(tree, defining, component.name, component.site)
+    return list(reversed(blocks)), todos

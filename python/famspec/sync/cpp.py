@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from ..audit.signatures import python_expression
+from ..source.signatures import python_expression
 from .model import Param, Value
 
 

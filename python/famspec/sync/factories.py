@@ -1,13 +1,13 @@
 """The ``@module_replacement`` factories of each provider module, and what each one builds, read
-with the audit's reader of returns (``famspec.audit.construction``)."""
+with the shared reader of returns (``famspec.source.construction``)."""
 
 from __future__ import annotations
 
 import ast
 
-from ..audit.construction import parameter_names, returns_of
-from ..audit.factories import _RUNTIME_PARAMETERS, _is_helper, _is_replacement_decorator
-from ..audit.source_tree import ParsedModule, SourceTree
+from ..source.construction import parameter_names, returns_of
+from ..source.runtime import RUNTIME_PARAMETERS, is_helper, is_replacement_decorator
+from ..source.source_tree import ParsedModule, SourceTree
 from . import values
 from .errors import SyncError
 from .model import Argument, Factory, Site, Todo
@@ -18,7 +18,7 @@ def factories_in(module: ParsedModule) -> list[tuple[ast.FunctionDef, Site]]:
     out = []
     for node in module.tree.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
-            _is_replacement_decorator(d, module) for d in node.decorator_list
+            is_replacement_decorator(d, module) for d in node.decorator_list
         ):
             out.append((node, Site(module.rel, node.lineno)))
     return out
@@ -54,12 +54,12 @@ def read_factory(tree: SourceTree, provider: str, module: ParsedModule, function
     def todo(line: int, reason: str) -> Todo:
         return Todo(Site(module.rel, line), f"{provider}.{name}", reason)
 
-    for param, arg in values.parameters(function, module, skip=_RUNTIME_PARAMETERS, tree=tree):
+    for param, arg in values.parameters(function, module, skip=RUNTIME_PARAMETERS, tree=tree):
         if param.value.kind != "literal":
             return todo(arg.lineno, f"option {param.name} has no literal default")
         factory.options.append(param)
     built = returns_of(function, module)
-    helpers = [b for b in built if b.kind == "call" and _is_helper(tree, b)]
+    helpers = [b for b in built if b.kind == "call" and is_helper(tree, b)]
     if helpers:
         return todo(helpers[0].node.lineno, f"returns the result of the function {helpers[0].component}(...), "
                                             "not a component")

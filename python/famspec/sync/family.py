@@ -1,15 +1,15 @@
 """A family's identity as the runtime registers it: the ``ModelAdapterSpec`` in its
 ``adapter/registration.py``, its aliases and directory aliases in ``hyper_parallel/models/registry.py``,
-and the provider modules its spec hands over, in any form ``famspec.audit.providers`` reads."""
+and the provider modules its spec hands over, in any form ``famspec.source.providers`` reads."""
 
 from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
 
-from ..audit import providers as provider_forms
-from ..audit.registrations import DIRECTORY_ALIASES, REGISTRY_MODULE, normalize
-from ..audit.source_tree import SourceTree, UnreadableSource
+from ..source import providers as provider_forms
+from ..source.registry_tables import DIRECTORY_ALIASES, REGISTRY_MODULE, normalize
+from ..source.source_tree import SourceTree, UnreadableSource
 from .errors import SyncError, SyncUnreadable
 from .model import Site
 
@@ -27,6 +27,8 @@ class Registration:
     providers: dict[str, tuple[str, Site]] = field(default_factory=dict)  # spec keyword -> (module, site)
     borrowed: dict[str, str] = field(default_factory=dict)  # spec keyword -> the family folder it is borrowed from
     unreadable: provider_forms.ProviderUnreadable | None = None
+    # Made or registered under a statement whose outcome is decided when the runtime runs: (site, why).
+    undecided: tuple[Site, str] | None = None
 
 
 def _string(call: ast.Call, name: str) -> str | None:
@@ -43,6 +45,42 @@ def _is_spec(node: ast.AST) -> bool:
     return callee == "ModelAdapterSpec"
 
 
+REGISTER = "register_model_adapter"
+# What a compound statement is called in a message: the keyword that opens it.
+_OPENED_BY = {ast.If: "if", ast.Try: "try", ast.For: "for", ast.AsyncFor: "async for", ast.While: "while",
+              ast.With: "with", ast.AsyncWith: "async with", ast.FunctionDef: "def", ast.AsyncFunctionDef: "async def",
+              ast.ClassDef: "class"}
+if hasattr(ast, "Match"):
+    _OPENED_BY[ast.Match] = "match"
+if hasattr(ast, "TryStar"):
+    _OPENED_BY[ast.TryStar] = "try"
+
+
+def _undecided(statement: ast.stmt) -> str | None:
+    """Why a registration inside this top-level statement cannot be read as made: the statement is a
+    branch, a loop, a handler or a body that runs later (or never)."""
+    opened_by = _OPENED_BY.get(type(statement))
+    if opened_by is None:
+        return None
+    return (f"it is made inside the `{opened_by}` statement at line {statement.lineno}, so whether (and which) "
+            "registration the runtime makes is decided when it runs; sync reads only a registration made "
+            "unconditionally at module level")
+
+
+def _conditionally_registered(statement: ast.stmt) -> set[str]:
+    """The names a compound statement passes to register_model_adapter: specs made at module level and
+    registered only on one path."""
+    if _OPENED_BY.get(type(statement)) is None:
+        return set()
+    out = set()
+    for node in ast.walk(statement):
+        if isinstance(node, ast.Call):
+            callee = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            if callee == REGISTER:
+                out |= {a.id for a in node.args if isinstance(a, ast.Name)}
+    return out
+
+
 def registrations(tree: SourceTree) -> tuple[list[Registration], list[UnreadableSource]]:
     found = []
     paths, broken = tree.registration_files()
@@ -57,13 +95,20 @@ def registrations(tree: SourceTree) -> tuple[list[Registration], list[Unreadable
             broken.append(UnreadableSource(tree.rel(path), None, "is not an importable Python module (is each folder "
                                            "name an identifier, and the file a file?)"))
             continue
-        for node in ast.walk(module.tree):
-            if not _is_spec(node):
-                continue
+        conditional = set().union(*(_conditionally_registered(s) for s in module.tree.body))
+        specs = [(node, statement) for statement in module.tree.body for node in ast.walk(statement) if _is_spec(node)]
+        for node, statement in specs:
             model_type, architecture = _string(node, "model_type"), _string(node, "architecture")
             if model_type is None or architecture is None:
                 continue
             registration = Registration(model_type, architecture, Site(module.rel, node.lineno), path.parts[-3])
+            why = _undecided(statement)
+            bound = [t.id for t in getattr(statement, "targets", []) if isinstance(t, ast.Name)]
+            if why is None and conditional & set(bound):
+                why = (f"{bound[0]} is passed to {REGISTER} only inside a branch, loop or body that runs later, so "
+                       "whether the runtime registers it is decided when it runs")
+            if why is not None:
+                registration.undecided = (registration.site, why)
             try:
                 for provider in provider_forms.read(tree, module, node):
                     registration.providers[provider.keyword] = (provider.module, Site(provider.file, provider.line))
@@ -88,6 +133,10 @@ def owner(tree: SourceTree, registration: Registration) -> Registration:
 
 
 def check_readable(registration: Registration) -> None:
+    if registration.undecided is not None:
+        site, why = registration.undecided
+        raise SyncUnreadable(f"{site}: the registration of {registration.model_type} cannot be read: {why}; nothing "
+                             "was written")
     error = registration.unreadable
     if error is not None:
         raise SyncUnreadable(f"{error.file}:{error.line}: the {error.keyword} provider of {registration.model_type} "

@@ -9,7 +9,7 @@ import builtins
 import importlib.util
 import re
 
-from ..audit.source_tree import ParsedModule, SourceTree, UnreadableSource
+from ..source.source_tree import ParsedModule, SourceTree, UnreadableSource
 from .errors import SyncError
 from .model import Block, Site, Todo
 
@@ -129,13 +129,25 @@ def _text(module: ParsedModule, statements: list[ast.stmt]) -> str:
 
 def blocks_for(tree: SourceTree, provider: ParsedModule, name: str, site: Site) -> tuple[list[Block], list[Todo]]:
     """The handed-over function ``name`` (as the provider module binds it) and everything it needs."""
+    return _definition_blocks(tree, provider.name, name, site, (ast.FunctionDef, ast.AsyncFunctionDef),
+                              "the handed-over function", "a def")
+
+
+def class_blocks(tree: SourceTree, module: str, name: str, site: Site) -> tuple[list[Block], list[Todo]]:
+    """A component's class, defined in ``module``, and everything it needs: what a plan renders when a
+    factory hands the component a function."""
+    return _definition_blocks(tree, module, name, site, (ast.ClassDef,), "the rendered component", "a class")
+
+
+def _definition_blocks(tree: SourceTree, module_name: str, name: str, site: Site, kinds: tuple, what: str,
+                       expected: str) -> tuple[list[Block], list[Todo]]:
     try:
-        binding = tree.resolve(provider.name, name)
+        binding = tree.resolve(module_name, name)
     except UnreadableSource as error:
         return [], [Todo(Site(error.rel, error.line or 1), name, error.reason)]
-    if binding.kind != "definition" or not isinstance(binding.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        reason = binding.reason or f"{name} is not a def in the source tree"
-        return [], [Todo(site, name, f"the handed-over function cannot be read: {reason}")]
+    if binding.kind != "definition" or not isinstance(binding.node, kinds):
+        reason = binding.reason or f"{name} is not {expected} in the source tree"
+        return [], [Todo(site, name, f"{what} cannot be read: {reason}")]
     blocks, todos, done = [], [], set()
     queue = [(binding.module, binding.node)]
     while queue:
@@ -171,6 +183,9 @@ def blocks_for(tree: SourceTree, provider: ParsedModule, name: str, site: Site) 
                 todos.append(Todo(Site(module.rel, statements[0].lineno), name,
                                   f"{used}, read by {defines[0]}, is neither defined nor imported in {module.rel}"))
         imports = list(dict.fromkeys(_import_line(module, n) for n in imported))
+        # What it needs from its module in the order the module defines it: the artifact renders the
+        # helpers in that order, as the runtime's module lays them out.
+        defined.sort(key=lambda n: module.definitions[n].lineno)
         blocks.append(Block(Site(module.rel, statements[0].lineno), defines, imported + defined, imports,
                             _text(module, statements)))
     return blocks, todos

@@ -101,6 +101,8 @@ class Component:
     submodule: str
     site: Site
     signature: list[Param] = field(default_factory=list)
+    # The class and the module-level code it needs, when a factory renders it with a handed-over function.
+    source: list[Block] = field(default_factory=list)
 
 
 @dataclass
@@ -133,3 +135,29 @@ class FamilySource:
     companions: list[Identity] = field(default_factory=list)
     # Providers borrowed from another family's package: (spec keyword, module, site, that family's folder).
     borrowed: list[tuple[str, str, Site, str]] = field(default_factory=list)
+
+    def embedded(self) -> list[Block]:
+        """Every block the project embeds as a file under python/: handed-over functions, then the source
+        of the components it renders."""
+        return self.interface + [b for c in self.components for b in c.source]
+
+
+@dataclass
+class FrameworkSource:
+    """The framework's part of the tree, declared by the plugin ``FRAMEWORK``: the generic components a
+    family's factories construct."""
+
+    name: str
+    components: list[Component] = field(default_factory=list)
+    todos: list[Todo] = field(default_factory=list)
+    # Framework declarations the plugin tables have no row for (an archetype or CP wrapper that belongs
+    # to no family): (site, target, why), said by sync and left undeclared.
+    undeclared: list[tuple[Site, str, str]] = field(default_factory=list)
+
+    @property
+    def model_type(self) -> str:  # the plugin's name, as a family plugin is named after its family
+        return self.name
+
+    def embedded(self) -> list[Block]:
+        """Every block the project embeds as a file under python/: the source of the components it renders."""
+        return [b for c in self.components for b in c.source]

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from . import render
 from .errors import SyncError
-from .model import FamilySource
+from .model import FamilySource, FrameworkSource
 
 STATE = ".famspec-sync.json"
 # The only files the state may name: the assets render.asset_names() gives (python/<C++ name>.py).
@@ -74,9 +74,9 @@ def check_inside(out: Path, rel: str) -> None:
             raise SyncError(f"{path} is not a regular file: sync will not replace it; nothing was written")
 
 
-def planned(out: Path, family: FamilySource) -> tuple[dict[str, str], list[str]]:
+def planned(out: Path, family: FamilySource | FrameworkSource) -> tuple[dict[str, str], list[str]]:
     """Every file sync would leave in OUT (relative path -> text), and the stale assets it would delete."""
-    render.asset_names(family.interface)
+    render.asset_names(family.embedded())
     for rel in ("CMakeLists.txt", "plugin.cpp", STATE):
         check_inside(out, rel)
     version = render.kept_version(_read(out / "plugin.cpp"), family)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..audit.audit import AuditError, check_root
-from ..audit.registrations import DIRECTORY_ALIASES
-from ..audit.source_tree import SourceTree, UnreadableSource
+from ..source.registry_tables import DIRECTORY_ALIASES
+from ..source.source_tree import SourceTree, UnreadableSource
 from . import archetypes, components, factories, family, handed_over, names, wrappers
 from .errors import SyncError
 from .model import Factory, FamilySource, Identity, Todo
@@ -48,14 +48,18 @@ def _check_import_cycle(tree: SourceTree, providers: list[str]) -> None:
                 stack.append((child, iter(sorted(edges.get(child, ())))))
 
 
+def checked_root(source_root: Path) -> Path:
+    """The source root, resolved, when it holds a runtime's hyper_parallel/."""
+    try:
+        return check_root(source_root)
+    except AuditError as error:
+        raise SyncError(str(error)) from None
+
+
 def read_family(source_root: Path, name: str, declarations: dict) -> FamilySource:
     """The family named by any spelling, read from the tree; ``declarations`` is the loaded plugins'
     description (``Registry.describe()``): the components declared there are not declared again."""
-    try:
-        root = check_root(Path(source_root))
-    except AuditError as error:
-        raise SyncError(str(error)) from None
-    tree = SourceTree(root)
+    tree = SourceTree(checked_root(Path(source_root)))
     registration = family.find(tree, name)
     owner = family.owner(tree, registration)
     if owner is not registration and owner.model_type != registration.model_type:
@@ -110,9 +114,31 @@ def _identity(tree: SourceTree, identity: Identity, out: FamilySource) -> None:
         names.check_spelling(spelling, site)
 
 
+def _layouts_apart(tree: SourceTree, out: FamilySource) -> None:
+    """Where the provider layouts define different factories, a factory must answer under each module that
+    defines it and only there. A family's factories answer under every provider it declares, or, when it
+    declares none, each under its own module alone; so layouts that share no factory are declared without
+    providers, each factory by its full path. Layouts that share some factories and not others cannot be
+    told apart by the plugin tables: each factory a layout lacks is a TODO."""
+    defined = {p: [f.name for f, _ in factories.factories_in(_module(tree, p, "a provider module"))]
+               for p, _ in out.providers}
+    if len(defined) < 2 or len({tuple(sorted(names)) for names in defined.values()}) == 1:
+        return
+    every = [name for names in defined.values() for name in names]
+    if len(every) == len(set(every)):
+        out.providers = []
+        return
+    for provider, site in out.providers:
+        for name in dict.fromkeys(n for n in every if n not in defined[provider]):
+            out.todos.append(Todo(site, f"{provider}.{name}", "the factory is defined in another provider layout "
+                                  "and not in this one, yet answers under every provider the family declares"))
+
+
 def _read_factories(tree: SourceTree, out: FamilySource) -> None:
     seen: dict[str, Factory] = {}
-    for provider, _ in out.providers:
+    layouts = [p for p, _ in out.providers]
+    _layouts_apart(tree, out)
+    for provider in layouts:
         module = _module(tree, provider, "a provider module")
         for function, site in factories.factories_in(module):
             read = factories.read_factory(tree, provider, module, function, site)
@@ -151,6 +177,6 @@ def _read_components(tree: SourceTree, out: FamilySource, known: set) -> None:
         else:
             out.components.append(read)
             if any(a.binding == "hand_over" for a in factory.arguments):
-                out.todos.append(Todo(read.site, f"{read.package}.{read.name}",
-                                      "the component is rendered with a handed-over function, and sync does not "
-                                      "take a component's own source: declare its source blocks by hand"))
+                # Rendered into the artifact with the handed-over function: its own source too.
+                read.source, todos = components.rendered_source(tree, read)
+                out.todos += todos

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import ast
 
-from ..audit import signatures as sig
-from ..audit.literals import literal_choices
+from ..source import signatures as sig
+from ..source.literals import literal_choices
 from .model import Param, Value
 
 

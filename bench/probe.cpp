@@ -122,7 +122,7 @@ int load_famspec(const char* directory) {
 
 // Where a load's time goes: each announced stage runs until the next announcement, so a stage's
 // figure also holds what runs unannounced after it (the next candidate's trust check after
-// "manifest"; the cross-plugin checks and the freeze after the last "validate").
+// "manifest"; the cross-plugin checks and the freeze after the last "register").
 int load_stages(const char* directory) {
     famspec::LoadOptions options;
     options.directories.emplace_back(directory);

@@ -81,8 +81,8 @@ void print_search(const Context& context, std::ostream& err, const SearchPath& s
     context.note(err, "plugin search path (" + std::string(name_of(search.origin)) + "): " + join(directories, ":"));
 }
 
-void print_records(std::ostream& out, std::span<const PluginRecord> records,
-                   const std::vector<std::string>& statuses, const SearchPath* relative_to) {
+void print_records(std::ostream& out, std::span<const PluginRecord> records, const std::vector<std::string>& statuses,
+                   const SearchPath* relative_to) {
     std::vector<std::vector<std::string>> rows{{"NAME", "VERSION", "ABI", "STATUS", "FAMILIES", "PATH"}};
     for (std::size_t i = 0; i < records.size(); ++i) {
         const PluginRecord& r = records[i];

@@ -4,8 +4,8 @@
 
 #include <boost/json.hpp>
 #include <iosfwd>
-#include <string>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -25,7 +25,7 @@ void print_search(const Context& context, std::ostream& err, const SearchPath& s
 
 // relative_to: show each path relative to the search directory that holds it and fit the table to
 // 100 columns; nullptr (--long): full paths, nothing shortened.
-void print_records(std::ostream& out, std::span<const PluginRecord> records,
-                   const std::vector<std::string>& statuses, const SearchPath* relative_to);
+void print_records(std::ostream& out, std::span<const PluginRecord> records, const std::vector<std::string>& statuses,
+                   const SearchPath* relative_to);
 
 }  // namespace famspec::cli

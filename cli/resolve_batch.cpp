@@ -209,12 +209,11 @@ int resolve_batch(const Context& context, int input, bool strict, std::ostream& 
         const bool answered = resolve_request(resolver, *request, [&](const auto& answer) {
             const std::optional<Gap> gap = answer.gap();
             // The diagnostics a single resolve notes on stderr (an ignored_option, say), in the answer.
-            print_json(out,
-                       json::object{{"status", std::string(name_of(answer.status()))},
-                                    {"spec", json::parse(spec_json(answer))},
-                                    {"reason", answer.reason()},
-                                    {"gap", gap ? json::value(std::string(name_of(*gap))) : json::value(nullptr)},
-                                    {"diagnostics", answer_diagnostics(answer.diagnostics)}});
+            print_json(out, json::object{{"status", std::string(name_of(answer.status()))},
+                                         {"spec", json::parse(spec_json(answer))},
+                                         {"reason", answer.reason()},
+                                         {"gap", gap ? json::value(std::string(name_of(*gap))) : json::value(nullptr)},
+                                         {"diagnostics", answer_diagnostics(answer.diagnostics)}});
             for (const Diagnostic& d : answer.diagnostics) {
                 context.note(err, "famspec: <stdin>:" + std::to_string(number) +
                                       ": diagnostic: " + std::string(name_of(d.kind)) + ": " + d.message);

@@ -12,7 +12,8 @@ namespace json = boost::json;
 
 int verify_plugins(const Context& context, bool long_list, std::ostream& out, std::ostream& err) {
     const SearchPath search = context.search_path();
-    const std::shared_ptr<const Registry> registry = load_plugins(context.load_options(err), {});
+    const std::shared_ptr<const Registry> registry =
+        load_plugins(context.load_options(err), {}, ComponentLinks::left_to_the_set);
     const std::span<const PluginRecord> records = registry->plugins();
     context.note_plugins(err, records);
     // A plugin that loads but declares nothing is not an error, but it is almost always a mistake.

@@ -35,10 +35,12 @@ TEST_CASE("the core's fingerprint names the ABI, the table format, the word size
 TEST_CASE("build_fingerprint writes every field in order") {
     CHECK(famspec::build_fingerprint(5, 0, 2, 64, false, "gcc-12.2.0") ==
           "abi=5.0;format=2;word-bits=64;byte-order=little;compiler=gcc-12.2.0");
-    CHECK(famspec::build_fingerprint(7, 3, 9, 32, true, "") == "abi=7.3;format=9;word-bits=32;byte-order=big;compiler=");
+    CHECK(famspec::build_fingerprint(7, 3, 9, 32, true, "") ==
+          "abi=7.3;format=9;word-bits=32;byte-order=big;compiler=");
 }
 
-TEST_CASE("plugins built with another C++ ABI switch, debug containers or a sanitizer load, with the same fingerprint") {
+TEST_CASE(
+    "plugins built with another C++ ABI switch, debug containers or a sanitizer load, with the same fingerprint") {
     const std::string core(famspec::core_fingerprint());
     for (const char* fixture : {"old_cxx11_abi", "debug_containers", "sanitized"}) {
         CAPTURE(fixture);

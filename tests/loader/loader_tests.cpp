@@ -206,7 +206,8 @@ TEST_CASE("tables that cannot be read fail at the register stage, each saying wh
 }
 
 TEST_CASE("plugins a dynamic linker would refuse or run, and builds of another C++ ABI, load: they are data") {
-    for (const char* fixture : {"old_cxx11_abi", "debug_containers", "sanitized", "unresolved_symbol", "code_never_runs"}) {
+    for (const char* fixture :
+         {"old_cxx11_abi", "debug_containers", "sanitized", "unresolved_symbol", "code_never_runs"}) {
         CAPTURE(fixture);
         const auto registry = load({fixture_dir(fixture)}, {famspec::test::shipped_components()});
         REQUIRE(registry->plugins().size() == 2);
@@ -292,9 +293,10 @@ TEST_CASE("misdeclared provider modules, family keys and an archetype fail at th
                          "misdeclared_keys): directory 'other_family' does not name family 'misdeclared_keys'"),
              std::string("directory alias 'shareddir' names both family 'dir_a' ("),
              std::string("spelling 'sharedarch' names both family 'arch_a' ("),
-             "archetype '" + adapter + "expert_parallel.misdeclared_ep_compute_fn' (family misdeclared_keys, "
-                                       "archetype 1) needs a full fingerprint, kind, target_class, router_kind, "
-                                       "shared and compute factory",
+             "archetype '" + adapter +
+                 "expert_parallel.misdeclared_ep_compute_fn' (family misdeclared_keys, "
+                 "archetype 1) needs a full fingerprint, kind, target_class, router_kind, "
+                 "shared and compute factory",
          }) {
         CHECK_MESSAGE(message.find(expected) != std::string::npos, expected);
     }

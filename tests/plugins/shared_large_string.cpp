@@ -28,11 +28,11 @@ template <std::size_t... I>
 constexpr auto declare(auto use, std::index_sequence<I...>) {
     // The targets are set below; until then only the first is whole.
     return use(Identity{.name = "shared_large_string", .version = "1.0.0", .description = "famspec test fixture"},
-               Plugin{
-        .families = {{.model_type = "many",
-                      .architecture = "ManyForCausalLM",
-                      .factories = {Factory{.target = I == 0 ? std::string_view(kLongest.data(), kLongest.size()) : "",
-                                            .runtime_only = "r"}...}}}});
+               Plugin{.families = {{.model_type = "many",
+                                    .architecture = "ManyForCausalLM",
+                                    .factories = {Factory{
+                                        .target = I == 0 ? std::string_view(kLongest.data(), kLongest.size()) : "",
+                                        .runtime_only = "r"}...}}}});
 }
 
 constexpr auto kBlock = [] {

@@ -1,10 +1,8 @@
 // Finds, checks and loads family plugins, and freezes what they register into a Registry.
 //
-// Stages per candidate: find -> trust -> manifest (the file's table section is read, from the
-// descriptor it was checked through) -> compatibility (ABI, table format, word size, byte order,
-// machine) -> register (the tables checked whole and copied) -> validate. A plugin file is data: it
-// is never handed to the dynamic linker and no code in it runs. A failing plugin is reported with its
-// path and stage; the others still load.
+// Stages per candidate: find -> trust -> manifest -> compatibility -> register -> validate. A plugin
+// file is data, read from the descriptor it was checked through: it is never handed to the dynamic
+// linker and no code in it runs. A failing plugin is reported with its path and stage.
 #pragma once
 
 #include <memory>

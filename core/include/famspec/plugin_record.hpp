@@ -12,10 +12,7 @@
 
 namespace famspec {
 
-// A candidate's stages, in order; a failure names its stage. trust: a safe file and directory, a
-// pinned digest; manifest: the file is ELF and its table section and header are read; compatibility:
-// the ABI, the table format, the word size, byte order and machine; register: the tables are checked
-// and copied; validate: what two plugins both claim, and what a factory needs from another plugin.
+// A candidate's stages, in order; a failure names its stage (docs/security.md says what each checks).
 enum class PluginStage { find, trust, manifest, compatibility, register_, validate };
 
 struct PluginError {

@@ -119,7 +119,7 @@ private:
     }
 
     SectionView view(const typename Class::Section& section) const {
-        return {host(section.sh_name), host(section.sh_type), static_cast<std::uint64_t>(host(section.sh_flags)),
+        return {host(section.sh_name),   host(section.sh_type), static_cast<std::uint64_t>(host(section.sh_flags)),
                 host(section.sh_offset), host(section.sh_size), host(section.sh_link)};
     }
 

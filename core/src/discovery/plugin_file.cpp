@@ -52,8 +52,7 @@ Expected<PluginFile, std::string> PluginFile::open(int directory, const char* na
     return PluginFile(fd, status);
 }
 
-PluginFile::PluginFile(PluginFile&& other) noexcept
-    : fd_(std::exchange(other.fd_, -1)), status_(other.status_) {}
+PluginFile::PluginFile(PluginFile&& other) noexcept : fd_(std::exchange(other.fd_, -1)), status_(other.status_) {}
 
 PluginFile& PluginFile::operator=(PluginFile&& other) noexcept {
     if (this != &other) {

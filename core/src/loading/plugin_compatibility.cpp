@@ -43,16 +43,16 @@ std::optional<PluginError> check_compatibility(const Candidate& candidate) {
     const bool host_big = std::endian::native == std::endian::big;
     if (elf.machine != host_machine() || elf.elf_class != tables::kWordBits || elf.big_endian != host_big) {
         return refused(candidate, machine_side(host_machine(), tables::kWordBits, host_big),
-                       machine_side(elf.machine, elf.elf_class, elf.big_endian),
-                       "built for another machine", "rebuild it on this one");
+                       machine_side(elf.machine, elf.elf_class, elf.big_endian), "built for another machine",
+                       "rebuild it on this one");
     }
     const TableSection& block = *elf.tables;
     Prefix prefix;
     std::memcpy(&prefix, block.data(), sizeof prefix);  // the manifest stage saw at least this much
     if (prefix.magic != kPluginMagic) {
-        return refusal(candidate.path.string(), PluginStage::compatibility, "famspec's table magic",
-                       "other bytes", std::string("its ") + kTableSection +
-                                          " section does not begin with famspec's table magic: not a famspec plugin");
+        return refusal(candidate.path.string(), PluginStage::compatibility, "famspec's table magic", "other bytes",
+                       std::string("its ") + kTableSection +
+                           " section does not begin with famspec's table magic: not a famspec plugin");
     }
     const std::string core = abi_side(kAbiMajor, kAbiMinor) + ", " + std::string(core_fingerprint());
     const std::string plugin = abi_side(prefix.abi_major, prefix.abi_minor);
@@ -61,10 +61,9 @@ std::optional<PluginError> check_compatibility(const Candidate& candidate) {
         return refused(candidate, core, plugin, "has ABI major " + std::to_string(prefix.abi_major), rebuild);
     }
     if (prefix.abi_minor > kAbiMinor) {
-        return refused(candidate, core, plugin,
-                       "needs a newer core (ABI minor " + std::to_string(prefix.abi_minor) + ")",
-                       "use a famspec of ABI " + std::to_string(kAbiMajor) + "." + std::to_string(prefix.abi_minor) +
-                           " or newer");
+        return refused(
+            candidate, core, plugin, "needs a newer core (ABI minor " + std::to_string(prefix.abi_minor) + ")",
+            "use a famspec of ABI " + std::to_string(kAbiMajor) + "." + std::to_string(prefix.abi_minor) + " or newer");
     }
     if (block.size < sizeof(TableHeader)) {
         return refused(candidate, core, plugin,
@@ -75,8 +74,7 @@ std::optional<PluginError> check_compatibility(const Candidate& candidate) {
     TableHeader header;
     std::memcpy(&header, block.data(), sizeof header);
     const std::string built = build_fingerprint(header.abi_major, header.abi_minor, header.format, header.word_bits,
-                                                header.byte_order != tables::kByteOrderMark ? !host_big : host_big,
-                                                "");
+                                                header.byte_order != tables::kByteOrderMark ? !host_big : host_big, "");
     const std::string plugin_side = abi_side(prefix.abi_major, prefix.abi_minor) + ", " + built;
     if (header.word_bits != tables::kWordBits || header.byte_order != tables::kByteOrderMark) {
         return refused(candidate, core, plugin_side, "has tables for another word size or byte order", rebuild);

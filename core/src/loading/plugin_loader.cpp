@@ -149,7 +149,8 @@ void log_records(const LoadOptions& options, const std::vector<PluginRecord>& re
 
 std::shared_ptr<const Registry> load_plugins(const LoadOptions& options) { return load_plugins(options, {}); }
 
-std::shared_ptr<const Registry> load_plugins(const LoadOptions& options, const StageCallback& on_stage) {
+std::shared_ptr<const Registry> load_plugins(const LoadOptions& options, const StageCallback& on_stage,
+                                             ComponentLinks links) {
     const std::lock_guard lock(loader_mutex());
     std::vector<PluginRecord> records = detail::search_records(options);
     std::vector<Staged> staged;
@@ -159,7 +160,7 @@ std::shared_ptr<const Registry> load_plugins(const LoadOptions& options, const S
         staged = stage_candidates(candidates, options, on_stage, records);
     }
     refuse_shared_claims(staged, records);
-    refuse_unlinked(staged, records);
+    if (links == ComponentLinks::required) refuse_unlinked(staged, records);
     log_records(options, records);
     Registry::Contents contents = freeze(staged, std::move(records));
     staged.clear();  // before the registry's indexes are built: the peak of a load is there

@@ -20,8 +20,8 @@ std::optional<PluginError> check_table_section(const Candidate& candidate) {
     }
     if (!candidate.elf.tables) {
         if (candidate.elf.legacy_manifest) {
-            return refusal(path, PluginStage::manifest, std::string("a ") + kTableSection + " section (ABI " +
-                                                            std::to_string(kAbiMajor) + ")",
+            return refusal(path, PluginStage::manifest,
+                           std::string("a ") + kTableSection + " section (ABI " + std::to_string(kAbiMajor) + ")",
                            std::string("a ") + kLegacyManifestSection + " section (ABI 4 or older)",
                            std::string("is a plugin of ABI 4 or older (it carries ") + kLegacyManifestSection +
                                " and no " + kTableSection + "); this core reads ABI " + std::to_string(kAbiMajor) +

@@ -45,10 +45,10 @@ void claim_family(const ClaimReader& read, const FamilyRow& row, PluginManifest&
         manifest.cp_wrappers.push_back(read.text(wrapper.target));
     }
     for (const ArchetypeRow& archetype : read.rows<ArchetypeRow>(row.archetypes)) {
-        manifest.archetypes.push_back({read.text(archetype.compute_factory),
-                                       {std::string(name_of(archetype.router)),
-                                        std::string(name_of(archetype.shared_experts)),
-                                        std::string(name_of(archetype.expert_storage))}});
+        manifest.archetypes.push_back(
+            {read.text(archetype.compute_factory),
+             {std::string(name_of(archetype.router)), std::string(name_of(archetype.shared_experts)),
+              std::string(name_of(archetype.expert_storage))}});
     }
 }
 

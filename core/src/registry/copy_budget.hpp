@@ -19,15 +19,16 @@ struct CopyBudgetExceeded : std::runtime_error {
 
 class CopyBudget {
 public:
-    explicit CopyBudget(std::uint64_t block_bytes) : block_(block_bytes), left_(kCopyMultiple * block_bytes + kCopyAllowance) {}
+    explicit CopyBudget(std::uint64_t block_bytes)
+        : block_(block_bytes), left_(kCopyMultiple * block_bytes + kCopyAllowance) {}
 
     // Takes `bytes` from what is left, or throws CopyBudgetExceeded naming the bound.
     void charge(std::uint64_t bytes) {
         if (bytes > left_) {
-            throw CopyBudgetExceeded("its rows name their strings and lists so often that copying them would take more "
-                                     "than " +
-                                     std::to_string(kCopyMultiple) + " times its " + std::to_string(block_) +
-                                     "-byte block");
+            throw CopyBudgetExceeded(
+                "its rows name their strings and lists so often that copying them would take more "
+                "than " +
+                std::to_string(kCopyMultiple) + " times its " + std::to_string(block_) + "-byte block");
         }
         left_ -= bytes;
     }

@@ -28,8 +28,7 @@ std::string to_json(const PluginManifest& input) {
     out["name"] = manifest.name;
     out["version"] = manifest.version;
     out["description"] = manifest.description;
-    out["abi"] = json::object{
-        {"major", manifest.abi_major}, {"minor", manifest.abi_minor}};
+    out["abi"] = json::object{{"major", manifest.abi_major}, {"minor", manifest.abi_minor}};
     out["table_bytes"] = manifest.table_bytes;
     out["fingerprint"] = manifest.fingerprint;
     json::array families;

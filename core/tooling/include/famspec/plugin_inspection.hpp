@@ -21,8 +21,14 @@ namespace famspec {
 // validate; a candidate's own stages come in that order.
 using StageCallback = std::function<void(const std::string& path, PluginStage stage)>;
 
+// Whether a plugin with a factory whose component no loaded plugin registers is refused (stage
+// validate). verify checks the files of a directory that may be only part of a set (a family
+// project's build holds its own plugin, not the catalogue), so it leaves links to the set they join.
+enum class ComponentLinks { required, left_to_the_set };
+
 // load_plugins, announcing each stage as a candidate enters it.
-std::shared_ptr<const Registry> load_plugins(const LoadOptions& options, const StageCallback& on_stage);
+std::shared_ptr<const Registry> load_plugins(const LoadOptions& options, const StageCallback& on_stage,
+                                             ComponentLinks links = ComponentLinks::required);
 
 // The records of load_plugins: what each file declares and whether it loads, every check included.
 std::vector<PluginRecord> inspect_plugins(const LoadOptions& options);

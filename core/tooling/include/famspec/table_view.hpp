@@ -184,8 +184,7 @@ private:
     static bool known(const ArgumentRow& row) { return known(row.binding, ArgumentBinding::interface); }
     static bool known(const FactoryRow& row) { return known(row.mode, ConstructionMode::wrap_source); }
     static bool known(const ArchetypeRow& row) {
-        return known(row.router, MoeRouter::topk_router_module) &&
-               known(row.shared_experts, SharedExperts::additive) &&
+        return known(row.router, MoeRouter::topk_router_module) && known(row.shared_experts, SharedExperts::additive) &&
                known(row.expert_storage, ExpertStorage::batched_parameters) &&
                known(row.kind, ArchetypeKind::moe_ep_routed) && known(row.router_kind, MoeRouter::topk_router_module) &&
                known(row.shared, SharedExperts::additive);

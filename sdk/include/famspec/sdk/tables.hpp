@@ -33,18 +33,18 @@
 
 // The plugin's tables, constant-initialised (readable by static_assert), exported and placed in
 // their own section. The invocation ends with a semicolon.
-#define FAMSPEC_PLUGIN(NAME, VERSION, DESCRIPTION, ...)                                                            \
-    FAMSPEC_PLUGIN_TABLES(::famspec::tables::compile([](auto use) {                                                \
-        using namespace ::famspec::tables;                                                                         \
-        return use(::famspec::tables::Identity{NAME, VERSION, DESCRIPTION, FAMSPEC_COMPILER,                       \
-                                               static_cast<std::uint16_t>(FAMSPEC_PLUGIN_ABI_MAJOR),               \
-                                               static_cast<std::uint16_t>(FAMSPEC_PLUGIN_ABI_MINOR)},              \
-                   __VA_ARGS__);                                                                                   \
+#define FAMSPEC_PLUGIN(NAME, VERSION, DESCRIPTION, ...)                                               \
+    FAMSPEC_PLUGIN_TABLES(::famspec::tables::compile([](auto use) {                                   \
+        using namespace ::famspec::tables;                                                            \
+        return use(::famspec::tables::Identity{NAME, VERSION, DESCRIPTION, FAMSPEC_COMPILER,          \
+                                               static_cast<std::uint16_t>(FAMSPEC_PLUGIN_ABI_MAJOR),  \
+                                               static_cast<std::uint16_t>(FAMSPEC_PLUGIN_ABI_MINOR)}, \
+                   __VA_ARGS__);                                                                      \
     }))
 
 // The exported block alone, for one compiled otherwise: declarations generated from a parameter pack
 // (a callback of compile() that is a template), or a block a test breaks on purpose. BLOCK is a
 // constant expression of a CompiledTables type.
-#define FAMSPEC_PLUGIN_TABLES(BLOCK)                                                                          \
-    extern __attribute__((visibility("default"), section(".famspec_tables"), used)) constexpr auto \
-        famspec_plugin_tables = BLOCK
+#define FAMSPEC_PLUGIN_TABLES(BLOCK)                                         \
+    extern __attribute__((visibility("default"), section(".famspec_tables"), \
+                          used)) constexpr auto famspec_plugin_tables = BLOCK

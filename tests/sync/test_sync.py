@@ -261,10 +261,12 @@ def test_an_amendment_after_the_region_adds_to_the_generated_family_when_the_plu
                '                        .factories = {{.target = "replace_by_hand", .where = FAMSPEC_HERE}}}},\n')
     plugin.write_text(plugin.read_text(encoding="utf-8").replace("        .amendments = {},\n", amended) + """
 constexpr auto& tables = famspec_plugin_tables;
-static_assert(tables.families.size() == 2 && tables.text(tables.families[1].model_type) == "deepseek_v2");
-static_assert(tables.families[0].aliases.count == 1 && tables.families[0].factories.count == 5);
-static_assert(tables.text(tables.texts[tables.families[0].aliases.first]) == "deepseek-v3-local");
-static_assert(tables.text(tables.factories[4].target) ==
+using namespace famspec::tables;
+constexpr const auto& families = tables.rows<FamilyRow>();
+static_assert(families.size() == 2 && tables.text(families[1].model_type) == "deepseek_v2");
+static_assert(families[0].aliases.count == 1 && families[0].factories.count == 5);
+static_assert(tables.text(tables.rows<Text>()[families[0].aliases.first]) == "deepseek-v3-local");
+static_assert(tables.text(tables.rows<FactoryRow>()[4].target) ==
               "hyper_parallel.models.deepseek_v3.adapter.replacements.replace_by_hand");
 """, encoding="utf-8")
     assert sync(RUNTIME, "deepseek_v3", out, "--check")[:2] == (0, "")  # the author's text is not sync's

@@ -15,9 +15,9 @@
 #include "famspec/plugin_loader.hpp"
 #include "famspec/python_text.hpp"
 #include "famspec/table_view.hpp"
+#include "loading/table_manifest.hpp"
 #include "registry/copy_budget.hpp"
 #include "registry/staging_registrar.hpp"
-#include "loading/table_manifest.hpp"
 #include "registry/table_staging.hpp"
 
 namespace famspec::fuzz {

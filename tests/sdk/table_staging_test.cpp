@@ -13,10 +13,10 @@
 
 #include "famspec/fingerprint.hpp"
 #include "famspec/plugin_manifest.hpp"
+#include "loading/table_manifest.hpp"
 #include "registry/copy_budget.hpp"
 #include "registry/declarations.hpp"
 #include "registry/staging_registrar.hpp"
-#include "loading/table_manifest.hpp"
 #include "toy_tables.hpp"
 
 namespace {

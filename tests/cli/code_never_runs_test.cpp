@@ -138,6 +138,9 @@ TEST_CASE("the declarations of a plugin that is never run are answered by show, 
     CHECK_FALSE(fs::exists(mark));
 }
 
+// An uninstrumented interpreter cannot open a sanitized library (its runtime must come first), so the
+// counter-proof runs in the builds without sanitizers.
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
 TEST_CASE("the plugin's static initialiser does leave the mark when its code is run") {
     // The fixture is what it claims: a program that opens it the usual way runs the initialiser, which
     // writes the mark and then dies by SIGSEGV. So the mark's absence above means famspec never ran it.
@@ -151,3 +154,4 @@ TEST_CASE("the plugin's static initialiser does leave the mark when its code is 
     CHECK(opened.signal == SIGSEGV);
     CHECK(read_file(mark) == "code_never_runs: its static initialiser ran\n");
 }
+#endif

@@ -2,9 +2,8 @@
 // for famspec-bench to collect. Every famspec measurement has a floor mode that does the least work
 // the same answer needs, in the same binary, so both start from the same process state.
 //
-//   load-raw FILE...            dlopen(RTLD_NOW|RTLD_LOCAL) + dlsym of each file: the loading floor
-//   load-raw-fd FILE...         the same through /proc/self/fd/N of each file, opened first: the floor
-//                               of a loader that maps the very file it checked
+//   load-raw FILE...            dlopen(RTLD_NOW|RTLD_LOCAL) + dlsym of each file by its path: the loading
+//                               floor of any shared-library plugin framework (famspec maps nothing)
 //   load-famspec DIR            famspec::load_plugins on DIR
 //   load-stages DIR             the same, with the time from each announced stage to the next,
 //                               summed over the candidates
@@ -78,15 +77,13 @@ double ns_per_call(int batches, int calls, F&& f) {
     return samples[samples.size() / 2];
 }
 
-// Each file is mapped by its path, or, `through_descriptor`, opened and mapped as /proc/self/fd/N.
-int load_raw(int argc, char** argv, bool through_descriptor) {
+// Each file is mapped by its path.
+int load_raw(int argc, char** argv) {
     const long before = status_kib("VmHWM:");
     const long faults = minor_faults();
     const auto start = Clock::now();
     for (int i = 0; i < argc; ++i) {
-        std::string name = argv[i];
-        if (through_descriptor) name = "/proc/self/fd/" + std::to_string(::open(argv[i], O_RDONLY | O_CLOEXEC));
-        void* handle = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
+        void* handle = dlopen(argv[i], RTLD_NOW | RTLD_LOCAL);
         if (handle == nullptr || dlsym(handle, famspec::kEntrySymbol) == nullptr) {
             std::fprintf(stderr, "famspec-bench-probe: %s: %s\n", argv[i], dlerror());
             return 1;
@@ -212,8 +209,7 @@ int plan_yaml(const char* file) {
 int main(int argc, char** argv) {
     const std::string mode = argc > 1 ? argv[1] : "";
     try {
-        if (mode == "load-raw") return load_raw(argc - 2, argv + 2, false);
-        if (mode == "load-raw-fd") return load_raw(argc - 2, argv + 2, true);
+        if (mode == "load-raw") return load_raw(argc - 2, argv + 2);
         if (mode == "load-famspec" && argc == 3) return load_famspec(argv[2]);
         if (mode == "load-stages" && argc == 3) return load_stages(argv[2]);
         if (mode == "resolve" && argc == 8) return resolve(argv + 2);
@@ -224,9 +220,8 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "famspec-bench-probe: %s\n", error.what());
         return 1;
     }
-    std::fprintf(
-        stderr,
-        "usage: famspec-bench-probe load-raw|load-raw-fd|load-famspec|load-stages|resolve|hashmap|plan-famspec|"
-        "plan-yaml ...\n");
+    std::fprintf(stderr,
+                 "usage: famspec-bench-probe load-raw|load-famspec|load-stages|resolve|hashmap|plan-famspec|"
+                 "plan-yaml ...\n");
     return 2;
 }

@@ -10,32 +10,7 @@ namespace {
 
 using namespace famspec::tables;
 
-class ClaimReader {
-public:
-    ClaimReader(const TableView& view, CopyBudget& budget) : view_(view), budget_(budget) {}
-
-    std::string text(Text at) const {
-        budget_.charge(at.size);
-        return std::string(view_.text(at));
-    }
-    // Rows of one array, charged as the staging charges them: a list of empty strings costs its rows.
-    template <class Row>
-    std::span<const Row> rows(Range at) const {
-        budget_.charge(std::uint64_t{at.count} * sizeof(Row));
-        return view_.rows<Row>(at);
-    }
-    std::vector<std::string> texts(Range at) const {
-        std::vector<std::string> out;
-        for (const Text each : rows<Text>(at)) out.push_back(text(each));
-        return out;
-    }
-
-private:
-    const TableView& view_;
-    CopyBudget& budget_;
-};
-
-void claim_family(const ClaimReader& read, const FamilyRow& row, PluginManifest& manifest) {
+void claim_family(const BudgetedReader& read, const FamilyRow& row, PluginManifest& manifest) {
     manifest.families.push_back({read.text(row.model_type), read.text(row.architecture), read.texts(row.aliases),
                                  read.texts(row.directory_aliases)});
     for (const FactoryRow& factory : read.rows<FactoryRow>(row.factories)) {
@@ -55,7 +30,7 @@ void claim_family(const ClaimReader& read, const FamilyRow& row, PluginManifest&
 }  // namespace
 
 PluginManifest manifest_of(const TableView& view, CopyBudget& budget) {
-    const ClaimReader read(view, budget);
+    const BudgetedReader read(view, budget);
     const TableHeader& header = view.header();
     PluginManifest manifest;
     manifest.name = read.text(header.name);

@@ -5,8 +5,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <stdexcept>
 #include <string>
+#include <vector>
+
+#include "famspec/table_view.hpp"
 
 namespace famspec::detail {
 
@@ -36,6 +40,34 @@ public:
 private:
     std::uint64_t block_;
     std::uint64_t left_;
+};
+
+// Reads strings and lists out of a checked block, each charged to the plugin's budget: a list of
+// empty strings costs its rows. The claims and the staged declarations are both read through it.
+class BudgetedReader {
+public:
+    BudgetedReader(const tables::TableView& view, CopyBudget& budget) : view_(view), budget_(budget) {}
+
+    std::string text(tables::Text at) const {
+        budget_.charge(at.size);
+        return std::string(view_.text(at));
+    }
+    template <class Row>
+    std::span<const Row> rows(tables::Range at) const {
+        budget_.charge(std::uint64_t{at.count} * sizeof(Row));
+        return view_.rows<Row>(at);
+    }
+    std::vector<std::string> texts(tables::Range at) const {
+        std::vector<std::string> out;
+        for (const tables::Text each : rows<tables::Text>(at)) out.push_back(text(each));
+        return out;
+    }
+    // A string the core makes from the block's (a declaration's copy of its family's name).
+    void charge(std::uint64_t bytes) const { budget_.charge(bytes); }
+
+private:
+    const tables::TableView& view_;
+    CopyBudget& budget_;
 };
 
 }  // namespace famspec::detail

@@ -13,34 +13,18 @@ namespace {
 using namespace famspec::tables;
 
 // Copies rows into the core's declarations, each string and row charged to the plugin's budget.
-class Reader {
+class Reader : public BudgetedReader {
 public:
-    Reader(const TableView& view, CopyBudget& budget) : view_(view), budget_(budget) {}
+    using BudgetedReader::BudgetedReader;
 
-    std::string text(Text at) const {
-        budget_.charge(at.size);
-        return std::string(view_.text(at));
-    }
-    template <class Row>
-    std::span<const Row> rows(Range at) const {
-        budget_.charge(std::uint64_t{at.count} * sizeof(Row));
-        return view_.rows<Row>(at);
-    }
     // The declaration's own `where`, or its position when it has none (built only then: sync writes a
     // `where` for every declaration, and this runs for each one of every load). A position names the
     // family, so it is charged like any copy, and so is the message that may quote it.
     template <class Position>
     std::string where(Text at, Position position) const {
         std::string site = at.size > 0 ? text(at) : position();
-        budget_.charge(site.size() * (at.size > 0 ? 1 : 2));
+        charge(site.size() * (at.size > 0 ? 1 : 2));
         return site;
-    }
-    // A string the core makes from the block's (a declaration's copy of its family's name).
-    void charge(std::uint64_t bytes) const { budget_.charge(bytes); }
-    std::vector<std::string> texts(Range at) const {
-        std::vector<std::string> out;
-        for (const Text each : rows<Text>(at)) out.push_back(text(each));
-        return out;
     }
 
     PyLiteral literal(const LiteralRow& row) const {
@@ -119,10 +103,6 @@ public:
                 .compute_factory = text(row.compute_factory),
                 .options = parameters(row.options)};
     }
-
-private:
-    const TableView& view_;
-    CopyBudget& budget_;
 };
 
 // The family, its providers, then its declarations: a provider must be known before a factory is checked.

@@ -4,17 +4,18 @@
 // famspec side by side with floors measured in the same run: loading N generated family plugins
 // against a raw dlopen+dlsym of the same files, a cached resolve against a hash-map lookup, whole
 // CLI processes against `python3 -c pass` (a C++ program's bare start-up beside them) and a full
-// load, plan parsing against a bare yaml-cpp parse, peak RSS per plugin against the floor's; and
-// where a load goes, stage by stage, with the floor's own cost when it maps each file through its
-// descriptor. Every sample is a fresh process; the measures are interleaved (the order rotates each
-// run) and the process is pinned to one CPU when it can be. With --wheel (a famspec wheel, `python3
-// -m build --wheel`), the wheel's size against the libraries it ships for a runtime, and the first
-// answer after `import torch` from the wheel installed by pip in a venv of Debian's python3.
+// load, plan parsing against a bare yaml-cpp parse, peak RSS per plugin against the floor's; where a
+// load goes, stage by stage; and famspec's own read of each plugin file beside Boost.DLL's
+// library_info. Every sample is a fresh process; the measures are interleaved (the order rotates
+// each run) and the process is pinned to one CPU when it can be. With --wheel (a famspec wheel,
+// `python3 -m build --wheel`), the wheel's size against the libraries it ships for a runtime, and the
+// first answer after `import torch` from the wheel installed by pip in a venv of Debian's python3.
 // Figures and ratios are printed; nothing is asserted.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -145,6 +146,72 @@ void add_stage_rows(const std::vector<int>& counts, const famspec::bench::Worksp
     }
 }
 
+// What reading a plugin file costs without loading it, famspec's reader against Boost.DLL's
+// library_info (docs/performance.md, "Boost.DLL's library_info"), both against the raw dlopen floor.
+template <class Add>
+void add_reader_rows(const std::vector<int>& counts, const famspec::bench::Workspace& workspace,
+                     const std::string& probe_exe, const std::map<int, std::size_t>& raw_floor, std::vector<Row>& rows,
+                     Add& add) {
+    if (counts.empty()) return;
+    for (const int n : {counts.front(), counts.back()}) {
+        std::vector<std::string> elf{probe_exe, "read-elf"}, dll{probe_exe, "library-info"};
+        for (auto& file : workspace.plugin_files(n)) {
+            elf.push_back(file);
+            dll.push_back(file);
+        }
+        const std::size_t ours = add(probe(elf)), boost = add(probe(dll)), floor = raw_floor.at(n);
+        const std::string at = ", N=" + std::to_string(n);
+        rows.push_back({"  ELF read per plugin" + at + ", vs a raw dlopen",
+                        "us",
+                        1e-3,
+                        ours,
+                        floor,
+                        key("ns", n),
+                        key("ns", n),
+                        "",
+                        {}});
+        rows.push_back({"  library_info per plugin" + at + ", vs a raw dlopen",
+                        "us",
+                        1e-3,
+                        boost,
+                        floor,
+                        key("ns", n),
+                        key("ns", n),
+                        "",
+                        {}});
+        rows.push_back({"  library_info per plugin" + at + ", vs the ELF read",
+                        "us",
+                        1e-3,
+                        boost,
+                        ours,
+                        key("ns", n),
+                        key("ns", n),
+                        "",
+                        {}});
+        rows.push_back({"  allocations per plugin" + at + ", library_info vs ELF",
+                        "",
+                        1.0,
+                        boost,
+                        ours,
+                        key("allocations", n),
+                        key("allocations", n),
+                        "",
+                        {}});
+        if (n == counts.back()) {
+            rows.push_back({"  peak RSS per plugin" + at + ", library_info vs ELF",
+                            "kB",
+                            1.0,
+                            boost,
+                            ours,
+                            rss_per_plugin(n),
+                            rss_per_plugin(n),
+                            "",
+                            {}});
+        }
+        if (counts.front() == counts.back()) break;
+    }
+}
+
 auto at_most(double limit) {
     return [limit](double ratio, double, double) { return ratio <= limit; };
 }
@@ -201,6 +268,7 @@ int main(int argc, char** argv) {
     };
 
     std::vector<int> counts;
+    std::map<int, std::size_t> raw_floor;  // the probe of the raw dlopen floor for N plugins
     for (const int n : settings.counts) {
         if (n > 0 && static_cast<std::size_t>(n) <= workspace.available()) {
             counts.push_back(n);
@@ -218,6 +286,7 @@ int main(int argc, char** argv) {
         for (auto& file : workspace.plugin_files(n)) by_path.push_back(file);
         const std::size_t famspec = add(probe({probe_exe, "load-famspec", workspace.plugin_dir(n).string()}));
         const std::size_t floor = add(probe(by_path));
+        raw_floor[n] = floor;
         const double per = n;
         rows.push_back({n == 1 ? "load, N=1 (the first plugin), vs one raw dlopen by path"
                                : "load per plugin, N=" + std::to_string(n) + ", vs a raw dlopen by path",
@@ -230,6 +299,7 @@ int main(int argc, char** argv) {
         }
     }
     add_stage_rows(counts, workspace, probe_exe, rows, add);
+    add_reader_rows(counts, workspace, probe_exe, raw_floor, rows, add);
     if (!counts.empty()) {
         const int n = counts.back();
         const std::string index = "000";

@@ -7,6 +7,10 @@
 //   load-famspec DIR            famspec::load_plugins on DIR
 //   load-stages DIR             the same, with the time from each announced stage to the next,
 //                               summed over the candidates
+//   read-elf FILE...            famspec's own read of each file (open, read_elf_info from the
+//                               descriptor): what the load reads before it checks the block
+//   library-info FILE...        Boost.DLL's library_info on each file: constructed, sections(),
+//                               symbols(), and famspec_plugin_tables found among the exports
 //   resolve DIR PLUGIN TARGET MODEL_TYPE MODULE_TYPE FAMILY_SPELLING
 //                               cached replacement_spec_for and find_family with DIR and PLUGIN loaded
 //   hashmap KEYS TARGET         an unordered_map lookup among KEYS keys: the lookup floor
@@ -15,9 +19,11 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <sys/resource.h>
+#include <unistd.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <boost/dll/library_info.hpp>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -29,6 +35,7 @@
 #include <vector>
 
 #include "counting_new.hpp"
+#include "famspec/elf_file.hpp"
 #include "famspec/famspec.hpp"
 #include "famspec/names.hpp"
 #include "famspec/plugin_inspection.hpp"
@@ -94,6 +101,42 @@ int load_raw(int argc, char** argv) {
     std::printf("ns=%.0f\nfaults=%ld\nplugins=%d\nhwm_before_kib=%ld\nhwm_after_kib=%ld\n", ns, faulted, argc, before,
                 status_kib("VmHWM:"));
     return 0;
+}
+
+// Reads every file with `read_one`, which says whether it found the tables; the time, the
+// allocations and the peak RSS of the whole, in the form load-raw prints them.
+template <class ReadOne>
+int read_each(int argc, char** argv, ReadOne&& read_one) {
+    const long before = status_kib("VmHWM:");
+    const std::size_t allocations = famspec::test::t_allocations;
+    const auto start = Clock::now();
+    for (int i = 0; i < argc; ++i) {
+        if (!read_one(argv[i])) {
+            std::fprintf(stderr, "famspec-bench-probe: %s: no %s\n", argv[i], famspec::kEntrySymbol);
+            return 1;
+        }
+    }
+    const double ns = ns_since(start);
+    std::printf("ns=%.0f\nallocations=%zu\nplugins=%d\nhwm_before_kib=%ld\nhwm_after_kib=%ld\n", ns,
+                famspec::test::t_allocations - allocations, argc, before, status_kib("VmHWM:"));
+    return 0;
+}
+
+bool read_elf(const char* path) {
+    const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return false;
+    const famspec::ElfInfo info = famspec::read_elf_info(fd);
+    ::close(fd);
+    keep(info);
+    return info.is_elf && info.tables.has_value();
+}
+
+bool read_library_info(const char* path) {
+    boost::dll::library_info info(path);
+    const std::vector<std::string> sections = info.sections();
+    const std::vector<std::string> symbols = info.symbols();
+    keep(sections);
+    return std::find(symbols.begin(), symbols.end(), famspec::kEntrySymbol) != symbols.end();
 }
 
 int load_famspec(const char* directory) {
@@ -212,6 +255,8 @@ int main(int argc, char** argv) {
         if (mode == "load-raw") return load_raw(argc - 2, argv + 2);
         if (mode == "load-famspec" && argc == 3) return load_famspec(argv[2]);
         if (mode == "load-stages" && argc == 3) return load_stages(argv[2]);
+        if (mode == "read-elf") return read_each(argc - 2, argv + 2, read_elf);
+        if (mode == "library-info") return read_each(argc - 2, argv + 2, read_library_info);
         if (mode == "resolve" && argc == 8) return resolve(argv + 2);
         if (mode == "hashmap" && argc == 4) return hashmap(std::atoi(argv[2]), argv[3]);
         if (mode == "plan-famspec" && argc == 3) return plan_famspec(argv[2]);
@@ -221,7 +266,7 @@ int main(int argc, char** argv) {
         return 1;
     }
     std::fprintf(stderr,
-                 "usage: famspec-bench-probe load-raw|load-famspec|load-stages|resolve|hashmap|plan-famspec|"
-                 "plan-yaml ...\n");
+                 "usage: famspec-bench-probe load-raw|load-famspec|load-stages|read-elf|library-info|resolve|hashmap|"
+                 "plan-famspec|plan-yaml ...\n");
     return 2;
 }

@@ -22,7 +22,8 @@ std::uint64_t literal_bytes(const PyLiteral& literal) {
 std::uint64_t bytes(std::span<const Parameter> parameters) {
     std::uint64_t n = 0;
     for (const Parameter& p : parameters) {
-        n += p.name.size() + literal_bytes(p.default_value.literal_value()) + p.default_value.expression_source().size();
+        n +=
+            p.name.size() + literal_bytes(p.default_value.literal_value()) + p.default_value.expression_source().size();
         for (const PyLiteral& value : p.allowed) n += literal_bytes(value);
     }
     return n;

@@ -88,15 +88,14 @@ int list_components(const Context& context, std::ostream& out, std::ostream& err
     std::vector<std::vector<std::string>> rows{{"COMPONENT", "IMPORT FROM", "PLUGIN", "SIGNATURE"}};
     for (const auto* c : components) {
         std::vector<std::string> parameters;
-        for (const Parameter& p : (*c)->parameters()) parameters.push_back(describe(p));
-        list.push_back(json::object{{"name", std::string((*c)->name())},
-                                    {"import_module", std::string((*c)->import_module())},
-                                    {"defining_module", std::string((*c)->defining_module())},
+        for (const Parameter& p : (*c)->parameters) parameters.push_back(describe(p));
+        list.push_back(json::object{{"name", std::string((*c)->name)},
+                                    {"import_module", std::string((*c)->import_module)},
+                                    {"defining_module", std::string((*c)->defining_module)},
                                     {"signature", string_array(parameters)},
                                     {"plugin", c->plugin},
                                     {"path", c->path}});
-        rows.push_back(
-            {path_of(*c), std::string((*c)->import_module()), c->plugin, "(" + join(parameters, ", ") + ")"});
+        rows.push_back({path_of(*c), std::string((*c)->import_module), c->plugin, "(" + join(parameters, ", ") + ")"});
     }
     if (context.json) {
         print_json(out, json::object{{"components", std::move(list)}});

@@ -86,8 +86,8 @@ std::string describe(const Argument& argument) {
 }
 
 std::string declaration_of(const ReplacementFactory& factory) {
-    const Construction* c = factory.construction();
-    if (c == nullptr) return "runtime-only: " + std::string(factory.runtime_only_reason());
+    const std::optional<Construction>& c = factory.construction;
+    if (!c) return "runtime-only: " + std::string(factory.runtime_only_reason);
     std::vector<std::string> arguments;
     if (c->mode == ConstructionMode::wrap_source)
         arguments.emplace_back(c->module_positional ? "module" : "module=module");
@@ -110,21 +110,21 @@ struct FamilyView {
     const RegisteredFamily& family;
     std::string model_type;
     std::vector<const Registered<ReplacementFactory>*> factories;  // by target
-    std::vector<const RegisteredArchetype*> archetypes;            // in registration order
+    std::vector<const Registered<MoeArchetype>*> archetypes;       // in registration order
     std::vector<const Registered<CpWrapper>*> wrappers;            // by target
     std::vector<std::string> used_components;                      // sorted, each once
 };
 
 FamilyView view_of(const Registry& registry, const RegisteredFamily& family) {
-    FamilyView view{family, std::string(family->model_type()), {}, {}, {}, {}};
+    FamilyView view{family, std::string(family->model_type), {}, {}, {}, {}};
     for (const auto& f : registry.factories()) {
-        if (f->family() == view.model_type) view.factories.push_back(&f);
+        if (f->family == view.model_type) view.factories.push_back(&f);
     }
     std::sort(view.factories.begin(), view.factories.end(),
-              [](auto* a, auto* b) { return (*a)->target() < (*b)->target(); });
+              [](auto* a, auto* b) { return (*a)->target < (*b)->target; });
     for (const auto* f : view.factories) {
-        const Construction* c = (*f)->construction();
-        if (c == nullptr) continue;
+        const std::optional<Construction>& c = (*f)->construction;
+        if (!c) continue;
         if (const auto* component = registry.find_component(c->import_module, c->component)) {
             view.used_components.push_back(defining_path(**component));
         } else {
@@ -135,29 +135,28 @@ FamilyView view_of(const Registry& registry, const RegisteredFamily& family) {
     view.used_components.erase(std::unique(view.used_components.begin(), view.used_components.end()),
                                view.used_components.end());
     for (const auto& w : registry.cp_wrappers()) {
-        if (w->family() == view.model_type) view.wrappers.push_back(&w);
+        if (w->family == view.model_type) view.wrappers.push_back(&w);
     }
-    std::sort(view.wrappers.begin(), view.wrappers.end(),
-              [](auto* a, auto* b) { return (*a)->target() < (*b)->target(); });
+    std::sort(view.wrappers.begin(), view.wrappers.end(), [](auto* a, auto* b) { return (*a)->target < (*b)->target; });
     for (const auto& a : registry.archetypes()) {
-        if (a->family() == view.model_type) view.archetypes.push_back(&a);
+        if (a->family == view.model_type) view.archetypes.push_back(&a);
     }
     return view;
 }
 
-json::object archetype_json(const RegisteredArchetype& registered) {
+json::object archetype_json(const Registered<MoeArchetype>& registered) {
     const MoeArchetype& a = *registered;
-    const MoeStructure& fp = registered.structure;
+    const MoeStructure& fp = a.fingerprint;
     json::array options;
-    for (const auto& o : a.options()) options.emplace_back(cli::describe(o));
+    for (const auto& o : a.options) options.emplace_back(cli::describe(o));
     return {{"fingerprint", json::array{json::value(name_of(fp.router)), json::value(name_of(fp.shared_experts)),
                                         json::value(name_of(fp.expert_storage))}},
-            {"kind", std::string(a.kind())},
-            {"target_class", std::string(a.target_class())},
-            {"router_kind", std::string(name_of(registered.router_kind))},
-            {"shared", std::string(name_of(registered.shared))},
-            {"strip_boundary_subpatterns", string_array(a.strip_boundary_subpatterns())},
-            {"compute_factory", std::string(a.compute_factory())},
+            {"kind", std::string(name_of(a.kind))},
+            {"target_class", std::string(a.target_class)},
+            {"router_kind", std::string(name_of(a.router_kind))},
+            {"shared", std::string(name_of(a.shared))},
+            {"strip_boundary_subpatterns", string_array(a.strip_boundary_subpatterns)},
+            {"compute_factory", std::string(a.compute_factory)},
             {"options", std::move(options)}};
 }
 
@@ -165,8 +164,8 @@ void print_family_json(std::ostream& out, const FamilyView& view) {
     const RegisteredFamily& family = view.family;
     json::array factory_list;
     for (const auto* f : view.factories) {
-        json::object entry{{"target", std::string((*f)->target())}, {"declares", declaration_of(**f)}};
-        entry["runtime_only"] = (*f)->construction() == nullptr;
+        json::object entry{{"target", std::string((*f)->target)}, {"declares", declaration_of(**f)}};
+        entry["runtime_only"] = !(*f)->construction;
         factory_list.push_back(std::move(entry));
     }
     json::array archetype_list;
@@ -174,15 +173,15 @@ void print_family_json(std::ostream& out, const FamilyView& view) {
     json::array wrapper_list;
     json::object wrapper_options;
     for (const auto* w : view.wrappers) {
-        wrapper_list.emplace_back(std::string((*w)->target()));
+        wrapper_list.emplace_back(std::string((*w)->target));
         json::array options;
-        for (const auto& o : (*w)->options()) options.emplace_back(cli::describe(o));
-        wrapper_options[std::string((*w)->target())] = std::move(options);
+        for (const auto& o : (*w)->options) options.emplace_back(cli::describe(o));
+        wrapper_options[std::string((*w)->target)] = std::move(options);
     }
     print_json(out, json::object{{"model_type", view.model_type},
-                                 {"architecture", std::string(family->architecture())},
-                                 {"aliases", string_array(family->aliases())},
-                                 {"directory_aliases", string_array(family->directory_aliases())},
+                                 {"architecture", std::string(family->architecture)},
+                                 {"aliases", string_array(family->aliases)},
+                                 {"directory_aliases", string_array(family->directory_aliases)},
                                  {"spellings", string_array(family.spellings)},
                                  {"providers", string_array(family.provider_modules)},
                                  {"plugin", family.plugin},
@@ -191,7 +190,7 @@ void print_family_json(std::ostream& out, const FamilyView& view) {
                                  {"archetypes", std::move(archetype_list)},
                                  {"cp_wrappers", std::move(wrapper_list)},
                                  {"cp_wrapper_options", std::move(wrapper_options)},
-                                 {"compute_functions", string_array(family->compute_functions())},
+                                 {"compute_functions", string_array(family->compute_functions)},
                                  {"components", string_array(view.used_components)}});
 }
 
@@ -201,25 +200,24 @@ void print_section(std::ostream& out, const std::string& title, const std::vecto
     for (const auto& line : lines) out << "    " << line << "\n";
 }
 
-std::string archetype_text(const RegisteredArchetype& registered) {
+std::string archetype_text(const Registered<MoeArchetype>& registered) {
     const MoeArchetype& a = *registered;
     std::vector<std::string> options;
-    for (const auto& o : a.options()) options.push_back(cli::describe(o));
-    const auto strip = a.strip_boundary_subpatterns();
-    return fingerprint_text(registered.structure) + " -> " + std::string(a.kind()) + " " +
-           std::string(a.target_class()) + " (router_kind " + std::string(name_of(registered.router_kind)) +
-           ", shared " + std::string(name_of(registered.shared)) + ", strip [" +
-           join({strip.begin(), strip.end()}, ", ") + "])\n      local_compute_fn " + std::string(a.compute_factory()) +
-           (options.empty() ? "" : " (options " + join(options, ", ") + ")");
+    for (const auto& o : a.options) options.push_back(cli::describe(o));
+    const auto& strip = a.strip_boundary_subpatterns;
+    return fingerprint_text(a.fingerprint) + " -> " + std::string(name_of(a.kind)) + " " + std::string(a.target_class) +
+           " (router_kind " + std::string(name_of(a.router_kind)) + ", shared " + std::string(name_of(a.shared)) +
+           ", strip [" + join({strip.begin(), strip.end()}, ", ") + "])\n      local_compute_fn " +
+           std::string(a.compute_factory) + (options.empty() ? "" : " (options " + join(options, ", ") + ")");
 }
 
 void print_family_text(std::ostream& out, const FamilyView& view) {
     const RegisteredFamily& family = view.family;
-    const auto aliases = family->aliases();
-    const auto directories = family->directory_aliases();
-    const auto computes = family->compute_functions();
+    const auto& aliases = family->aliases;
+    const auto& directories = family->directory_aliases;
+    const auto& computes = family->compute_functions;
     out << "family " << view.model_type << "\n";
-    out << "  architecture:      " << family->architecture() << "\n";
+    out << "  architecture:      " << family->architecture << "\n";
     out << "  plugin:            " << family.plugin << " (" << family.path << ")\n";
     out << "  spellings:         " << join(family.spellings, ", ") << "\n";
     if (!aliases.empty()) out << "  aliases:           " << join({aliases.begin(), aliases.end()}, ", ") << "\n";
@@ -229,7 +227,7 @@ void print_family_text(std::ostream& out, const FamilyView& view) {
     print_section(out, "providers", family.provider_modules);
     std::vector<std::string> factories;
     for (const auto* f : view.factories)
-        factories.push_back(std::string((*f)->target()) + "\n      -> " + declaration_of(**f));
+        factories.push_back(std::string((*f)->target) + "\n      -> " + declaration_of(**f));
     print_section(out, "factories", factories);
     std::vector<std::string> archetypes;
     for (const auto* a : view.archetypes) archetypes.push_back(archetype_text(*a));
@@ -237,8 +235,8 @@ void print_family_text(std::ostream& out, const FamilyView& view) {
     std::vector<std::string> wrappers;
     for (const auto* w : view.wrappers) {
         std::vector<std::string> options;
-        for (const auto& o : (*w)->options()) options.push_back(cli::describe(o));
-        wrappers.push_back(std::string((*w)->target()) +
+        for (const auto& o : (*w)->options) options.push_back(cli::describe(o));
+        wrappers.push_back(std::string((*w)->target) +
                            (options.empty() ? "" : "\n      options " + join(options, ", ")));
     }
     print_section(out, "cp wrappers", wrappers);

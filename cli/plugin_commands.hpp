@@ -6,7 +6,7 @@
 #include <string>
 
 #include "context.hpp"
-#include "famspec/sdk/parameter.hpp"
+#include "famspec/parameter.hpp"
 
 namespace famspec::cli {
 

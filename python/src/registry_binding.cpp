@@ -109,7 +109,7 @@ void bind_registry(py::module_& module) {
              })
         .def_property_readonly("families", [](const RegistryHandle& h) {
             py::list out;
-            for (const RegisteredFamily& family : h.registry->families()) out.append(family->model_type());
+            for (const RegisteredFamily& family : h.registry->families()) out.append(family->model_type);
             return out;
         });
 

@@ -157,8 +157,8 @@ std::vector<Refusal> refusals() {
              "(hyper_parallel.models.misdeclared_keys.adapter.replacements, "
              "hyper_parallel.models.misdeclared_keys.adapter.conversion.module_replacement); archetype "
              "'hyper_parallel.models.misdeclared_keys.adapter.expert_parallel.misdeclared_ep_compute_fn' (family "
-             "misdeclared_keys, archetype 1) needs a full fingerprint, kind, target_class, router_kind, shared and "
-             "compute factory; directory alias 'shareddir' names both family 'dir_a' (family dir_a) and 'dir_b' "
+             "misdeclared_keys, archetype 1) needs a target_class and a compute factory; directory alias 'shareddir' "
+             "names both family 'dir_a' (family dir_a) and 'dir_b' "
              "(family dir_b); spelling 'sharedarch' names both family 'arch_a' (family arch_a) and 'arch_b' (family "
              "arch_b)"},
     };

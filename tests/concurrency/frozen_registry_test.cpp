@@ -49,8 +49,8 @@ TEST_CASE("many threads reading one frozen registry agree") {
         "zoo_goodForCausalLM",
     };
     std::vector<std::string> targets;
-    for (const auto& factory : registry->factories()) targets.emplace_back(factory->target());
-    for (const auto& wrapper : registry->cp_wrappers()) targets.emplace_back(wrapper->target());
+    for (const auto& factory : registry->factories()) targets.emplace_back(factory->target);
+    for (const auto& wrapper : registry->cp_wrappers()) targets.emplace_back(wrapper->target);
     targets.emplace_back("hyper_parallel.models.zoo_good.adapter.replacements.no_such_factory");
 
     // Everything a reader can ask, as one string, so that threads can be compared with each other.
@@ -59,24 +59,24 @@ TEST_CASE("many threads reading one frozen registry agree") {
         for (const auto& spelling : spellings) {
             const auto lookup = registry->explain_family(spelling);
             const auto* family = registry->find_family(spelling);
-            out += spelling + "=" + (family ? std::string((*family)->model_type()) : "-") + "/" + lookup.rule +
+            out += spelling + "=" + (family ? std::string((*family)->model_type) : "-") + "/" + lookup.rule +
                    (lookup.family == family ? ";" : " (explained another family);");
         }
         for (const auto& target : targets) {
             const auto* factory = registry->find_factory(target);
             const auto* wrapper = registry->find_cp_wrapper(target);
-            out += target + "=" + (factory ? factory->plugin + ":" + std::string((*factory)->family()) : "-") + "," +
-                   (wrapper ? std::string((*wrapper)->family()) : "-") + ";";
+            out += target + "=" + (factory ? factory->plugin + ":" + std::string((*factory)->family) : "-") + "," +
+                   (wrapper ? std::string((*wrapper)->family) : "-") + ";";
         }
         for (const auto& archetype : registry->archetypes()) {
-            const auto* by_factory = registry->find_archetype(archetype->compute_factory());
-            out += std::string(by_factory ? (*by_factory)->family() : "-") + "," +
-                   std::string(by_factory ? (*by_factory)->target_class() : "-") + ";";
+            const auto* by_factory = registry->find_archetype(archetype->compute_factory);
+            out += std::string(by_factory ? (*by_factory)->family : "-") + "," +
+                   std::string(by_factory ? (*by_factory)->target_class : "-") + ";";
         }
         const auto* component = registry->find_component("zoo.components", "ZooNorm");
         const auto* dotted = registry->find_component("zoo.components.norm.ZooNorm");
-        out += std::string(component ? (*component)->defining_module() : "-") + "," +
-               std::string(dotted ? (*dotted)->import_module() : "-") + ";";
+        out += std::string(component ? (*component)->defining_module : "-") + "," +
+               std::string(dotted ? (*dotted)->import_module : "-") + ";";
         for (const auto& record : registry->plugins()) out += record.path + (record.ok() ? "+" : "!");
         return out;
     };

@@ -122,10 +122,10 @@ TEST_CASE("plugins: the families, their architectures and directory aliases, as 
     std::map<std::string, std::string> architectures;
     std::map<std::string, std::vector<std::string>> directories;
     for (const auto& family : registry.families()) {
-        architectures.emplace(family->model_type(), family->architecture());
-        directories.emplace(family->model_type(), std::vector<std::string>(family->directory_aliases().begin(),
-                                                                           family->directory_aliases().end()));
-        CHECK(family->aliases().empty());
+        architectures.emplace(family->model_type, family->architecture);
+        directories.emplace(family->model_type, std::vector<std::string>(family->directory_aliases.begin(),
+                                                                         family->directory_aliases.end()));
+        CHECK(family->aliases.empty());
     }
     CHECK(architectures == std::map<std::string, std::string>{
                                {"deepseek_v2", "DeepseekV2ForCausalLM"},
@@ -190,7 +190,7 @@ TEST_CASE("plugins: every spelling of a family finds it") {
             CAPTURE(name);
             const auto* family = registry.find_family(name);
             REQUIRE(family != nullptr);
-            CHECK((*family)->model_type() == model_type);
+            CHECK((*family)->model_type == model_type);
         }
     }
     for (const char* unknown : {"unregistered_model", "llama", "deepseek_v4", "glm5"}) {
@@ -199,10 +199,10 @@ TEST_CASE("plugins: every spelling of a family finds it") {
     }
     // Family spellings come before directory aliases: deepseekv2 and qwen35text are both.
     const auto v2 = registry.explain_family("deepseekv2");
-    CHECK((*v2.family)->model_type() == "deepseek_v2");
+    CHECK((*v2.family)->model_type == "deepseek_v2");
     CHECK(v2.rule == "normalised key 'deepseekv2'");
     const auto text = registry.explain_family("Qwen3_5_Text");
-    CHECK((*text.family)->model_type() == "qwen3_5_text");
+    CHECK((*text.family)->model_type == "qwen3_5_text");
     CHECK(text.spellings_tried == std::vector<std::string>{"Qwen3_5_Text", "qwen35text"});
     // An identity no family registers is answered by the family whose directory holds it.
     // The frozen registry lists, per family, the keys that answer it.
@@ -211,7 +211,7 @@ TEST_CASE("plugins: every spelling of a family finds it") {
     CHECK(registry.find_family("qwen3_5")->spellings == std::vector<std::string>{"qwen35"});
     const auto moe_text = registry.explain_family("qwen3_5_moe_text");
     REQUIRE(moe_text.family != nullptr);
-    CHECK((*moe_text.family)->model_type() == "qwen3_5_moe_text");
+    CHECK((*moe_text.family)->model_type == "qwen3_5_moe_text");
     CHECK(moe_text.rule == "exact model_type");
 }
 
@@ -249,10 +249,10 @@ TEST_CASE("plugins: the component catalogue, with exactly the declared signature
         REQUIRE(by_package != nullptr);
         CHECK(by_package == by_module);
         const famspec::Component& component = **by_package;
-        CHECK(component.import_module() == kComponents);
-        CHECK(component.defining_module() == kComponents + "." + shape.first);
-        CHECK(signature(component.parameters()) == shape.second);
-        CHECK(component.source().empty() == (name != "GQAAttention"));
+        CHECK(component.import_module == kComponents);
+        CHECK(component.defining_module == kComponents + "." + shape.first);
+        CHECK(signature(component.parameters) == shape.second);
+        CHECK(component.source.empty() == (name != "GQAAttention"));
         CHECK(by_package->plugin == "components");
     }
 }
@@ -303,15 +303,15 @@ TEST_CASE("plugins: the replacement factories and what they construct") {
         CAPTURE(target);
         const auto* factory = registry.find_factory(target);
         REQUIRE(factory != nullptr);
-        CHECK((*factory)->family() == std::get<0>(shape));
+        CHECK((*factory)->family == std::get<0>(shape));
         CHECK(factory->plugin == std::get<0>(shape));
-        CHECK(signature((*factory)->parameters()) == std::get<1>(shape));
-        const famspec::Construction* construction = (*factory)->construction();
+        CHECK(signature((*factory)->parameters) == std::get<1>(shape));
+        const std::optional<famspec::Construction>& construction = (*factory)->construction;
         if (std::get<2>(shape).empty()) {
-            CHECK(construction == nullptr);
-            CHECK((*factory)->runtime_only_reason().find("at runtime") != std::string_view::npos);
+            CHECK_FALSE(construction.has_value());
+            CHECK((*factory)->runtime_only_reason.find("at runtime") != std::string_view::npos);
         } else {
-            REQUIRE(construction != nullptr);
+            REQUIRE(construction.has_value());
             CHECK(construction->mode == famspec::ConstructionMode::wrap_source);
             CHECK(call(*construction) == std::get<2>(shape));
         }
@@ -322,7 +322,7 @@ TEST_CASE("plugins: each family's provider modules, and qwen3_moe's factories un
     const auto& registry = *shipped_registry();
     std::map<std::string, std::vector<std::string>> providers;
     for (const auto& family : registry.families()) {
-        if (!family.provider_modules.empty()) providers.emplace(family->model_type(), family.provider_modules);
+        if (!family.provider_modules.empty()) providers.emplace(family->model_type, family.provider_modules);
     }
     CHECK(providers == std::map<std::string, std::vector<std::string>>{
                            {"deepseek_v3",
@@ -340,7 +340,7 @@ TEST_CASE("plugins: each family's provider modules, and qwen3_moe's factories un
         REQUIRE(older != nullptr);
         CHECK(registry.find_factory(kQwen + "conversion.module_replacement." + name) == older);
         // One factory, declared once: its own target is the first provider's.
-        CHECK((*older)->target() == kQwen + "replacements." + name);
+        CHECK((*older)->target == kQwen + "replacements." + name);
         CHECK(registry.find_factory(kQwen + "conversion." + name) == nullptr);
         CHECK(registry.find_factory(kQwen + "conversion.module_replacement.nested." + name) == nullptr);
     }
@@ -352,45 +352,49 @@ TEST_CASE("plugins: the two MoE archetypes") {
     const auto& registry = *shipped_registry();
     REQUIRE(registry.archetypes().size() == 2);
 
-    const auto* qwen = registry.find_archetype(kQwen + "distributed.expert_parallel.qwen3moe_ep_compute_fn");
+    using famspec::ExpertStorage;
+    using famspec::MoeRouter;
+    using famspec::SharedExperts;
+    // Each archetype is a plain value: it equals the one written out here, member for member.
+    const std::string qwen_factory = kQwen + "distributed.expert_parallel.qwen3moe_ep_compute_fn";
+    const auto* qwen = registry.find_archetype(qwen_factory);
     REQUIRE(qwen != nullptr);
-    CHECK((*qwen)->fingerprint() == famspec::MoeFingerprint{"topk_router_module", "none", "batched_parameters"});
-    CHECK((*qwen)->family() == "qwen3_moe");
-    CHECK((*qwen)->kind() == "moe_ep_routed");
-    CHECK((*qwen)->target_class() == "Qwen3MoeSparseMoeBlock");
-    CHECK((*qwen)->router_kind() == "topk_router_module");
-    CHECK((*qwen)->shared() == "none");
-    CHECK((*qwen)->strip_boundary_subpatterns().empty());
-    CHECK((*qwen)->compute_factory() == kQwen + "distributed.expert_parallel.qwen3moe_ep_compute_fn");
-    CHECK(signature((*qwen)->options()) == "*, use_grouped_gemm=False");
+    CHECK(signature((*qwen)->options) == "*, use_grouped_gemm=False");
+    const famspec::MoeArchetype qwen_expected{
+        .family = "qwen3_moe",
+        .fingerprint = {MoeRouter::topk_router_module, SharedExperts::none, ExpertStorage::batched_parameters},
+        .target_class = "Qwen3MoeSparseMoeBlock",
+        .router_kind = MoeRouter::topk_router_module,
+        .shared = SharedExperts::none,
+        .compute_factory = qwen_factory,
+        .options = (*qwen)->options};
+    CHECK(**qwen == qwen_expected);
 
-    const auto* deepseek =
-        registry.find_archetype("hyper_parallel.distributed.expert_parallel.recipes.deepseekv3_ep_compute_fn");
+    // DeepSeek's differs from Qwen's in these members alone. Its detection key (the fingerprint's
+    // router) and its merge key (router_kind) differ on purpose.
+    famspec::MoeArchetype deepseek_expected = qwen_expected;
+    deepseek_expected.family = "deepseek_v3";
+    deepseek_expected.fingerprint.shared_experts = SharedExperts::additive;
+    deepseek_expected.target_class = "DeepseekV3MoE";
+    deepseek_expected.router_kind = MoeRouter::sigmoid_group;
+    deepseek_expected.shared = SharedExperts::additive;
+    deepseek_expected.strip_boundary_subpatterns = {"experts.*", "shared_experts"};
+    deepseek_expected.compute_factory = "hyper_parallel.distributed.expert_parallel.recipes.deepseekv3_ep_compute_fn";
+    deepseek_expected.options = {};
+    const auto* deepseek = registry.find_archetype(deepseek_expected.compute_factory);
     REQUIRE(deepseek != nullptr);
-    CHECK((*deepseek)->fingerprint() ==
-          famspec::MoeFingerprint{"topk_router_module", "additive", "batched_parameters"});
-    CHECK((*deepseek)->family() == "deepseek_v3");
-    CHECK((*deepseek)->kind() == "moe_ep_routed");
-    CHECK((*deepseek)->target_class() == "DeepseekV3MoE");
-    // The detection key and the merge key differ on purpose.
-    CHECK((*deepseek)->router_kind() == "sigmoid_group");
-    CHECK((*deepseek)->shared() == "additive");
-    CHECK(std::vector<std::string>((*deepseek)->strip_boundary_subpatterns().begin(),
-                                   (*deepseek)->strip_boundary_subpatterns().end()) ==
-          std::vector<std::string>{"experts.*", "shared_experts"});
-    CHECK((*deepseek)->compute_factory() ==
-          "hyper_parallel.distributed.expert_parallel.recipes.deepseekv3_ep_compute_fn");
-    CHECK((*deepseek)->options().empty());
+    CHECK(**deepseek == deepseek_expected);
 
     // No archetype answers a fingerprint that no family registered.
-    const famspec::MoeFingerprint unknown{"softmax_topk", "none", "batched_parameters"};
+    const famspec::MoeStructure unknown{MoeRouter::softmax_topk, SharedExperts::none,
+                                        ExpertStorage::batched_parameters};
     CHECK(std::none_of(registry.archetypes().begin(), registry.archetypes().end(),
-                       [&](const auto& archetype) { return archetype->fingerprint() == unknown; }));
+                       [&](const auto& archetype) { return archetype->fingerprint == unknown; }));
 }
 
 TEST_CASE("plugins: CP wrappers and the compute functions that are not archetypes") {
     const auto& registry = *shipped_registry();
-    CHECK(sorted_keys(registry.cp_wrappers(), [](const auto& w) { return std::string(w->target()); }) ==
+    CHECK(sorted_keys(registry.cp_wrappers(), [](const auto& w) { return std::string(w->target); }) ==
           std::vector<std::string>{
               "hyper_parallel.models.deepseek_v3.adapter.distributed.context_parallel.mla_cp_wrapper",
               kDeepseekV32 + "distributed.context_parallel.deepseek_v32_dsa_attention_cp_wrapper",
@@ -427,14 +431,13 @@ TEST_CASE("plugins: CP wrappers and the compute functions that are not archetype
         {"qwen3_moe_async_hybrid_cp_wrapper", "ulysses_degree"},
     };
     for (const auto& wrapper : registry.cp_wrappers()) {
-        CAPTURE(wrapper->target());
-        const std::string name(wrapper->target().substr(wrapper->target().rfind('.') + 1));
+        CAPTURE(wrapper->target);
+        const std::string name(wrapper->target.substr(wrapper->target.rfind('.') + 1));
         const auto expected = options.find(name);
-        CHECK(signature(wrapper->options()) == (expected == options.end() ? "" : expected->second));
+        CHECK(signature(wrapper->options) == (expected == options.end() ? "" : expected->second));
         if (name == "mla_cp_wrapper") {
-            CHECK(wrapper->options()[0].allowed ==
-                  std::vector<famspec::PyLiteral>{"expanded_ulysses", "latent_kv_head"});
-            CHECK(wrapper->options()[1].allowed == std::vector<famspec::PyLiteral>{"npu", "sdpa"});
+            CHECK(wrapper->options[0].allowed == std::vector<famspec::PyLiteral>{"expanded_ulysses", "latent_kv_head"});
+            CHECK(wrapper->options[1].allowed == std::vector<famspec::PyLiteral>{"npu", "sdpa"});
         }
     }
 
@@ -445,14 +448,14 @@ TEST_CASE("plugins: CP wrappers and the compute functions that are not archetype
         CAPTURE(target);
         const auto* owner = registry.find_compute_function_owner(target);
         REQUIRE(owner != nullptr);
-        CHECK((*owner)->model_type() == "deepseek_v41");
+        CHECK((*owner)->model_type == "deepseek_v41");
         CHECK(registry.find_archetype(target) == nullptr);
     }
     // The one Kimi K2.6's training recipe names: @local_compute in a module whose name does not say so.
     const auto* kimi = registry.find_compute_function_owner(
         "hyper_parallel.models.kimi_k26.adapter.distributed.ep_compute.kimi_k26_ep_compute_fn");
     REQUIRE(kimi != nullptr);
-    CHECK((*kimi)->model_type() == "kimi_k26");
+    CHECK((*kimi)->model_type == "kimi_k26");
     CHECK(registry.find_compute_function_owner(
               "hyper_parallel.models.kimi_k26.adapter.distributed.ep_compute.describe_router") == nullptr);
 }
@@ -460,16 +463,15 @@ TEST_CASE("plugins: CP wrappers and the compute functions that are not archetype
 TEST_CASE("plugins: only qwen3_moe and qwen3 hand a function over, and it renders with GQAAttention") {
     const auto& registry = *shipped_registry();
     for (const auto& family : registry.families()) {
-        CAPTURE(family->model_type());
-        CHECK(family->interface_blocks().empty() ==
-              (family->model_type() != "qwen3_moe" && family->model_type() != "qwen3"));
+        CAPTURE(family->model_type);
+        CHECK(family->interface_blocks.empty() == (family->model_type != "qwen3_moe" && family->model_type != "qwen3"));
     }
     const auto* gqa = registry.find_component(kComponents, "GQAAttention");
     const auto* qwen = registry.find_family("qwen3_moe");
     REQUIRE(gqa != nullptr);
     REQUIRE(qwen != nullptr);
     const auto result =
-        famspec::block_renderer().render(**gqa, "run_qwen3_moe_flash_attention", (*qwen)->interface_blocks());
+        famspec::block_renderer().render(**gqa, "run_qwen3_moe_flash_attention", (*qwen)->interface_blocks);
     REQUIRE_MESSAGE(result.has_value(), (result ? "" : result.error()));
     const std::string& source = result->source;
 

@@ -7,25 +7,22 @@
 
 #include "famspec/component_renderer.hpp"
 #include "python_check.hpp"
-#include "registry/declarations.hpp"
 
 namespace {
 
 using famspec::SourceBlock;
-using famspec::detail::ComponentDeclaration;
 
 SourceBlock block(std::vector<std::string> defines, std::vector<std::string> needs, std::vector<std::string> imports,
                   std::string text) {
     return {std::move(defines), std::move(needs), std::move(imports), std::move(text)};
 }
 
-ComponentDeclaration widget(std::vector<SourceBlock> source) {
-    return ComponentDeclaration(
-        {.name = "Widget",
-         .import_module = "pkg.modules",
-         .defining_module = "pkg.modules.widget",
-         .parameters = {{"module", famspec::ParameterKind::positional_or_keyword, famspec::Default::required()}},
-         .source = std::move(source)});
+famspec::Component widget(std::vector<SourceBlock> source) {
+    return {.name = "Widget",
+            .import_module = "pkg.modules",
+            .defining_module = "pkg.modules.widget",
+            .parameters = {{"module", famspec::ParameterKind::positional_or_keyword, famspec::Default::required()}},
+            .source = std::move(source)};
 }
 
 // A kernel entry with a helper chain, and a class whose helper shares a block with the kernel.

@@ -14,7 +14,7 @@ std::uint64_t bytes(std::span<const std::string> texts) {
     return n;
 }
 
-std::uint64_t bytes(const PyLiteral& literal) {
+std::uint64_t literal_bytes(const PyLiteral& literal) {
     const auto* text = std::get_if<std::string>(&literal.value());
     return text == nullptr ? 0 : text->size();
 }
@@ -22,8 +22,9 @@ std::uint64_t bytes(const PyLiteral& literal) {
 std::uint64_t bytes(std::span<const Parameter> parameters) {
     std::uint64_t n = 0;
     for (const Parameter& p : parameters) {
-        n += p.name.size() + bytes(p.default_value.literal_value()) + p.default_value.expression_source().size();
-        for (const PyLiteral& value : p.allowed) n += bytes(value);
+        n +=
+            p.name.size() + literal_bytes(p.default_value.literal_value()) + p.default_value.expression_source().size();
+        for (const PyLiteral& value : p.allowed) n += literal_bytes(value);
     }
     return n;
 }
@@ -54,28 +55,25 @@ std::uint64_t copied_bytes(const PluginManifest& m) {
 std::uint64_t copied_bytes(const detail::StagingRegistrar::Declarations& declared) {
     std::uint64_t n = 0;
     for (const auto& f : declared.families) {
-        n += site(f) + bytes(f->model_type()) + bytes(f->architecture()) + bytes(f->aliases()) +
-             bytes(f->directory_aliases()) + bytes(f->interface_blocks()) + bytes(f->compute_functions());
+        n += site(f) + bytes(f->model_type) + bytes(f->architecture) + bytes(f->aliases) + bytes(f->directory_aliases) +
+             bytes(f->interface_blocks) + bytes(f->compute_functions);
     }
     for (const auto& f : declared.factories) {
-        n += site(f) + bytes(f->family()) + bytes(f->target()) + bytes(f->parameters()) +
-             bytes(f->runtime_only_reason());
-        if (const Construction* built = f->construction()) {
+        n += site(f) + bytes(f->family) + bytes(f->target) + bytes(f->parameters) + bytes(f->runtime_only_reason);
+        if (const std::optional<Construction>& built = f->construction) {
             n += built->component.size() + built->import_module.size();
             for (const Argument& a : built->arguments) n += a.name.size() + a.value.size();
         }
     }
     for (const auto& a : declared.archetypes) {
-        const MoeFingerprint& key = a->fingerprint();
-        n += site(a) + bytes(a->family()) + key.router.size() + key.shared_experts.size() + key.expert_storage.size() +
-             bytes(a->kind()) + bytes(a->target_class()) + bytes(a->router_kind()) + bytes(a->shared()) +
-             bytes(a->strip_boundary_subpatterns()) + bytes(a->compute_factory()) + bytes(a->options());
+        // Its words (fingerprint, kind, router_kind, shared) are enums: no text.
+        n += site(a) + bytes(a->family) + bytes(a->target_class) + bytes(a->strip_boundary_subpatterns) +
+             bytes(a->compute_factory) + bytes(a->options);
     }
-    for (const auto& w : declared.cp_wrappers)
-        n += site(w) + bytes(w->family()) + bytes(w->target()) + bytes(w->options());
+    for (const auto& w : declared.cp_wrappers) n += site(w) + bytes(w->family) + bytes(w->target) + bytes(w->options);
     for (const auto& c : declared.components) {
-        n += site(c) + bytes(c->name()) + bytes(c->import_module()) + bytes(c->defining_module()) +
-             bytes(c->parameters()) + bytes(c->source());
+        n += site(c) + bytes(c->name) + bytes(c->import_module) + bytes(c->defining_module) + bytes(c->parameters) +
+             bytes(c->source);
     }
     return n;
 }

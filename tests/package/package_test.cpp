@@ -536,6 +536,7 @@ TEST_CASE("every SDK type a plugin hands over has one layout under g++ and clang
         // offsetof on the SDK's non-standard-layout types is what is being compared here.
         must_run({compiler, "-std=c++20", "-Wno-invalid-offsetof", "-I",
                   (fs::path(famspec::test::source_dir()) / "sdk/include").string(), "-I",
+                  (fs::path(famspec::test::source_dir()) / "core/include").string(), "-I",
                   (fs::path(famspec::test::build_dir()) / "include").string(), source.string(), "-o",
                   program.string()});
         layouts.push_back(must_run({program.string()}).out);

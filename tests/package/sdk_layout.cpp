@@ -1,10 +1,16 @@
-// Prints the layout of every SDK type a plugin hands to the core (its table header and rows)
-// and of the types the core hands to hosts, and the build fingerprint, one line each. The package tests compile it with
+// Prints the layout of every SDK type a plugin hands to the core (its table header and rows, and the
+// words they use), of the declarations the core hands to hosts (core/include), and the build
+// fingerprint, one line each. The package tests compile it with
 // each supported compiler and compare: a type whose layout depended on the compiler would show here before it broke a
 // plugin.
 #include <cstddef>
 #include <cstdio>
 
+#include "famspec/component.hpp"
+#include "famspec/cp_wrapper.hpp"
+#include "famspec/family_adapter.hpp"
+#include "famspec/moe_archetype.hpp"
+#include "famspec/replacement_factory.hpp"
 #include "famspec/sdk.hpp"
 
 namespace {
@@ -60,8 +66,8 @@ int main() {
     size_of<famspec::Construction>("Construction");
     FIELD(famspec::Construction, mode);
     size_of<famspec::SourceBlock>("SourceBlock");
-    size_of<famspec::MoeFingerprint>("MoeFingerprint");
-    // The interfaces: a vtable pointer each, laid out by the Itanium C++ ABI.
+    size_of<famspec::MoeStructure>("MoeStructure");
+    // The declarations a host reads: plain values, no vtable.
     size_of<famspec::FamilyAdapter>("FamilyAdapter");
     size_of<famspec::ReplacementFactory>("ReplacementFactory");
     size_of<famspec::Component>("Component");

@@ -2,13 +2,13 @@
 // diagnostic into "not covered" with the same reason.
 #include <doctest/doctest.h>
 
+#include "famspec/construction.hpp"
 #include "famspec/declaration_summary.hpp"
 #include "famspec/moe_vocabulary.hpp"
 #include "famspec/names.hpp"
+#include "famspec/parameter.hpp"
 #include "famspec/plan_family.hpp"
 #include "famspec/resolver.hpp"
-#include "famspec/sdk/construction.hpp"
-#include "famspec/sdk/parameter.hpp"
 #include "famspec/search_path.hpp"
 #include "toy_registry.hpp"
 

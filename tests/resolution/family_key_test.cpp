@@ -28,7 +28,7 @@ TEST_CASE("every spelling of a family finds it, and nothing else does") {
         INFO(spelling);
         const auto* family = registry->find_family(spelling);
         REQUIRE(family != nullptr);
-        CHECK((*family)->model_type() == "toy");
+        CHECK((*family)->model_type == "toy");
         CHECK(registry->explain_family(spelling).family == family);
     }
     CHECK(registry->explain_family("toy").rule == "exact model_type");

@@ -18,7 +18,7 @@ class RecordingRenderer final : public famspec::ComponentRenderer {
 public:
     famspec::RenderResult render(const famspec::Component& component, std::string_view interface_function,
                                  std::span<const famspec::SourceBlock> interface_blocks) const override {
-        calls.push_back(std::string(component.name()) + "<-" + std::string(interface_function) + "/" +
+        calls.push_back(std::string(component.name) + "<-" + std::string(interface_function) + "/" +
                         std::to_string(interface_blocks.size()));
         if (fail) {
             return famspec::unexpected(

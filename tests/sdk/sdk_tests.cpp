@@ -221,15 +221,15 @@ TEST_CASE("a family whose names are computed at compile time loads and answers")
 
     const auto* family = registry->find_family("HandWrittenForCausalLM");
     REQUIRE(family != nullptr);
-    CHECK((*family)->model_type() == "hand_written");
+    CHECK((*family)->model_type == "hand_written");
     CHECK(registry->find_family("hand-written") == family);
 
     const auto* factory =
         registry->find_factory("hyper_parallel.models.hand_written.adapter.replacements.replace_rmsnorm");
     REQUIRE(factory != nullptr);
-    REQUIRE((*factory)->construction() != nullptr);
-    CHECK((*factory)->construction()->component == "RMSNorm");
-    CHECK((*factory)->construction()->arguments.size() == 1);
+    REQUIRE((*factory)->construction.has_value());
+    CHECK((*factory)->construction->component == "RMSNorm");
+    CHECK((*factory)->construction->arguments.size() == 1);
     CHECK(factory->plugin == "hand_written");
     // A plugin that is data has no code, so it needs no library at all, famspec's least.
     CHECK(needed_of_its_own(record.path).empty());

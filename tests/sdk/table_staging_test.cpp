@@ -15,7 +15,6 @@
 #include "famspec/plugin_manifest.hpp"
 #include "loading/table_manifest.hpp"
 #include "registry/copy_budget.hpp"
-#include "registry/declarations.hpp"
 #include "registry/staging_registrar.hpp"
 #include "toy_tables.hpp"
 
@@ -26,13 +25,18 @@ using famspec::detail::StagingRegistrar;
 using famspec::tables::TableView;
 using Declarations = StagingRegistrar::Declarations;
 
-template <class Strings>
-std::vector<std::string> strings(const Strings& listed) {
-    return {listed.begin(), listed.end()};
-}
+// Each declaration is a plain value: the staged one equals the one written out by hand, member for
+// member; the entry's plugin and file are the registrar's.
 template <class T>
-std::vector<T> copied(std::span<const T> listed) {
-    return {listed.begin(), listed.end()};
+void check_same(const std::vector<famspec::Registered<T>>& tables,
+                const std::vector<famspec::Registered<T>>& expected) {
+    REQUIRE(tables.size() == expected.size());
+    for (std::size_t i = 0; i < tables.size(); ++i) {
+        CAPTURE(i);
+        CHECK(*tables[i] == *expected[i]);
+        CHECK(tables[i].plugin == "tables");
+        CHECK(tables[i].path == "tables.so");
+    }
 }
 
 void check_same_families(const Declarations& tables, const Declarations& expected) {
@@ -40,13 +44,8 @@ void check_same_families(const Declarations& tables, const Declarations& expecte
     for (std::size_t i = 0; i < tables.families.size(); ++i) {
         const auto& ours = tables.families[i];
         const auto& theirs = expected.families[i];
-        CAPTURE(theirs->model_type());
-        CHECK(ours->model_type() == theirs->model_type());
-        CHECK(ours->architecture() == theirs->architecture());
-        CHECK(strings(ours->aliases()) == strings(theirs->aliases()));
-        CHECK(strings(ours->directory_aliases()) == strings(theirs->directory_aliases()));
-        CHECK(copied(ours->interface_blocks()) == copied(theirs->interface_blocks()));
-        CHECK(strings(ours->compute_functions()) == strings(theirs->compute_functions()));
+        CAPTURE(theirs->model_type);
+        CHECK(*ours == *theirs);
         CHECK(ours.provider_modules == theirs.provider_modules);
         CHECK(ours.plugin == "tables");
         CHECK(ours.path == "tables.so");
@@ -54,47 +53,10 @@ void check_same_families(const Declarations& tables, const Declarations& expecte
 }
 
 void check_same_declarations(const Declarations& tables, const Declarations& expected) {
-    REQUIRE(tables.factories.size() == expected.factories.size());
-    for (std::size_t i = 0; i < tables.factories.size(); ++i) {
-        const auto& ours = *tables.factories[i];
-        const auto& theirs = *expected.factories[i];
-        CAPTURE(theirs.target());
-        CHECK(ours.family() == theirs.family());
-        CHECK(ours.target() == theirs.target());
-        CHECK(copied(ours.parameters()) == copied(theirs.parameters()));
-        REQUIRE((ours.construction() == nullptr) == (theirs.construction() == nullptr));
-        if (ours.construction() != nullptr) CHECK(*ours.construction() == *theirs.construction());
-        CHECK(ours.runtime_only_reason() == theirs.runtime_only_reason());
-    }
-    REQUIRE(tables.cp_wrappers.size() == expected.cp_wrappers.size());
-    for (std::size_t i = 0; i < tables.cp_wrappers.size(); ++i) {
-        CHECK(tables.cp_wrappers[i]->target() == expected.cp_wrappers[i]->target());
-        CHECK(copied(tables.cp_wrappers[i]->options()) == copied(expected.cp_wrappers[i]->options()));
-    }
-    REQUIRE(tables.archetypes.size() == expected.archetypes.size());
-    for (std::size_t i = 0; i < tables.archetypes.size(); ++i) {
-        const auto& ours = *tables.archetypes[i];
-        const auto& theirs = *expected.archetypes[i];
-        CHECK(ours.fingerprint() == theirs.fingerprint());
-        CHECK(tables.archetypes[i].structure == expected.archetypes[i].structure);
-        CHECK(tables.archetypes[i].router_kind == expected.archetypes[i].router_kind);
-        CHECK(tables.archetypes[i].shared == expected.archetypes[i].shared);
-        CHECK((std::vector<std::string_view>{ours.kind(), ours.target_class(), ours.router_kind(), ours.shared(),
-                                             ours.compute_factory()}) ==
-              std::vector<std::string_view>{theirs.kind(), theirs.target_class(), theirs.router_kind(), theirs.shared(),
-                                            theirs.compute_factory()});
-        CHECK(strings(ours.strip_boundary_subpatterns()) == strings(theirs.strip_boundary_subpatterns()));
-        CHECK(copied(ours.options()) == copied(theirs.options()));
-    }
-    REQUIRE(tables.components.size() == expected.components.size());
-    for (std::size_t i = 0; i < tables.components.size(); ++i) {
-        const auto& ours = *tables.components[i];
-        const auto& theirs = *expected.components[i];
-        CHECK(famspec::defining_path(ours) == famspec::defining_path(theirs));
-        CHECK(ours.import_module() == theirs.import_module());
-        CHECK(copied(ours.parameters()) == copied(theirs.parameters()));
-        CHECK(copied(ours.source()) == copied(theirs.source()));
-    }
+    check_same(tables.factories, expected.factories);
+    check_same(tables.cp_wrappers, expected.cp_wrappers);
+    check_same(tables.archetypes, expected.archetypes);
+    check_same(tables.components, expected.components);
 }
 
 TableView toy_view() {
@@ -132,79 +94,61 @@ Declarations expected_toy() {
     StagingRegistrar registrar("expected", "expected.so");
     const std::string family = "toy_moe";
     const std::string provider = "hyper_parallel.models.toy_moe.adapter.replacements";
-    registrar.add_family(std::make_unique<FamilyDeclaration>(FamilyDeclaration::Data{
-                             .model_type = family,
-                             .architecture = "ToyMoeForCausalLM",
-                             .aliases = {"toy-moe"},
-                             .directory_aliases = {"toymoe"},
-                             .interface_blocks = {},
-                             .compute_functions = {"hyper_parallel.models.toy_moe.adapter.compute.local_fn"}}),
+    registrar.add_family({.model_type = family,
+                          .architecture = "ToyMoeForCausalLM",
+                          .aliases = {"toy-moe"},
+                          .directory_aliases = {"toymoe"},
+                          .interface_blocks = {},
+                          .compute_functions = {"hyper_parallel.models.toy_moe.adapter.compute.local_fn"}},
                          "here");
     registrar.add_provider_module(family, provider, "here");
     auto norm = runtime_parameters();
     norm.push_back(with_default("chunk", std::int64_t{4}));
-    registrar.add_factory(
-        std::make_unique<FactoryDeclaration>(FactoryDeclaration::Data{
-            .family = family,
-            .target = provider + ".replace_norm",
-            .parameters = norm,
-            .construction = famspec::Construction{"OffsetRMSNorm",
-                                                  "hyper_parallel.components.modules",
-                                                  famspec::ConstructionMode::name,
-                                                  false,
-                                                  {{"eps", famspec::ArgumentBinding::literal, "1e-6"}}},
-            .runtime_only_reason = ""}),
-        "here");
-    registrar.add_factory(std::make_unique<FactoryDeclaration>(FactoryDeclaration::Data{
-                              .family = family,
-                              .target = provider + ".replace_linear",
-                              .parameters = runtime_parameters(),
-                              .construction = std::nullopt,
-                              .runtime_only_reason = "builds through Linear.from_linear at runtime"}),
+    registrar.add_factory({.family = family,
+                           .target = provider + ".replace_norm",
+                           .parameters = norm,
+                           .construction = famspec::Construction{"OffsetRMSNorm",
+                                                                 "hyper_parallel.components.modules",
+                                                                 famspec::ConstructionMode::name,
+                                                                 false,
+                                                                 {{"eps", famspec::ArgumentBinding::literal, "1e-6"}}},
+                           .runtime_only_reason = ""},
                           "here");
-    registrar.add_factory(std::make_unique<FactoryDeclaration>(
-                              FactoryDeclaration::Data{.family = family,
-                                                       .target = provider + ".replace_experts",
-                                                       .parameters = runtime_parameters(),
-                                                       .construction = std::nullopt,
-                                                       .runtime_only_reason = "the factory declares no construction"}),
-                          "here");
+    for (const auto& [name, reason] : {std::pair{".replace_linear", "builds through Linear.from_linear at runtime"},
+                                       std::pair{".replace_experts", "the factory declares no construction"}}) {
+        registrar.add_factory({.family = family,
+                               .target = provider + name,
+                               .parameters = runtime_parameters(),
+                               .runtime_only_reason = reason},
+                              "here");
+    }
     famspec::Parameter backend = with_default("backend", "npu", ParameterKind::keyword_only);
     backend.allowed = {"npu", "sdpa"};
     registrar.add_cp_wrapper(
-        std::make_unique<CpWrapperDeclaration>(CpWrapperDeclaration::Data{
-            .family = family, .target = "hyper_parallel.models.toy_moe.adapter.cp.cp_wrapper", .options = {backend}}),
+        {.family = family, .target = "hyper_parallel.models.toy_moe.adapter.cp.cp_wrapper", .options = {backend}},
         "here");
-    registrar.add_archetype(std::make_unique<ArchetypeDeclaration>(ArchetypeDeclaration::Data{
-                                .family = family,
-                                .fingerprint = {"sigmoid_group", "gated", "batched_parameters"},
-                                .kind = "moe_ep_routed",
-                                .target_class = "ToyMoE",
-                                .router_kind = "topk_router_module",
-                                .shared = "additive",
-                                .strip_boundary_subpatterns = {"experts.*"},
-                                .compute_factory = "hyper_parallel.models.toy_moe.adapter.ep.ep_fn",
-                                .options = {with_default("capacity", 1.25, ParameterKind::keyword_only)}}),
+    registrar.add_archetype({.family = family,
+                             .fingerprint = {famspec::MoeRouter::sigmoid_group, famspec::SharedExperts::gated,
+                                             famspec::ExpertStorage::batched_parameters},
+                             .kind = famspec::ArchetypeKind::moe_ep_routed,
+                             .target_class = "ToyMoE",
+                             .router_kind = famspec::MoeRouter::topk_router_module,
+                             .shared = famspec::SharedExperts::additive,
+                             .strip_boundary_subpatterns = {"experts.*"},
+                             .compute_factory = "hyper_parallel.models.toy_moe.adapter.ep.ep_fn",
+                             .options = {with_default("capacity", 1.25, ParameterKind::keyword_only)}},
                             "here");
-    registrar.add_family(
-        std::make_unique<FamilyDeclaration>(FamilyDeclaration::Data{.model_type = "toy_dense",
-                                                                    .architecture = "ToyDenseForCausalLM",
-                                                                    .aliases = {},
-                                                                    .directory_aliases = {},
-                                                                    .interface_blocks = {},
-                                                                    .compute_functions = {}}),
-        "here");
+    registrar.add_family({.model_type = "toy_dense", .architecture = "ToyDenseForCausalLM"}, "here");
     registrar.add_component(
-        std::make_unique<ComponentDeclaration>(ComponentDeclaration::Data{
-            .name = "OffsetRMSNorm",
-            .import_module = "hyper_parallel.components.modules",
-            .defining_module = "hyper_parallel.components.modules.rms_norm",
-            .parameters = {with_default("hidden_size", famspec::none),
-                           with_default("eps", 1e-05),
-                           required("module", ParameterKind::keyword_only),
-                           with_default("flag", true, ParameterKind::keyword_only),
-                           {"kernel", ParameterKind::keyword_only, famspec::Default::expression("npu_forward")}},
-            .source = {}}),
+        {.name = "OffsetRMSNorm",
+         .import_module = "hyper_parallel.components.modules",
+         .defining_module = "hyper_parallel.components.modules.rms_norm",
+         .parameters = {with_default("hidden_size", famspec::none),
+                        with_default("eps", 1e-05),
+                        required("module", ParameterKind::keyword_only),
+                        with_default("flag", true, ParameterKind::keyword_only),
+                        {"kernel", ParameterKind::keyword_only, famspec::Default::expression("npu_forward")}},
+         .source = {}},
         "here");
     REQUIRE(registrar.errors() == std::vector<std::string>{});
     return std::move(registrar).take();
@@ -224,11 +168,11 @@ TEST_CASE("a block of tables stages exactly the declarations it was compiled fro
     CHECK(tables.archetypes[0].where == "family toy_moe, archetype 1");
     CHECK(tables.components[0].where == "component OffsetRMSNorm");
     // The typed words, as the core holds them.
-    CHECK(tables.archetypes[0].structure == famspec::MoeStructure{famspec::MoeRouter::sigmoid_group,
-                                                                  famspec::SharedExperts::gated,
-                                                                  famspec::ExpertStorage::batched_parameters});
-    CHECK(tables.archetypes[0].router_kind == famspec::MoeRouter::topk_router_module);
-    CHECK(tables.archetypes[0].shared == famspec::SharedExperts::additive);
+    CHECK(tables.archetypes[0]->fingerprint == famspec::MoeStructure{famspec::MoeRouter::sigmoid_group,
+                                                                     famspec::SharedExperts::gated,
+                                                                     famspec::ExpertStorage::batched_parameters});
+    CHECK(tables.archetypes[0]->router_kind == famspec::MoeRouter::topk_router_module);
+    CHECK(tables.archetypes[0]->shared == famspec::SharedExperts::additive);
 }
 
 TEST_CASE("a block's manifest is its header's identity and the keys of its rows") {

@@ -27,7 +27,7 @@ using namespace famspec::tables;
 using famspec::ArchetypeKind;
 using famspec::ArgumentBinding;
 using famspec::ConstructionMode;
-using famspec::Default;
+using famspec::DefaultKind;
 using famspec::ExpertStorage;
 using famspec::MoeRouter;
 using famspec::ParameterKind;
@@ -75,7 +75,7 @@ static_assert(offsetof(FamilyRow, aliases) == 24 && offsetof(FamilyRow, archetyp
 static_assert(std::is_same_v<std::underlying_type_t<LiteralKind>, std::uint8_t>);
 template <class... Enums>
 constexpr bool ints = (std::is_same_v<std::underlying_type_t<Enums>, int> && ...);
-static_assert(ints<ParameterKind, Default::Kind, ArgumentBinding, ConstructionMode, MoeRouter, SharedExperts,
+static_assert(ints<ParameterKind, DefaultKind, ArgumentBinding, ConstructionMode, MoeRouter, SharedExperts,
                    ExpertStorage, ArchetypeKind>);
 static_assert(static_cast<int>(MoeRouter::softmax_topk) == 0 && static_cast<int>(MoeRouter::sigmoid_group) == 1 &&
               static_cast<int>(MoeRouter::topk_router_module) == 2);
@@ -207,9 +207,9 @@ static_assert(signature_at(0).kind == ParameterKind::positional_or_keyword &&
               signature_at(0).literal.kind == LiteralKind::none);
 static_assert(signature_at(1).literal.kind == LiteralKind::real && signature_at(1).literal.real == 1e-05);
 static_assert(signature_at(2).kind == ParameterKind::keyword_only &&
-              signature_at(2).default_kind == Default::Kind::required);
+              signature_at(2).default_kind == DefaultKind::required);
 static_assert(signature_at(3).literal.kind == LiteralKind::boolean && signature_at(3).literal.integer == 1);
-static_assert(signature_at(4).default_kind == Default::Kind::expression &&
+static_assert(signature_at(4).default_kind == DefaultKind::expression &&
               says(signature_at(4).expression, "npu_forward"));
 static_assert(says(kToy.rows<ComponentRow>()[0].import_module, "hyper_parallel.components.modules") &&
               says(kToy.rows<ComponentRow>()[0].submodule, "rms_norm"));
@@ -673,7 +673,7 @@ TEST_CASE("a block whose other rows give a kind their type does not have is refu
     }
     SUBCASE("a parameter's default") {
         auto block = kToy;
-        block.rows<ParameterRow>()[0].default_kind = static_cast<Default::Kind>(3);
+        block.rows<ParameterRow>()[0].default_kind = static_cast<DefaultKind>(3);
         CHECK(verdict(block) == kUnknownKind);
     }
 }

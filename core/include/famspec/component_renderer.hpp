@@ -18,10 +18,10 @@
 #include <string_view>
 #include <vector>
 
+#include "famspec/component.hpp"
 #include "famspec/expected.hpp"
-#include "famspec/sdk/component.hpp"
 #include "famspec/sdk/export.hpp"
-#include "famspec/sdk/source_block.hpp"
+#include "famspec/source_block.hpp"
 
 namespace famspec {
 

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "famspec/expected.hpp"
+#include "famspec/py_literal.hpp"
 #include "famspec/sdk/export.hpp"
-#include "famspec/sdk/py_literal.hpp"
 
 namespace famspec {
 

@@ -12,15 +12,15 @@
 
 namespace famspec {
 
-// The entries (famspec/registry_entries.hpp) and the SDK interfaces they hold.
+// The entries (famspec/registry_entries.hpp) and the declarations they hold.
 template <class T>
 struct Registered;
 struct RegisteredFamily;
-struct RegisteredArchetype;
 struct FamilyLookup;
-class Component;
-class CpWrapper;
-class ReplacementFactory;
+struct Component;
+struct CpWrapper;
+struct MoeArchetype;
+struct ReplacementFactory;
 
 class FAMSPEC_API Registry {
 public:
@@ -35,7 +35,7 @@ public:
     std::span<const PluginRecord> plugins() const;
     std::span<const RegisteredFamily> families() const;
     std::span<const Registered<ReplacementFactory>> factories() const;
-    std::span<const RegisteredArchetype> archetypes() const;
+    std::span<const Registered<MoeArchetype>> archetypes() const;
     std::span<const Registered<CpWrapper>> cp_wrappers() const;
     std::span<const Registered<Component>> components() const;
 
@@ -47,7 +47,7 @@ public:
     FamilyLookup explain_family(std::string_view spelling) const;
     // By target: <provider module>.<name> for any provider module of the factory's family.
     const Registered<ReplacementFactory>* find_factory(std::string_view target) const;
-    const RegisteredArchetype* find_archetype(std::string_view compute_factory) const;
+    const Registered<MoeArchetype>* find_archetype(std::string_view compute_factory) const;
     const Registered<CpWrapper>* find_cp_wrapper(std::string_view target) const;
     // By import module (the re-exporting package or the defining module) and class name, or by <module>.<Class>.
     const Registered<Component>* find_component(std::string_view module, std::string_view name) const;

@@ -1,17 +1,23 @@
-// What a Registry holds: each object the plugins registered, with the plugin it came from. A host
-// that reads the entries, rather than only resolving through them, includes this header; the
-// objects' interfaces come with it.
+// What a Registry holds: each declaration the plugins registered, with the plugin it came from. A
+// host that reads the entries, rather than only resolving through them, includes this header; the
+// declarations' types come with it. Each is a plain value (one header a concept: family_adapter.hpp,
+// replacement_factory.hpp, moe_archetype.hpp, cp_wrapper.hpp, component.hpp), the core's own copy of
+// a plugin's table row, checked once when it registers and never changed after: any thread reads it
+// without a lock, for as long as it holds the entry's pointer.
 #pragma once
 
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "famspec/moe_vocabulary.hpp"
+#include "famspec/component.hpp"
+#include "famspec/cp_wrapper.hpp"
+#include "famspec/family_adapter.hpp"
+#include "famspec/moe_archetype.hpp"
 #include "famspec/plugin_record.hpp"
 #include "famspec/registry.hpp"
+#include "famspec/replacement_factory.hpp"
 #include "famspec/sdk/export.hpp"
-#include "famspec/sdk/interfaces.hpp"
 
 namespace famspec {
 
@@ -44,13 +50,6 @@ struct RegisteredFamily : Registered<FamilyAdapter> {
     std::vector<std::string> provider_modules;
 };
 
-// An archetype with its words checked and typed when it registered.
-struct RegisteredArchetype : Registered<MoeArchetype> {
-    MoeStructure structure;   // the fingerprint
-    MoeRouter router_kind{};  // the runtime router adapter
-    SharedExperts shared{};   // how the shared branch merges
-};
-
 // How a spelling was matched to a family, for `resolve --explain` (Registry::explain_family).
 struct FamilyLookup {
     const RegisteredFamily* family = nullptr;
@@ -63,7 +62,7 @@ struct Registry::Contents {
     std::vector<PluginRecord> plugins;
     std::vector<RegisteredFamily> families;
     std::vector<Registered<ReplacementFactory>> factories;
-    std::vector<RegisteredArchetype> archetypes;
+    std::vector<Registered<MoeArchetype>> archetypes;
     std::vector<Registered<CpWrapper>> cp_wrappers;
     std::vector<Registered<Component>> components;
 };

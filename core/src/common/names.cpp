@@ -3,13 +3,13 @@
 #include <array>
 #include <utility>
 
+#include "famspec/construction.hpp"
 #include "famspec/family_source.hpp"
 #include "famspec/log.hpp"
 #include "famspec/moe_vocabulary.hpp"
+#include "famspec/parameter.hpp"
 #include "famspec/plugin_record.hpp"
 #include "famspec/resolution.hpp"
-#include "famspec/sdk/construction.hpp"
-#include "famspec/sdk/parameter.hpp"
 #include "famspec/search_origin.hpp"
 
 namespace famspec {

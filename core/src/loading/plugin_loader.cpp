@@ -93,11 +93,11 @@ void refuse_unlinked(std::vector<Staged>& staged, std::vector<PluginRecord>& rec
         detail::LinkingPlugin& links = plugins.emplace_back();
         for (const auto& component : plugin.declarations.components) {
             links.provides.push_back(defining_path(*component));
-            links.provides.push_back(std::string(component->import_module()) + "." + std::string(component->name()));
+            links.provides.push_back(std::string(component->import_module) + "." + std::string(component->name));
         }
         for (const auto& factory : plugin.declarations.factories) {
-            if (const Construction* built = factory->construction()) {
-                links.needs.push_back({std::string(factory->target()), built->import_module + "." + built->component});
+            if (const std::optional<Construction>& built = factory->construction) {
+                links.needs.push_back({std::string(factory->target), built->import_module + "." + built->component});
             }
         }
     }

@@ -33,8 +33,8 @@ json::array parameters_json(std::span<const Parameter> parameters) {
     return out;
 }
 
-json::value construction_json(const Construction* c) {
-    if (c == nullptr) return nullptr;
+json::value construction_json(const std::optional<Construction>& c) {
+    if (!c) return nullptr;
     json::array arguments;
     for (const Argument& a : c->arguments) {
         arguments.push_back(json::object{{"name", a.name}, {"binding", name_of(a.binding)}, {"value", a.value}});
@@ -58,56 +58,56 @@ template <class Item, class Key>
 std::vector<const Item*> of_family(std::span<const Item> items, std::string_view model_type, Key key) {
     std::vector<const Item*> out;
     for (const auto& item : items) {
-        if (item->family() == model_type) out.push_back(&item);
+        if (item->family == model_type) out.push_back(&item);
     }
     std::sort(out.begin(), out.end(), [&](auto* a, auto* b) { return key(**a) < key(**b); });
     return out;
 }
 
 json::object factory_json(const Registered<ReplacementFactory>& f) {
-    json::object entry{{"target", f->target()},
-                       {"parameters", parameters_json(f->parameters())},
-                       {"runtime_only", f->construction() == nullptr},
-                       {"construction", construction_json(f->construction())}};
-    if (f->construction() == nullptr) entry["runtime_only_reason"] = f->runtime_only_reason();
+    json::object entry{{"target", f->target},
+                       {"parameters", parameters_json(f->parameters)},
+                       {"runtime_only", !f->construction},
+                       {"construction", construction_json(f->construction)}};
+    if (!f->construction) entry["runtime_only_reason"] = f->runtime_only_reason;
     return sited(f, std::move(entry));
 }
 
-json::object archetype_json(const RegisteredArchetype& a) {
-    const MoeStructure& fp = a.structure;
+json::object archetype_json(const Registered<MoeArchetype>& a) {
+    const MoeStructure& fp = a->fingerprint;
     return sited(a,
-                 {{"compute_factory", a->compute_factory()},
+                 {{"compute_factory", a->compute_factory},
                   {"fingerprint", json::array{json::value(name_of(fp.router)), json::value(name_of(fp.shared_experts)),
                                               json::value(name_of(fp.expert_storage))}},
-                  {"kind", a->kind()},
-                  {"target_class", a->target_class()},
-                  {"router_kind", name_of(a.router_kind)},
-                  {"shared", name_of(a.shared)},
-                  {"strip_boundary_subpatterns", string_array(a->strip_boundary_subpatterns())},
-                  {"options", parameters_json(a->options())}});
+                  {"kind", name_of(a->kind)},
+                  {"target_class", a->target_class},
+                  {"router_kind", name_of(a->router_kind)},
+                  {"shared", name_of(a->shared)},
+                  {"strip_boundary_subpatterns", string_array(a->strip_boundary_subpatterns)},
+                  {"options", parameters_json(a->options)}});
 }
 
 json::object family_json(const Registry& registry, const RegisteredFamily& family) {
-    const std::string_view model_type = family->model_type();
+    const std::string_view model_type = family->model_type;
     json::array factories;
-    for (const auto* f : of_family(registry.factories(), model_type, [](const auto& x) { return x.target(); })) {
+    for (const auto* f : of_family(registry.factories(), model_type, [](const auto& x) { return x.target; })) {
         factories.push_back(factory_json(*f));
     }
     json::array wrappers;
-    for (const auto* w : of_family(registry.cp_wrappers(), model_type, [](const auto& x) { return x.target(); })) {
-        wrappers.push_back(sited(*w, {{"target", (*w)->target()}, {"options", parameters_json((*w)->options())}}));
+    for (const auto* w : of_family(registry.cp_wrappers(), model_type, [](const auto& x) { return x.target; })) {
+        wrappers.push_back(sited(*w, {{"target", (*w)->target}, {"options", parameters_json((*w)->options)}}));
     }
     json::array archetypes;
     for (const auto* a :
-         of_family(registry.archetypes(), model_type, [](const auto& x) { return x.compute_factory(); })) {
+         of_family(registry.archetypes(), model_type, [](const auto& x) { return x.compute_factory; })) {
         archetypes.push_back(archetype_json(*a));
     }
-    std::vector<std::string> computes(family->compute_functions().begin(), family->compute_functions().end());
+    std::vector<std::string> computes(family->compute_functions.begin(), family->compute_functions.end());
     std::sort(computes.begin(), computes.end());
     return json::object{{"model_type", model_type},
-                        {"architecture", family->architecture()},
-                        {"aliases", string_array(family->aliases())},
-                        {"directory_aliases", string_array(family->directory_aliases())},
+                        {"architecture", family->architecture},
+                        {"aliases", string_array(family->aliases)},
+                        {"directory_aliases", string_array(family->directory_aliases)},
                         {"provider_modules", string_array(family.provider_modules)},
                         {"plugin", family.plugin},
                         {"where", family.where},
@@ -118,12 +118,12 @@ json::object family_json(const Registry& registry, const RegisteredFamily& famil
 }
 
 json::object component_json(const Registered<Component>& c) {
-    const auto parameters = c->parameters();
+    const auto& parameters = c->parameters;
     const bool takes_module =
         std::any_of(parameters.begin(), parameters.end(), [](const Parameter& p) { return p.name == "module"; });
-    return sited(c, {{"name", c->name()},
-                     {"import_module", c->import_module()},
-                     {"defining_module", c->defining_module()},
+    return sited(c, {{"name", c->name},
+                     {"import_module", c->import_module},
+                     {"defining_module", c->defining_module},
                      {"parameters", parameters_json(parameters)},
                      {"takes_module", takes_module}});
 }
@@ -145,12 +145,11 @@ json::object plugin_json(const PluginRecord& record) {
 std::string describe_registry_json(const Registry& registry) {
     std::vector<const RegisteredFamily*> families;
     for (const auto& family : registry.families()) families.push_back(&family);
-    std::sort(families.begin(), families.end(),
-              [](auto* a, auto* b) { return (*a)->model_type() < (*b)->model_type(); });
+    std::sort(families.begin(), families.end(), [](auto* a, auto* b) { return (*a)->model_type < (*b)->model_type; });
     std::vector<const Registered<Component>*> components;
     for (const auto& component : registry.components()) components.push_back(&component);
     std::sort(components.begin(), components.end(), [](auto* a, auto* b) {
-        return std::pair((*a)->defining_module(), (*a)->name()) < std::pair((*b)->defining_module(), (*b)->name());
+        return std::pair((*a)->defining_module, (*a)->name) < std::pair((*b)->defining_module, (*b)->name);
     });
 
     json::array plugin_list;

@@ -30,11 +30,11 @@ std::vector<std::string> family_suggestions(const Registry& registry, std::strin
         owners.emplace_back(owner);
     };
     for (const RegisteredFamily& family : registry.families()) {
-        const std::string_view model_type = family->model_type();
+        const std::string_view model_type = family->model_type;
         add(model_type, model_type);
-        add(family->architecture(), model_type);
-        for (const auto& alias : family->aliases()) add(alias, model_type);
-        for (const auto& directory : family->directory_aliases()) add(directory, model_type);
+        add(family->architecture, model_type);
+        for (const auto& alias : family->aliases) add(alias, model_type);
+        for (const auto& directory : family->directory_aliases) add(directory, model_type);
     }
     std::vector<std::string> out;
     for (const std::string& close : close_names(name, spellings)) {

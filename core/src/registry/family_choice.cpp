@@ -18,7 +18,7 @@ FamilyChoice choose_family(const Registry& registry, const std::optional<std::st
     choice.family = lookup.family;
     explanation.spellings_tried = std::move(lookup.spellings_tried);
     if (choice.family != nullptr) {
-        explanation.family = std::string((*choice.family)->model_type());
+        explanation.family = std::string((*choice.family)->model_type);
         explanation.declared("family", explanation.family, choice.family->plugin);
     }
     return choice;
@@ -30,7 +30,7 @@ std::string unknown_family(const FamilyChoice& choice) {
 }
 
 std::string_view family_name(const FamilyChoice& choice) {
-    if (choice.family != nullptr) return (*choice.family)->model_type();
+    if (choice.family != nullptr) return (*choice.family)->model_type;
     return choice.requested ? std::string_view(*choice.requested) : std::string_view();
 }
 

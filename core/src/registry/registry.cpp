@@ -86,9 +86,9 @@ struct __attribute__((visibility("hidden"))) Registry::Index {
 };
 
 std::string defining_path(const Component& component) {
-    std::string path(component.defining_module());
+    std::string path(component.defining_module);
     path += '.';
-    path += component.name();
+    path += component.name;
     return path;
 }
 
@@ -101,7 +101,7 @@ Registry::Registry(Contents contents) : generation_(next_generation++) {
 std::span<const PluginRecord> Registry::plugins() const { return contents_->plugins; }
 std::span<const RegisteredFamily> Registry::families() const { return contents_->families; }
 std::span<const Registered<ReplacementFactory>> Registry::factories() const { return contents_->factories; }
-std::span<const RegisteredArchetype> Registry::archetypes() const { return contents_->archetypes; }
+std::span<const Registered<MoeArchetype>> Registry::archetypes() const { return contents_->archetypes; }
 std::span<const Registered<CpWrapper>> Registry::cp_wrappers() const { return contents_->cp_wrappers; }
 std::span<const Registered<Component>> Registry::components() const { return contents_->components; }
 
@@ -110,15 +110,15 @@ Registry::Index::Index(Contents& contents) {
     index_spellings(contents.families);
     index_factories(contents);
     for (std::size_t i = 0; i < contents.archetypes.size(); ++i) {
-        archetype_by_factory.emplace(std::string(contents.archetypes[i]->compute_factory()), i);
+        archetype_by_factory.emplace(std::string(contents.archetypes[i]->compute_factory), i);
     }
     for (std::size_t i = 0; i < contents.cp_wrappers.size(); ++i) {
-        cp_wrapper_by_target.emplace(std::string(contents.cp_wrappers[i]->target()), i);
+        cp_wrapper_by_target.emplace(std::string(contents.cp_wrappers[i]->target), i);
     }
     for (std::size_t i = 0; i < contents.components.size(); ++i) {
         const auto& component = contents.components[i];
         component_by_path.emplace(defining_path(*component), i);
-        component_by_path.emplace(std::string(component->import_module()) + "." + std::string(component->name()), i);
+        component_by_path.emplace(std::string(component->import_module) + "." + std::string(component->name), i);
     }
 }
 
@@ -130,13 +130,13 @@ void Registry::Index::index_families(std::vector<RegisteredFamily>& families) {
     };
     for (std::size_t i = 0; i < families.size(); ++i) {
         auto& family = families[i];
-        family_by_model_type.emplace(std::string(family->model_type()), i);
+        family_by_model_type.emplace(std::string(family->model_type), i);
         // A family's own name first: it outranks another family's architecture or alias.
-        FamilyKey& own = family_by_key[normalize_family_key(family->model_type())];
+        FamilyKey& own = family_by_key[normalize_family_key(family->model_type)];
         own.model_types.push_back(i);
         claim(own.spelling, i);
         for (const auto& key : family.directory_keys) claim(family_by_key[key].directory, i);
-        for (const auto& target : family->compute_functions()) compute_function_owner.emplace(target, i);
+        for (const auto& target : family->compute_functions) compute_function_owner.emplace(target, i);
     }
     for (std::size_t i = 0; i < families.size(); ++i) {
         for (const auto& key : families[i].spellings) claim(family_by_key[key].spelling, i);
@@ -158,7 +158,7 @@ std::size_t Registry::Index::family_of(std::string_view spelling, const std::vec
     const FamilyKey* key = family_key(spelling);
     if (key == nullptr) return FamilyKey::kNone;
     for (const std::size_t i : key->model_types) {
-        if (families[i]->model_type() == spelling) return i;
+        if (families[i]->model_type == spelling) return i;
     }
     return key->spelling != FamilyKey::kNone ? key->spelling : key->directory;
 }
@@ -171,10 +171,10 @@ void Registry::Index::index_spellings(const std::vector<RegisteredFamily>& famil
             family_by_spelling.emplace(std::string(spelling), i);
     };
     for (const auto& family : families) {
-        add(family->model_type());
-        add(family->architecture());
-        for (const auto& alias : family->aliases()) add(alias);
-        for (const auto& directory : family->directory_aliases()) add(directory);
+        add(family->model_type);
+        add(family->architecture);
+        for (const auto& alias : family->aliases) add(alias);
+        for (const auto& directory : family->directory_aliases) add(directory);
     }
 }
 
@@ -188,7 +188,7 @@ const RegisteredFamily* Registry::find_family(std::string_view spelling) const {
 
 FamilyLookup Registry::explain_family(std::string_view spelling) const {
     FamilyLookup lookup{find_family(spelling), {std::string(spelling)}, {}};
-    if (lookup.family != nullptr && (*lookup.family)->model_type() == spelling) {
+    if (lookup.family != nullptr && (*lookup.family)->model_type == spelling) {
         lookup.rule = "exact model_type";
         return lookup;
     }
@@ -208,9 +208,9 @@ void Registry::Index::index_factories(Contents& contents) {
     std::vector<bool> declared;
     for (const auto& family : contents.families) declared.push_back(!family.provider_modules.empty());
     for (std::size_t i = 0; i < contents.factories.size(); ++i) {
-        const std::string_view target = contents.factories[i]->target();
+        const std::string_view target = contents.factories[i]->target;
         factory_by_target.emplace(std::string(target), i);
-        const auto owner = family_by_model_type.find(contents.factories[i]->family());
+        const auto owner = family_by_model_type.find(contents.factories[i]->family);
         if (owner == family_by_model_type.end()) continue;
         auto& providers = contents.families[owner->second].provider_modules;
         const auto [home, name] = detail::split_last(target);
@@ -227,7 +227,7 @@ const Registered<ReplacementFactory>* Registry::find_factory(std::string_view ta
     return lookup(index_->factory_by_target, target, contents_->factories);
 }
 
-const RegisteredArchetype* Registry::find_archetype(std::string_view compute_factory) const {
+const Registered<MoeArchetype>* Registry::find_archetype(std::string_view compute_factory) const {
     return lookup(index_->archetype_by_factory, compute_factory, contents_->archetypes);
 }
 

@@ -19,50 +19,17 @@ std::optional<std::size_t> indexed(const std::unordered_map<std::string, std::si
     return it == index.end() ? std::nullopt : std::optional<std::size_t>(it->second);
 }
 
-std::string fingerprint_key(const MoeFingerprint& fp) {
-    return fp.router + '\0' + fp.shared_experts + '\0' + fp.expert_storage;
-}
-
-// `text` as the Enum it names; else nullopt, and the word is added to `unknown` with the accepted ones.
-template <class Enum>
-std::optional<Enum> word(std::string_view field, std::string_view text, std::vector<std::string>& unknown) {
-    const std::optional<Enum> value = from_name<Enum>(text);
-    if (!value) {
-        std::string accepted;
-        for (const std::string_view name : all_names<Enum>()) {
-            accepted += (accepted.empty() ? "" : ", ") + std::string(name);
-        }
-        unknown.push_back(std::string(field) + " " + single_quoted(text) + " (expected one of " + accepted + ")");
-    }
-    return value;
-}
-
-struct ArchetypeWords {
-    MoeStructure structure;
-    MoeRouter router_kind;
-    SharedExperts shared;
-};
-
-// The archetype's vocabulary typed; nullopt when a word is unknown, each such word in `unknown`.
-std::optional<ArchetypeWords> words_of(const MoeArchetype& archetype, std::vector<std::string>& unknown) {
-    const MoeFingerprint& fp = archetype.fingerprint();
-    const auto router = word<MoeRouter>("router", fp.router, unknown);
-    const auto shared_experts = word<SharedExperts>("shared_experts", fp.shared_experts, unknown);
-    const auto storage = word<ExpertStorage>("expert_storage", fp.expert_storage, unknown);
-    const auto router_kind = word<MoeRouter>("router_kind", archetype.router_kind(), unknown);
-    const auto shared = word<SharedExperts>("shared", archetype.shared(), unknown);
-    if (!unknown.empty()) return std::nullopt;
-    return ArchetypeWords{{*router, *shared_experts, *storage}, *router_kind, *shared};
+// The words are typed in the rows and proved known by TableView::check(), so their names are the key.
+std::string fingerprint_key(const MoeStructure& fp) {
+    return std::string(name_of(fp.router)) + '\0' + std::string(name_of(fp.shared_experts)) + '\0' +
+           std::string(name_of(fp.expert_storage));
 }
 
 std::string family_and_name(const ReplacementFactory& factory) {
-    const std::string_view target = factory.target();
-    return std::string(factory.family()) + '\0' + std::string(split_last(target).name);
+    return factory.family + '\0' + std::string(split_last(factory.target).name);
 }
 
-std::string component_key(const Component& component) {
-    return std::string(component.defining_module()) + '\0' + std::string(component.name());
-}
+std::string component_key(const Component& component) { return component.defining_module + '\0' + component.name; }
 
 }  // namespace
 
@@ -122,28 +89,28 @@ void StagingRegistrar::check_parameters(std::string_view what, std::span<const P
     }
 }
 
-void StagingRegistrar::add_family(std::unique_ptr<const FamilyAdapter> family, std::string_view where) {
-    if (!family || family->model_type().empty() || family->architecture().empty()) {
+void StagingRegistrar::add_family(FamilyAdapter family, std::string_view where) {
+    if (family.model_type.empty() || family.architecture.empty()) {
         fail("a family (" + std::string(where) + ") has an empty model_type or architecture");
         return;
     }
     RegisteredFamily staged{stage(std::move(family), where), {}, {}, {}};
-    staged.spellings = family_spellings(staged->model_type(), staged->architecture(), staged->aliases());
-    staged.directory_keys = directory_keys(staged->directory_aliases());
-    if (const auto at = indexed(family_by_model_type_, std::string(staged->model_type()))) {
-        return fail("family " + single_quoted(staged->model_type()) + " registered twice (" +
+    staged.spellings = family_spellings(staged->model_type, staged->architecture, staged->aliases);
+    staged.directory_keys = directory_keys(staged->directory_aliases);
+    if (const auto at = indexed(family_by_model_type_, std::string(staged->model_type))) {
+        return fail("family " + single_quoted(staged->model_type) + " registered twice (" +
                     declared_.families[*at].where + " and " + std::string(where) + ")");
     }
     // Names, other spellings and directory aliases are key spaces of their own: two declared_.families may not
     // share a key within one. A family's own name outranks another's architecture or alias
     // (qwen3_5_text's Qwen3_5ForCausalLM normalises to qwen3_5's name and answers qwen3_5, as upstream).
-    const std::string name = normalize_family_key(staged->model_type());
+    const std::string name = normalize_family_key(staged->model_type);
     const auto clash = [&](const Index& index, const std::string& key, const char* kind) {
         const auto at = indexed(index, key);
         if (!at) return false;
         const RegisteredFamily& other = declared_.families[*at];
-        fail(kind + single_quoted(key) + " names both family " + single_quoted(other->model_type()) + " (" +
-             other.where + ") and " + single_quoted(staged->model_type()) + " (" + std::string(where) + ")");
+        fail(kind + single_quoted(key) + " names both family " + single_quoted(other->model_type) + " (" + other.where +
+             ") and " + single_quoted(staged->model_type) + " (" + std::string(where) + ")");
         return true;
     };
     for (const auto& key : staged.spellings) {
@@ -152,7 +119,7 @@ void StagingRegistrar::add_family(std::unique_ptr<const FamilyAdapter> family, s
     for (const auto& key : staged.directory_keys) {
         if (clash(family_by_directory_key_, key, "directory alias ")) return;
     }
-    family_by_model_type_.emplace(staged->model_type(), declared_.families.size());
+    family_by_model_type_.emplace(staged->model_type, declared_.families.size());
     family_by_name_.emplace(name, declared_.families.size());
     for (const auto& key : staged.spellings) {
         if (key != name) family_by_spelling_.emplace(key, declared_.families.size());
@@ -173,145 +140,133 @@ void StagingRegistrar::add_provider_module(std::string_view family, std::string_
 
 bool StagingRegistrar::check_provider(std::string_view what, const ReplacementFactory& factory,
                                       std::string_view where) {
-    const RegisteredFamily* family = family_named(factory.family());
-    const std::string_view target = factory.target();
+    const RegisteredFamily* family = family_named(factory.family);
+    const std::string_view target = factory.target;
     const auto [home, name] = split_last(target);
     const auto& providers = family->provider_modules;
     if (!providers.empty() && std::find(providers.begin(), providers.end(), home) == providers.end()) {
         std::string declared;
         for (const auto& p : providers) declared += (declared.empty() ? "" : ", ") + p;
         fail(std::string(what) + " (" + std::string(where) + ") is not in a provider module of family " +
-             single_quoted(factory.family()) + " (" + declared + ")");
+             single_quoted(factory.family) + " (" + declared + ")");
         return false;
     }
     // Under every provider module the family's declared_.factories are told apart by name alone.
     if (const auto at = indexed(factory_by_family_and_name_, family_and_name(factory))) {
         const auto& other = declared_.factories[*at];
-        fail(std::string(what) + " and " + single_quoted(other->target()) + " share the name " + single_quoted(name) +
-             " in family " + single_quoted(factory.family()) + " (" + other.where + " and " + std::string(where) +
+        fail(std::string(what) + " and " + single_quoted(other->target) + " share the name " + single_quoted(name) +
+             " in family " + single_quoted(factory.family) + " (" + other.where + " and " + std::string(where) +
              "): a factory resolves under every provider module, so declare it once");
         return false;
     }
     return true;
 }
 
-void StagingRegistrar::add_factory(std::unique_ptr<const ReplacementFactory> factory, std::string_view where) {
-    if (!factory) return fail("a null factory was registered (" + std::string(where) + ")");
-    const std::string what = "factory " + single_quoted(factory->target());
-    const std::string target(factory->target());
+void StagingRegistrar::add_factory(ReplacementFactory factory, std::string_view where) {
+    const std::string what = "factory " + single_quoted(factory.target);
+    const std::string target(factory.target);
     if (const auto at = indexed(factory_by_target_, target)) {
         return fail(what + " registered twice (" + declared_.factories[*at].where + " and " + std::string(where) + ")");
     }
-    if (!check_family_target("factory", factory->target(), factory->family(), where)) return;
-    if (!check_provider(what, *factory, where)) return;
-    check_parameters(what, factory->parameters(), where);
+    if (!check_family_target("factory", factory.target, factory.family, where)) return;
+    if (!check_provider(what, factory, where)) return;
+    check_parameters(what, factory.parameters, where);
     for (const char* runtime : {"module", "module_fqn", "context"}) {
-        const auto params = factory->parameters();
+        const auto& params = factory.parameters;
         if (std::none_of(params.begin(), params.end(), [&](const auto& p) { return p.name == runtime; })) {
             fail(what + " (" + std::string(where) + ") must take '" + runtime +
                  "': every replacement factory receives module, module_fqn and context");
         }
     }
-    if (const Construction* construction = factory->construction()) {
+    if (const std::optional<Construction>& construction = factory.construction) {
         if (construction->component.empty() || construction->import_module.empty()) {
             fail(what + " (" + std::string(where) + ") constructs a component with no name or import module");
         }
         std::set<std::string> keywords;
-        const auto* family = family_named(factory->family());
+        const auto* family = family_named(factory.family);
         for (const Argument& argument : construction->arguments) {
             if (argument.name.empty() || argument.name == "module" || !keywords.insert(argument.name).second) {
                 fail(what + " (" + std::string(where) + ") passes keyword " + single_quoted(argument.name) +
                      " more than once, unnamed, or as 'module'");
             }
-            const auto params = factory->parameters();
+            const auto& params = factory.parameters;
             if (argument.binding == ArgumentBinding::parameter &&
                 std::none_of(params.begin(), params.end(), [&](const auto& p) { return p.name == argument.value; })) {
                 fail(what + " (" + std::string(where) + ") binds " + single_quoted(argument.name) + " to parameter " +
                      single_quoted(argument.value) + ", which the factory does not take");
             }
             if (argument.binding == ArgumentBinding::interface && family != nullptr) {
-                const auto blocks = (*family)->interface_blocks();
+                const auto& blocks = (*family)->interface_blocks;
                 const bool defined = std::any_of(blocks.begin(), blocks.end(), [&](const SourceBlock& b) {
                     return std::find(b.defines.begin(), b.defines.end(), argument.value) != b.defines.end();
                 });
                 if (!defined) {
                     fail(what + " (" + std::string(where) + ") hands over " + single_quoted(argument.value) +
-                         ", which family " + single_quoted(factory->family()) + " does not declare as an interface");
+                         ", which family " + single_quoted(factory.family) + " does not declare as an interface");
                 }
             }
         }
-    } else if (factory->runtime_only_reason().empty()) {
+    } else if (factory.runtime_only_reason.empty()) {
         fail(what + " (" + std::string(where) + ") is runtime-only but gives no reason");
     }
     factory_by_target_.emplace(target, declared_.factories.size());
-    factory_by_family_and_name_.emplace(family_and_name(*factory), declared_.factories.size());
+    factory_by_family_and_name_.emplace(family_and_name(factory), declared_.factories.size());
     declared_.factories.push_back(stage(std::move(factory), where));
 }
 
-void StagingRegistrar::add_archetype(std::unique_ptr<const MoeArchetype> archetype, std::string_view where) {
-    if (!archetype) return fail("a null archetype was registered (" + std::string(where) + ")");
-    const std::string what = "archetype " + single_quoted(archetype->compute_factory());
-    const MoeFingerprint& fp = archetype->fingerprint();
-    if (fp.router.empty() || fp.shared_experts.empty() || fp.expert_storage.empty() ||
-        archetype->compute_factory().empty() || archetype->kind().empty() || archetype->target_class().empty() ||
-        archetype->router_kind().empty() || archetype->shared().empty()) {
-        return fail(what + " (" + std::string(where) +
-                    ") needs a full fingerprint, kind, target_class, router_kind, shared and compute factory");
+void StagingRegistrar::add_archetype(MoeArchetype archetype, std::string_view where) {
+    const std::string what = "archetype " + single_quoted(archetype.compute_factory);
+    // Its words (fingerprint, kind, router_kind, shared) are typed, and known once the block was checked.
+    if (archetype.compute_factory.empty() || archetype.target_class.empty()) {
+        return fail(what + " (" + std::string(where) + ") needs a target_class and a compute factory");
     }
-    std::vector<std::string> unknown;
-    const std::optional<ArchetypeWords> words = words_of(*archetype, unknown);
-    for (const auto& problem : unknown) fail(what + " (" + std::string(where) + ") uses an unknown " + problem);
-    if (!words) return;
-    if (family_named(archetype->family()) == nullptr) {
-        return fail(what + " (" + std::string(where) + ") names family " + single_quoted(archetype->family()) +
+    if (family_named(archetype.family) == nullptr) {
+        return fail(what + " (" + std::string(where) + ") names family " + single_quoted(archetype.family) +
                     ", which this plugin does not register");
     }
-    const std::string compute_factory(archetype->compute_factory());
+    const std::string compute_factory(archetype.compute_factory);
     const auto same_factory = indexed(archetype_by_factory_, compute_factory);
-    const auto same_fingerprint = indexed(archetype_by_fingerprint_, fingerprint_key(fp));
+    const auto same_fingerprint = indexed(archetype_by_fingerprint_, fingerprint_key(archetype.fingerprint));
     if (same_factory || same_fingerprint) {
         // The earlier of the two, when both are taken.
         const auto& other = declared_.archetypes[std::min(same_factory.value_or(declared_.archetypes.size()),
                                                           same_fingerprint.value_or(declared_.archetypes.size()))];
         return fail(what + " duplicates the fingerprint or compute factory of " +
-                    single_quoted(other->compute_factory()) + " (" + other.where + " and " + std::string(where) + ")");
+                    single_quoted(other->compute_factory) + " (" + other.where + " and " + std::string(where) + ")");
     }
-    check_parameters(what, archetype->options(), where);
+    check_parameters(what, archetype.options, where);
     archetype_by_factory_.emplace(compute_factory, declared_.archetypes.size());
-    archetype_by_fingerprint_.emplace(fingerprint_key(fp), declared_.archetypes.size());
-    declared_.archetypes.push_back(
-        {stage(std::move(archetype), where), words->structure, words->router_kind, words->shared});
+    archetype_by_fingerprint_.emplace(fingerprint_key(archetype.fingerprint), declared_.archetypes.size());
+    declared_.archetypes.push_back(stage(std::move(archetype), where));
 }
 
-void StagingRegistrar::add_cp_wrapper(std::unique_ptr<const CpWrapper> wrapper, std::string_view where) {
-    if (!wrapper) return fail("a null CP wrapper was registered (" + std::string(where) + ")");
-    const std::string what = "CP wrapper " + single_quoted(wrapper->target());
-    const std::string target(wrapper->target());
+void StagingRegistrar::add_cp_wrapper(CpWrapper wrapper, std::string_view where) {
+    const std::string what = "CP wrapper " + single_quoted(wrapper.target);
+    const std::string target(wrapper.target);
     if (const auto at = indexed(cp_wrapper_by_target_, target)) {
         return fail(what + " registered twice (" + declared_.cp_wrappers[*at].where + " and " + std::string(where) +
                     ")");
     }
-    if (!check_family_target("CP wrapper", wrapper->target(), wrapper->family(), where)) return;
-    check_parameters(what, wrapper->options(), where);
+    if (!check_family_target("CP wrapper", wrapper.target, wrapper.family, where)) return;
+    check_parameters(what, wrapper.options, where);
     cp_wrapper_by_target_.emplace(target, declared_.cp_wrappers.size());
     declared_.cp_wrappers.push_back(stage(std::move(wrapper), where));
 }
 
-void StagingRegistrar::add_component(std::unique_ptr<const Component> component, std::string_view where) {
-    if (!component) return fail("a null component was registered (" + std::string(where) + ")");
-    const std::string what = "component " + single_quoted(component->name());
-    if (component->name().empty() || component->import_module().empty() || component->defining_module().empty()) {
+void StagingRegistrar::add_component(Component component, std::string_view where) {
+    const std::string what = "component " + single_quoted(component.name);
+    if (component.name.empty() || component.import_module.empty() || component.defining_module.empty()) {
         return fail(what + " (" + std::string(where) + ") needs a name, an import module and a defining module");
     }
-    const std::string key = component_key(*component);
+    const std::string key = component_key(component);
     if (const auto at = indexed(component_by_path_, key)) {
         return fail(what + " registered twice (" + declared_.components[*at].where + " and " + std::string(where) +
                     ")");
     }
-    check_parameters(what, component->parameters(), where);
-    const auto source = component->source();
+    check_parameters(what, component.parameters, where);
+    const auto& source = component.source;
     if (!source.empty() && std::none_of(source.begin(), source.end(), [&](const SourceBlock& block) {
-            return std::find(block.defines.begin(), block.defines.end(), component->name()) != block.defines.end();
+            return std::find(block.defines.begin(), block.defines.end(), component.name) != block.defines.end();
         })) {
         fail(what + " (" + std::string(where) + ") has source blocks but none defines the class");
     }

@@ -10,11 +10,6 @@
 #include "famspec/plugin_manifest.hpp"
 #include "famspec/registry.hpp"
 #include "famspec/registry_entries.hpp"
-#include "famspec/sdk/component.hpp"
-#include "famspec/sdk/cp_wrapper.hpp"
-#include "famspec/sdk/family_adapter.hpp"
-#include "famspec/sdk/moe_archetype.hpp"
-#include "famspec/sdk/replacement_factory.hpp"
 
 namespace famspec::detail {
 
@@ -22,11 +17,11 @@ class StagingRegistrar final {
 public:
     StagingRegistrar(std::string plugin, std::string path) : plugin_(std::move(plugin)), path_(std::move(path)) {}
 
-    void add_family(std::unique_ptr<const FamilyAdapter> family, std::string_view where);
-    void add_factory(std::unique_ptr<const ReplacementFactory> factory, std::string_view where);
-    void add_archetype(std::unique_ptr<const MoeArchetype> archetype, std::string_view where);
-    void add_cp_wrapper(std::unique_ptr<const CpWrapper> wrapper, std::string_view where);
-    void add_component(std::unique_ptr<const Component> component, std::string_view where);
+    void add_family(FamilyAdapter family, std::string_view where);
+    void add_factory(ReplacementFactory factory, std::string_view where);
+    void add_archetype(MoeArchetype archetype, std::string_view where);
+    void add_cp_wrapper(CpWrapper wrapper, std::string_view where);
+    void add_component(Component component, std::string_view where);
     void add_provider_module(std::string_view family, std::string_view module, std::string_view where);
 
     const std::vector<std::string>& errors() const { return errors_; }
@@ -34,7 +29,7 @@ public:
     struct Declarations {
         std::vector<RegisteredFamily> families;
         std::vector<Registered<ReplacementFactory>> factories;
-        std::vector<RegisteredArchetype> archetypes;
+        std::vector<Registered<MoeArchetype>> archetypes;
         std::vector<Registered<CpWrapper>> cp_wrappers;
         std::vector<Registered<Component>> components;
     };
@@ -44,8 +39,8 @@ public:
 
 private:
     template <class T>
-    Registered<T> stage(std::unique_ptr<const T> object, std::string_view where) const {
-        return Registered<T>{std::shared_ptr<const T>(std::move(object)), plugin_, path_, std::string(where)};
+    Registered<T> stage(T declaration, std::string_view where) const {
+        return Registered<T>{std::make_shared<const T>(std::move(declaration)), plugin_, path_, std::string(where)};
     }
     const RegisteredFamily* family_named(std::string_view model_type) const;
     bool check_family_target(std::string_view what, std::string_view target, std::string_view family,

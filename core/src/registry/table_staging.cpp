@@ -4,15 +4,15 @@
 #include <string>
 #include <vector>
 
-#include "famspec/names.hpp"
-#include "registry/declarations.hpp"
+#include "famspec/registry_entries.hpp"
 
 namespace famspec::detail {
 namespace {
 
 using namespace famspec::tables;
 
-// Copies rows into the core's declarations, each string and row charged to the plugin's budget.
+// Copies rows into the core's declarations (the plain types of registry_entries.hpp), each string and row charged to
+// the plugin's budget.
 class Reader : public BudgetedReader {
 public:
     using BudgetedReader::BudgetedReader;
@@ -72,8 +72,8 @@ public:
 
     // The three runtime parameters every @module_replacement factory takes come first; the table
     // holds only the options after them.
-    FactoryDeclaration::Data factory(const std::string& family, const FactoryRow& row) const {
-        FactoryDeclaration::Data data{
+    ReplacementFactory factory(const std::string& family, const FactoryRow& row) const {
+        ReplacementFactory data{
             .family = family,
             .target = text(row.target),
             .parameters = {{"module", ParameterKind::positional_or_keyword, Default::required()},
@@ -91,14 +91,14 @@ public:
         }
         return data;
     }
-    ArchetypeDeclaration::Data archetype(const std::string& family, const ArchetypeRow& row) const {
+    // The words stay typed: TableView::check() proved each one known.
+    MoeArchetype archetype(const std::string& family, const ArchetypeRow& row) const {
         return {.family = family,
-                .fingerprint = {std::string(name_of(row.router)), std::string(name_of(row.shared_experts)),
-                                std::string(name_of(row.expert_storage))},
-                .kind = std::string(name_of(row.kind)),
+                .fingerprint = {row.router, row.shared_experts, row.expert_storage},
+                .kind = row.kind,
                 .target_class = text(row.target_class),
-                .router_kind = std::string(name_of(row.router_kind)),
-                .shared = std::string(name_of(row.shared)),
+                .router_kind = row.router_kind,
+                .shared = row.shared,
                 .strip_boundary_subpatterns = texts(row.strip_boundary_subpatterns),
                 .compute_factory = text(row.compute_factory),
                 .options = parameters(row.options)};
@@ -109,13 +109,12 @@ public:
 void stage_family(const Reader& read, const FamilyRow& row, StagingRegistrar& registrar) {
     const std::string family = read.text(row.model_type);
     const std::string where = read.where(row.where, [&] { return "family " + family; });
-    registrar.add_family(std::make_unique<FamilyDeclaration>(
-                             FamilyDeclaration::Data{.model_type = family,
-                                                     .architecture = read.text(row.architecture),
-                                                     .aliases = read.texts(row.aliases),
-                                                     .directory_aliases = read.texts(row.directory_aliases),
-                                                     .interface_blocks = read.blocks(row.interface_blocks),
-                                                     .compute_functions = read.texts(row.compute_functions)}),
+    registrar.add_family({.model_type = family,
+                          .architecture = read.text(row.architecture),
+                          .aliases = read.texts(row.aliases),
+                          .directory_aliases = read.texts(row.directory_aliases),
+                          .interface_blocks = read.blocks(row.interface_blocks),
+                          .compute_functions = read.texts(row.compute_functions)},
                          where);
     for (const std::string& provider : read.texts(row.providers))
         registrar.add_provider_module(family, provider, where);
@@ -125,7 +124,7 @@ void stage_family(const Reader& read, const FamilyRow& row, StagingRegistrar& re
         read.charge(family.size());
         const std::string at =
             read.where(factory.where, [&] { return "family " + family + ", factory " + std::to_string(position); });
-        registrar.add_factory(std::make_unique<FactoryDeclaration>(read.factory(family, factory)), at);
+        registrar.add_factory(read.factory(family, factory), at);
     }
     position = 0;
     for (const CpWrapperRow& wrapper : read.rows<CpWrapperRow>(row.cp_wrappers)) {
@@ -134,9 +133,7 @@ void stage_family(const Reader& read, const FamilyRow& row, StagingRegistrar& re
         const std::string at =
             read.where(wrapper.where, [&] { return "family " + family + ", CP wrapper " + std::to_string(position); });
         registrar.add_cp_wrapper(
-            std::make_unique<CpWrapperDeclaration>(CpWrapperDeclaration::Data{
-                .family = family, .target = read.text(wrapper.target), .options = read.parameters(wrapper.options)}),
-            at);
+            {.family = family, .target = read.text(wrapper.target), .options = read.parameters(wrapper.options)}, at);
     }
     position = 0;
     for (const ArchetypeRow& archetype : read.rows<ArchetypeRow>(row.archetypes)) {
@@ -144,19 +141,18 @@ void stage_family(const Reader& read, const FamilyRow& row, StagingRegistrar& re
         read.charge(family.size());
         const std::string at =
             read.where(archetype.where, [&] { return "family " + family + ", archetype " + std::to_string(position); });
-        registrar.add_archetype(std::make_unique<ArchetypeDeclaration>(read.archetype(family, archetype)), at);
+        registrar.add_archetype(read.archetype(family, archetype), at);
     }
 }
 
 void stage_component(const Reader& read, const ComponentRow& row, StagingRegistrar& registrar) {
     const std::string name = read.text(row.name);
     const std::string package = read.text(row.import_module);
-    registrar.add_component(std::make_unique<ComponentDeclaration>(
-                                ComponentDeclaration::Data{.name = name,
-                                                           .import_module = package,
-                                                           .defining_module = package + "." + read.text(row.submodule),
-                                                           .parameters = read.parameters(row.signature),
-                                                           .source = read.blocks(row.source)}),
+    registrar.add_component({.name = name,
+                             .import_module = package,
+                             .defining_module = package + "." + read.text(row.submodule),
+                             .parameters = read.parameters(row.signature),
+                             .source = read.blocks(row.source)},
                             read.where(row.where, [&] { return "component " + name; }));
 }
 

@@ -1,6 +1,6 @@
 // A plugin's block of tables (docs/design/plugin-tables.md) made into the core's own declarations:
-// each row becomes an object of the interface it describes, owned by the core, and goes through the
-// StagingRegistrar, where every check and message is.
+// each row becomes the plain value of the concept it describes (famspec/registry_entries.hpp), owned
+// by the core, and goes through the StagingRegistrar, where every check and message is.
 #pragma once
 
 #include "famspec/table_view.hpp"

@@ -40,14 +40,14 @@ class Render {
 public:
     Render(const Component& component, std::string_view interface_function,
            std::span<const SourceBlock> interface_blocks)
-        : component_(component), class_name_(component.name()), interface_function_(interface_function) {
+        : component_(component), class_name_(component.name), interface_function_(interface_function) {
         for (const SourceBlock& block : interface_blocks) add(block);
-        for (const SourceBlock& block : component.source()) add(block);
+        for (const SourceBlock& block : component.source) add(block);
     }
 
     RenderResult run() {
         if (!error_.empty()) return failure();
-        if (component_.source().empty()) return fail(class_name_ + " declares no source blocks to render");
+        if (component_.source.empty()) return fail(class_name_ + " declares no source blocks to render");
         const auto class_root = definer_.find(class_name_);
         if (class_root == definer_.end()) return fail("no source block defines the class " + class_name_);
         state_.assign(blocks_.size(), State::unvisited);

@@ -9,9 +9,9 @@
 #include <string_view>
 #include <vector>
 
+#include "famspec/parameter.hpp"
 #include "famspec/plan.hpp"
 #include "famspec/resolution.hpp"
-#include "famspec/sdk/parameter.hpp"
 
 namespace famspec::detail {
 

@@ -17,7 +17,7 @@ const Parameter* parameter_named(std::span<const Parameter> parameters, std::str
 
 // The rendered "name=value" for a keyword the component receives, or why it cannot be rendered.
 Expected<std::string, std::string> render_default(const Component& component, const Parameter& parameter) {
-    const std::string where = std::string(component.name()) + "." + parameter.name;
+    const std::string where = std::string(component.name) + "." + parameter.name;
     switch (parameter.default_value.kind()) {
         case Default::Kind::required:
             return unexpected("component parameter " + where + " has no default to render");
@@ -60,7 +60,7 @@ Expected<std::vector<std::string>, std::string> keyword_arguments(const Componen
                                                                   const Options& options, const std::string& target) {
     std::vector<std::string> written;
     for (const Argument& argument : construction.arguments) {
-        const Parameter* parameter = parameter_named(component.parameters(), argument.name);
+        const Parameter* parameter = parameter_named(component.parameters, argument.name);
         if (parameter == nullptr || !parameter->accepts_keyword()) {
             return unexpected("component " + construction.component + " lacks parameter '" + argument.name +
                               "' that factory " + target + " passes");
@@ -89,8 +89,8 @@ const Argument* first_interface(const Construction& construction) {
 Outcome<ReplacementSpec> build_factory_replacement(const Registry& registry, const RegisteredFamily& family,
                                                    const ReplacementFactory& factory, const std::string& old_ctor,
                                                    const Options& options, const ComponentRenderer& renderer) {
-    const Construction& construction = *factory.construction();
-    const std::string target(factory.target());
+    const Construction& construction = *factory.construction;
+    const std::string target(factory.target);
     const auto* registered = registry.find_component(construction.import_module, construction.component);
     if (registered == nullptr) {
         return broken<ReplacementSpec>("factory " + target + " constructs " + construction.component + " from " +
@@ -100,7 +100,7 @@ Outcome<ReplacementSpec> build_factory_replacement(const Registry& registry, con
     }
     const Component& component = **registered;
     const bool wraps = construction.mode == ConstructionMode::wrap_source;
-    if (wraps && !receives_module(construction, component.parameters())) {
+    if (wraps && !receives_module(construction, component.parameters)) {
         return gap<ReplacementSpec>(Gap::component_mismatch,
                                     "component " + construction.component + " has no " +
                                         (construction.module_positional ? "positional" : "keyword") +
@@ -133,7 +133,7 @@ Outcome<ReplacementSpec> build_factory_replacement(const Registry& registry, con
     }
     // The component receives a family function, so its class is rendered into the artifact and
     // defined there; importing it as well would only be shadowed.
-    const RenderResult result = renderer.render(component, interface->value, family->interface_blocks());
+    const RenderResult result = renderer.render(component, interface->value, family->interface_blocks);
     if (!result) {
         return broken<ReplacementSpec>("rendering " + construction.component + " for " + target + ": " + result.error(),
                                        registered->plugin, "component rendering");
@@ -145,16 +145,16 @@ Outcome<ReplacementSpec> build_factory_replacement(const Registry& registry, con
 
 Outcome<ReplacementSpec> build_component_replacement(const Component& component, const std::string& old_ctor,
                                                      const Options& options) {
-    const auto parameters = component.parameters();
+    const auto& parameters = component.parameters;
     const Parameter* module = parameter_named(parameters, "module");
     if (module == nullptr || !module->accepts_keyword()) {
         return gap<ReplacementSpec>(Gap::component_mismatch,
-                                    "component " + std::string(component.name()) +
+                                    "component " + std::string(component.name) +
                                         " takes no 'module' parameter, so it cannot wrap the source module");
     }
     auto spec = std::make_shared<ReplacementSpec>();
     spec->old_ctor = old_ctor;
-    spec->new_ctor = std::string(component.name());
+    spec->new_ctor = std::string(component.name);
     spec->mode = ConstructionMode::wrap_source;
     spec->remove_class = false;
     spec->replacement_note = note_for(spec->new_ctor, old_ctor, true);
@@ -172,7 +172,7 @@ Outcome<ReplacementSpec> build_component_replacement(const Component& component,
             spec->keyword_args.push_back(parameter.name + "=" + to_python(option->second));
         }
     }
-    spec->imports.push_back({std::string(component.defining_module()), {std::string(component.name())}, std::nullopt});
+    spec->imports.push_back({std::string(component.defining_module), {std::string(component.name)}, std::nullopt});
     return covered<ReplacementSpec>(std::move(spec), "direct component");
 }
 

@@ -34,19 +34,19 @@ Resolution<ReplacementSpec> from_factory(const ResolverState& state, const Resol
     }
     const RegisteredFamily& family = *choice.family;
     const auto* factory = registry.find_factory(request.target);
-    if (factory == nullptr || (*factory)->family() != family->model_type()) {
+    if (factory == nullptr || (*factory)->family != family->model_type) {
         Unanswered why = unowned_target(registry, request.target, TargetKind::replacement_factory, &family);
         return not_covered<ReplacementSpec>(why.gap, std::move(why.reason), explanation, "factory " + why.rule);
     }
     explanation.plugin = factory->plugin;
     explanation.declared("factory", request.target, factory->plugin);
-    if (const Construction* construction = (*factory)->construction()) {
+    if (const std::optional<Construction>& construction = (*factory)->construction) {
         // Linked when the registry froze: a factory's component is always registered.
         if (const auto* component = registry.find_component(construction->import_module, construction->component)) {
             explanation.declared("component", defining_path(**component), component->plugin);
         }
     }
-    OptionCheck options = check_options((*factory)->parameters(), request.options, "factory " + request.target);
+    OptionCheck options = check_options((*factory)->parameters, request.options, "factory " + request.target);
     if (options.mismatch) {
         return not_covered<ReplacementSpec>(Gap::bad_option, *options.mismatch, explanation, "factory options");
     }
@@ -54,9 +54,9 @@ Resolution<ReplacementSpec> from_factory(const ResolverState& state, const Resol
         std::move(explanation), std::move(options.diagnostics), request.strict, [&]() -> Outcome<ReplacementSpec> {
             const std::string old_ctor = class_name_of(request.module_type);
             if (old_ctor.empty()) return missing_module_type();
-            if ((*factory)->construction() == nullptr) {
+            if (!(*factory)->construction) {
                 return runtime_only<ReplacementSpec>(
-                    "runtime-only factory: " + std::string((*factory)->runtime_only_reason()), "runtime-only factory");
+                    "runtime-only factory: " + std::string((*factory)->runtime_only_reason), "runtime-only factory");
             }
             return build_factory_replacement(registry, family, **factory, old_ctor, options.kept, *state.renderer);
         });
@@ -64,7 +64,7 @@ Resolution<ReplacementSpec> from_factory(const ResolverState& state, const Resol
 
 std::vector<Parameter> keyword_parameters(const Component& component) {
     std::vector<Parameter> out;
-    for (const Parameter& p : component.parameters()) {
+    for (const Parameter& p : component.parameters) {
         if (p.accepts_keyword()) out.push_back(p);
     }
     return out;
@@ -84,8 +84,8 @@ Resolution<ReplacementSpec> from_component(const ResolverState& state, const Res
     }
     explanation.plugin = component->plugin;
     explanation.declared("component", defining_path(**component), component->plugin);
-    OptionCheck options = check_options(keyword_parameters(**component), request.options,
-                                        "component " + std::string((*component)->name()));
+    OptionCheck options =
+        check_options(keyword_parameters(**component), request.options, "component " + std::string((*component)->name));
     if (options.mismatch) {
         return not_covered<ReplacementSpec>(Gap::bad_option, *options.mismatch, explanation, "component options");
     }

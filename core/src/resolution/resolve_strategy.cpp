@@ -3,6 +3,7 @@
 // is named, and any inner wrapper under the adapter convention is covered imports-only; where
 // famspec knows better, it says so in a diagnostic.
 #include "common/dotted_path.hpp"
+#include "famspec/names.hpp"
 #include "famspec/python_text.hpp"
 #include "famspec/registry_entries.hpp"
 #include "famspec/specs.hpp"
@@ -15,14 +16,14 @@
 namespace famspec::detail {
 namespace {
 
-Outcome<StrategySpec> ep_spec(const RegisteredArchetype& archetype) {
+Outcome<StrategySpec> ep_spec(const Registered<MoeArchetype>& archetype) {
     const MoeArchetype& a = *archetype;
     auto spec = std::make_shared<StrategySpec>();
-    spec->kind = std::string(a.kind());
-    spec->target_class = std::string(a.target_class());
-    spec->body_template = moe_ep_forward_body(archetype.router_kind, archetype.shared);
+    spec->kind = std::string(name_of(a.kind));
+    spec->target_class = std::string(a.target_class);
+    spec->body_template = moe_ep_forward_body(a.router_kind, a.shared);
     spec->imports.push_back({std::string(channels::kEpModule), {std::string(channels::kEpEntry)}, std::nullopt});
-    const auto strip = a.strip_boundary_subpatterns();
+    const auto& strip = a.strip_boundary_subpatterns;
     spec->strip_boundary_subpatterns.assign(strip.begin(), strip.end());
     if (auto invalid = validation_error(*spec)) return broken<StrategySpec>(*invalid, {}, "archetype");
     return covered<StrategySpec>(std::move(spec), "archetype compute factory");
@@ -46,7 +47,7 @@ Resolution<StrategySpec> from_archetype(const ResolverState& state, const Resolv
             explanation.declared("compute-function", request.target, owner->plugin);
             const auto native =
                 runtime_only<StrategySpec>("runtime-only compute function: " + request.target + " belongs to family '" +
-                                               std::string((*owner)->model_type()) + "' and matches no MoE archetype",
+                                               std::string((*owner)->model_type) + "' and matches no MoE archetype",
                                            "compute function without archetype");
             return finish(native, std::move(explanation), false, {}, request.strict);
         }
@@ -55,12 +56,12 @@ Resolution<StrategySpec> from_archetype(const ResolverState& state, const Resolv
     }
     explanation.plugin = archetype->plugin;
     explanation.declared("archetype", request.target, archetype->plugin);
-    OptionCheck options = check_options((*archetype)->options(), request.options, "archetype " + request.target);
+    OptionCheck options = check_options((*archetype)->options, request.options, "archetype " + request.target);
     if (options.mismatch) {
         return not_covered<StrategySpec>(Gap::bad_option, *options.mismatch, explanation, "archetype options");
     }
-    const std::string_view owner = (*archetype)->family();
-    if (choice.requested && (choice.family == nullptr || (*choice.family)->model_type() != owner)) {
+    const std::string_view owner = (*archetype)->family;
+    if (choice.requested && (choice.family == nullptr || (*choice.family)->model_type != owner)) {
         options.diagnostics.push_back({DiagnosticKind::family_mismatch,
                                        "the MoE archetype " + request.target + " is registered by family '" +
                                            std::string(owner) + "', not by '" + std::string(family_name(choice)) + "'" +
@@ -94,14 +95,14 @@ Resolution<StrategySpec> from_cp_wrapper(const ResolverState& state, const Resol
     } else {
         explanation.plugin = wrapper->plugin;
         explanation.declared("cp-wrapper", request.target, wrapper->plugin);
-        if (choice.family == nullptr || (*choice.family)->model_type() != (*wrapper)->family()) {
+        if (choice.family == nullptr || (*choice.family)->model_type != (*wrapper)->family) {
             diagnostics.push_back({DiagnosticKind::unregistered_wrapper,
                                    "CP wrapper " + request.target + " is registered by family '" +
-                                       std::string((*wrapper)->family()) + "', not by '" + asked + "'",
-                                   std::string((*wrapper)->family())});
+                                       std::string((*wrapper)->family) + "', not by '" + asked + "'",
+                                   std::string((*wrapper)->family)});
         }
     }
-    OptionCheck options = check_options(wrapper != nullptr ? (*wrapper)->options() : std::span<const Parameter>{},
+    OptionCheck options = check_options(wrapper != nullptr ? (*wrapper)->options : std::span<const Parameter>{},
                                         request.options, "CP wrapper " + request.target);
     if (options.mismatch) {
         return not_covered<StrategySpec>(Gap::bad_option, *options.mismatch, explanation, "cp wrapper options");

@@ -98,21 +98,21 @@ Resolution<std::string> Resolver::interface_component_class(std::string_view mod
             Gap::unknown_family, "unknown family '" + std::string(model_type) + "': no loaded plugin registers it",
             std::move(explanation), {});
     }
-    explanation.family = std::string((*lookup.family)->model_type());
+    explanation.family = std::string((*lookup.family)->model_type);
     explanation.declared("family", explanation.family, lookup.family->plugin);
     std::vector<const ReplacementFactory*> factories;
     for (const auto& factory : registry.factories()) {
-        if (factory->family() == (*lookup.family)->model_type()) factories.push_back(factory.object.get());
+        if (factory->family == (*lookup.family)->model_type) factories.push_back(factory.object.get());
     }
-    std::sort(factories.begin(), factories.end(), [](auto* a, auto* b) { return a->target() < b->target(); });
+    std::sort(factories.begin(), factories.end(), [](auto* a, auto* b) { return a->target < b->target; });
     for (const ReplacementFactory* factory : factories) {
-        const Construction* construction = factory->construction();
-        if (construction == nullptr) continue;
+        const std::optional<Construction>& construction = factory->construction;
+        if (!construction) continue;
         const bool hands_over = std::any_of(construction->arguments.begin(), construction->arguments.end(),
                                             [](const Argument& a) { return a.binding == ArgumentBinding::interface; });
         if (hands_over) {
             explanation.rule =
-                "first factory (by target) that hands over an interface: " + std::string(factory->target());
+                "first factory (by target) that hands over an interface: " + std::string(factory->target);
             return {Resolved<std::string>{std::make_shared<const std::string>(construction->component)},
                     {},
                     std::make_shared<const Explanation>(std::move(explanation))};

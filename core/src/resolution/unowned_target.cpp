@@ -18,11 +18,11 @@ struct Owner {
 };
 
 std::optional<Owner> owner_of(const Registry& registry, std::string_view target) {
-    if (const auto* f = registry.find_factory(target)) return Owner{TargetKind::replacement_factory, (*f)->family()};
-    if (const auto* a = registry.find_archetype(target)) return Owner{TargetKind::compute_factory, (*a)->family()};
-    if (const auto* w = registry.find_cp_wrapper(target)) return Owner{TargetKind::cp_wrapper, (*w)->family()};
+    if (const auto* f = registry.find_factory(target)) return Owner{TargetKind::replacement_factory, (*f)->family};
+    if (const auto* a = registry.find_archetype(target)) return Owner{TargetKind::compute_factory, (*a)->family};
+    if (const auto* w = registry.find_cp_wrapper(target)) return Owner{TargetKind::cp_wrapper, (*w)->family};
     if (const auto* family = registry.find_compute_function_owner(target)) {
-        return Owner{TargetKind::compute_factory, (*family)->model_type()};
+        return Owner{TargetKind::compute_factory, (*family)->model_type};
     }
     return std::nullopt;
 }
@@ -57,17 +57,17 @@ std::string_view last_segment(std::string_view dotted) { return split_last(dotte
 // Every target the family (or, without one, every family) registers, in any slot: a near miss
 // may also be in the wrong slot, and the suggestion then leads to the wrong-slot message.
 std::vector<std::string_view> registered_targets(const Registry& registry, const RegisteredFamily* family) {
-    const auto mine = [&](std::string_view owner) { return family == nullptr || owner == (*family)->model_type(); };
+    const auto mine = [&](std::string_view owner) { return family == nullptr || owner == (*family)->model_type; };
     std::vector<std::string_view> out;
     for (const auto& f : registry.factories())
-        if (mine(f->family())) out.push_back(f->target());
+        if (mine(f->family)) out.push_back(f->target);
     for (const auto& a : registry.archetypes())
-        if (mine(a->family())) out.push_back(a->compute_factory());
+        if (mine(a->family)) out.push_back(a->compute_factory);
     for (const auto& w : registry.cp_wrappers())
-        if (mine(w->family())) out.push_back(w->target());
+        if (mine(w->family)) out.push_back(w->target);
     for (const auto& registered : registry.families()) {
-        if (!mine(registered->model_type())) continue;
-        for (const auto& target : registered->compute_functions()) out.push_back(target);
+        if (!mine(registered->model_type)) continue;
+        for (const auto& target : registered->compute_functions) out.push_back(target);
     }
     return out;
 }
@@ -102,15 +102,15 @@ Unanswered unowned_target(const Registry& registry, std::string_view target, Tar
                         std::string(name_of(slot_of(owner->kind))),
                     "wrong slot"};
         }
-        if (family != nullptr && owner->family != (*family)->model_type()) {
+        if (family != nullptr && owner->family != (*family)->model_type) {
             return {Gap::wrong_family,
                     "wrong family: " + name + " is " + std::string(noun(asked)) + of + ", not of '" +
-                        std::string((*family)->model_type()) + "'",
+                        std::string((*family)->model_type) + "'",
                     "wrong family"};
         }
     }
     const std::string by =
-        family != nullptr ? "family '" + std::string((*family)->model_type()) + "'" : std::string("any family");
+        family != nullptr ? "family '" + std::string((*family)->model_type) + "'" : std::string("any family");
     return {Gap::not_registered,
             name + " is not " + std::string(noun(asked)) + " registered by " + by + std::string(alternative) +
                 suggestion(registry, target, family),

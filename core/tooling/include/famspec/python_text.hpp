@@ -4,7 +4,7 @@
 #include <string>
 
 #include "famspec/moe_vocabulary.hpp"
-#include "famspec/sdk/py_literal.hpp"
+#include "famspec/py_literal.hpp"
 
 namespace famspec {
 

@@ -178,7 +178,7 @@ private:
     }
     static bool known(const LiteralRow& row) { return known(row.kind, LiteralKind::string); }
     static bool known(const ParameterRow& row) {
-        return known(row.kind, ParameterKind::keyword_only) && known(row.default_kind, Default::Kind::expression) &&
+        return known(row.kind, ParameterKind::keyword_only) && known(row.default_kind, DefaultKind::expression) &&
                known(row.literal);
     }
     static bool known(const ArgumentRow& row) { return known(row.binding, ArgumentBinding::interface); }

@@ -12,10 +12,10 @@
 #include <initializer_list>
 #include <string_view>
 
-#include "famspec/sdk/construction.hpp"
+#include "famspec/sdk/argument_binding.hpp"
 #include "famspec/sdk/construction_mode.hpp"
-#include "famspec/sdk/parameter.hpp"
-#include "famspec/sdk/py_literal.hpp"
+#include "famspec/sdk/parameter_kind.hpp"
+#include "famspec/sdk/py_none.hpp"
 #include "famspec/sdk/table_layout.hpp"
 
 namespace famspec::tables {
@@ -48,7 +48,7 @@ private:
 struct Parameter {
     std::string_view name{};
     ParameterKind kind = ParameterKind::positional_or_keyword;
-    Default::Kind default_kind = Default::Kind::required;
+    DefaultKind default_kind = DefaultKind::required;
     Literal literal{};
     std::string_view expression{};
     std::initializer_list<Literal> allowed{};  // a Python Literal[...]: the values a plan may set
@@ -72,13 +72,13 @@ struct one_of {
 
 constexpr Parameter param(std::string_view name) { return {.name = name}; }
 constexpr Parameter param(std::string_view name, Literal fallback) {
-    return {.name = name, .default_kind = Default::Kind::literal, .literal = fallback};
+    return {.name = name, .default_kind = DefaultKind::literal, .literal = fallback};
 }
 constexpr Parameter param(std::string_view name, Literal fallback, one_of allowed) {
-    return {.name = name, .default_kind = Default::Kind::literal, .literal = fallback, .allowed = allowed.values};
+    return {.name = name, .default_kind = DefaultKind::literal, .literal = fallback, .allowed = allowed.values};
 }
 constexpr Parameter param(std::string_view name, Expression fallback) {
-    return {.name = name, .default_kind = Default::Kind::expression, .expression = fallback.source};
+    return {.name = name, .default_kind = DefaultKind::expression, .expression = fallback.source};
 }
 
 // A signature written in place, `.signature = {kw_only, param("module")}`, or named once and shared

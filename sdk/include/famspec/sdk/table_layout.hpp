@@ -16,10 +16,10 @@
 #include <type_traits>
 
 #include "famspec/sdk/abi.hpp"
-#include "famspec/sdk/construction.hpp"
+#include "famspec/sdk/argument_binding.hpp"
 #include "famspec/sdk/construction_mode.hpp"
 #include "famspec/sdk/moe_vocabulary.hpp"
-#include "famspec/sdk/parameter.hpp"
+#include "famspec/sdk/parameter_kind.hpp"
 
 namespace famspec::tables {
 
@@ -51,7 +51,7 @@ struct LiteralRow {
 struct ParameterRow {
     Text name{};
     ParameterKind kind = ParameterKind::positional_or_keyword;
-    Default::Kind default_kind = Default::Kind::required;
+    DefaultKind default_kind = DefaultKind::required;
     LiteralRow literal{};  // when default_kind is literal
     Text expression{};     // when default_kind is expression
     Range allowed{};

@@ -1,4 +1,5 @@
-// A top-level block of Python source that the component renderer can place into an artifact.
+// A top-level block of Python source that the component renderer can place into an artifact: the
+// registry's copy of a source-block row (tables::SourceBlock is what an author writes).
 #pragma once
 
 #include <string>

@@ -1,9 +1,10 @@
-// What a declared parameter defaults to.
+// What a declared parameter defaults to, as the registry holds it.
 #pragma once
 
 #include <string>
 
-#include "famspec/sdk/py_literal.hpp"
+#include "famspec/py_literal.hpp"
+#include "famspec/sdk/parameter_kind.hpp"
 
 namespace famspec {
 
@@ -11,7 +12,7 @@ namespace famspec {
 // (a function, an object). Only literals can ever be rendered into generated source.
 class Default {
 public:
-    enum class Kind { required, literal, expression };
+    using Kind = DefaultKind;  // the SDK's word, which a plugin's rows carry
 
     static Default required() { return Default(Kind::required, {}, {}); }
     static Default literal(PyLiteral value) { return Default(Kind::literal, std::move(value), {}); }

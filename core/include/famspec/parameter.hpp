@@ -1,14 +1,14 @@
 // One parameter of a Python callable signature: a component constructor, a factory, a strategy option.
+// The registry's copy of a plugin's parameter row (tables::Parameter is what an author writes).
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "famspec/sdk/default_value.hpp"
+#include "famspec/default_value.hpp"
+#include "famspec/sdk/parameter_kind.hpp"
 
 namespace famspec {
-
-enum class ParameterKind { positional_only, positional_or_keyword, keyword_only };
 
 struct Parameter {
     std::string name;

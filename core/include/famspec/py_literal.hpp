@@ -5,13 +5,9 @@
 #include <string>
 #include <variant>
 
+#include "famspec/sdk/py_none.hpp"
+
 namespace famspec {
-
-struct PyNone {
-    friend bool operator==(PyNone, PyNone) { return true; }
-};
-inline constexpr PyNone none{};
-
 class PyLiteral {
 public:
     using Value = std::variant<PyNone, bool, std::int64_t, double, std::string>;
@@ -32,5 +28,4 @@ public:
 private:
     Value value_;
 };
-
 }  // namespace famspec

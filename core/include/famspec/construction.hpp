@@ -1,18 +1,14 @@
-// What a replacement factory constructs, declared instead of read from its source.
+// What a replacement factory constructs, declared instead of read from its source: the registry's
+// copy of a factory row's `constructs` and `arguments` (tables::Constructs, tables::Argument).
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "famspec/sdk/argument_binding.hpp"
 #include "famspec/sdk/construction_mode.hpp"
 
 namespace famspec {
-
-enum class ArgumentBinding {
-    parameter,  // bound to one of the factory's own parameters: renders the component default or a plan option
-    literal,    // a fixed Python expression, rendered as written
-    interface,  // a family function handed over: the component is rendered into the artifact
-};
 
 struct Argument {
     std::string name;  // the component keyword

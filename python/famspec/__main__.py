@@ -1,11 +1,11 @@
-"""``python3 -m famspec COMMAND ...``: the ``famspec`` command of this package, whose ``audit`` and
-``sync`` run here, in Python."""
+"""``python3 -m famspec COMMAND ...``: the ``famspec`` command of this package, whose ``audit``,
+``sync`` and ``new-family`` run here, in Python."""
 
 import importlib
 import sys
 
 # The commands that run here, in Python, and their modules; the others are the famspec executable's.
-_PYTHON_COMMANDS = {"audit": "audit", "sync": "sync"}
+_PYTHON_COMMANDS = {"audit": "audit", "sync": "sync", "new-family": "new_family"}
 
 
 def main(argv=None) -> int:

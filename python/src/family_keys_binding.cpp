@@ -12,6 +12,23 @@
 namespace famspec::python {
 namespace {
 
+// A spelling's UTF-8 bytes, surrogates too (surrogatepass): a name may come from argv or a file name
+// with undecodable bytes (os.fsdecode), and the key rule changes only ASCII bytes, so the key of such
+// a name is decoded back the same way, with its other characters intact.
+std::string spelling_bytes(const py::handle& text, const std::string& what) {
+    if (!py::isinstance<py::str>(text)) return utf8_argument(text, what);  // its TypeError
+    const auto bytes =
+        py::reinterpret_steal<py::object>(PyUnicode_AsEncodedString(text.ptr(), "utf-8", "surrogatepass"));
+    if (!bytes) throw py::error_already_set();
+    return std::string(PyBytes_AS_STRING(bytes.ptr()), static_cast<std::size_t>(PyBytes_GET_SIZE(bytes.ptr())));
+}
+
+py::str spelling_text(const std::string& bytes) {
+    PyObject* text = PyUnicode_DecodeUTF8(bytes.data(), static_cast<Py_ssize_t>(bytes.size()), "surrogatepass");
+    if (text == nullptr) throw py::error_already_set();
+    return py::reinterpret_steal<py::str>(text);
+}
+
 std::vector<std::string> names_of(const py::dict& family, const char* field, const std::string& what) {
     if (!family.contains(field)) throw py::value_error(what + ": no '" + field + "'");
     const py::object value = family[field];
@@ -20,7 +37,7 @@ std::vector<std::string> names_of(const py::dict& family, const char* field, con
     std::vector<std::string> out;
     std::size_t index = 0;
     for (const py::handle name : value) {
-        out.push_back(utf8_argument(name, what + "['" + field + "'][" + std::to_string(index++) + "]"));
+        out.push_back(spelling_bytes(name, what + "['" + field + "'][" + std::to_string(index++) + "]"));
     }
     return out;
 }
@@ -37,8 +54,8 @@ std::vector<FamilyNames> families_from(const py::handle& families) {
         for (const char* field : {"model_type", "architecture"}) {
             if (!family.contains(field)) throw py::value_error(what + ": no '" + field + "'");
         }
-        out.push_back({utf8_argument(family["model_type"], what + "['model_type']"),
-                       utf8_argument(family["architecture"], what + "['architecture']"),
+        out.push_back({spelling_bytes(family["model_type"], what + "['model_type']"),
+                       spelling_bytes(family["architecture"], what + "['architecture']"),
                        names_of(family, "aliases", what), names_of(family, "directory_aliases", what)});
     }
     return out;
@@ -48,13 +65,16 @@ std::vector<FamilyNames> families_from(const py::handle& families) {
 
 void bind_family_keys(py::module_& module) {
     module.def("normalize_family_key", [](const py::handle& name) {
-        const std::string text = utf8_argument(name, "name");
-        const py::gil_scoped_release release;
-        return normalize_family_key(text);
+        const std::string text = spelling_bytes(name, "name");
+        const std::string key = [&] {
+            const py::gil_scoped_release release;
+            return normalize_family_key(text);
+        }();
+        return spelling_text(key);
     });
     module.def("find_family", [](const py::handle& families, const py::handle& spelling) -> std::optional<std::size_t> {
         const std::vector<FamilyNames> named = families_from(families);
-        const std::string text = utf8_argument(spelling, "spelling");
+        const std::string text = spelling_bytes(spelling, "spelling");
         const py::gil_scoped_release release;
         return find_family_among(named, text);
     });

@@ -62,7 +62,8 @@ std::vector<std::string> environment_with(const std::string& package) {
     return out;
 }
 
-// `python3 -I -m famspec <command> ...` (the command is sys.argv[1]). Isolated (-I): neither the
+// `python3 -I -m famspec <command> ...` (the command is sys.argv[1]; its module is famspec.<command>,
+// with '_' for '-'). Isolated (-I): neither the
 // working directory nor the user's site directory is on the path, so a `./argparse.py` or a
 // `./famspec/audit.py` beside the source tree is never imported; the famspec package directory
 // (PYTHONPATH's absolute entries, which environment_with() puts it first in) is put back in front.
@@ -86,7 +87,7 @@ constexpr const char* kBootstrap =
     "sys.path[:0] = [p for p in os.environ.get('PYTHONPATH', '').split(os.pathsep) if os.path.isabs(p)]\n"
     "import importlib, runpy\n"
     "try:\n"
-    "    importlib.import_module('famspec.' + sys.argv[1])\n"
+    "    importlib.import_module('famspec.' + sys.argv[1].replace('-', '_'))\n"
     "except ImportError as error:\n"
     "    sys.stderr.write(f'famspec {sys.argv[1]}: the famspec Python package cannot be imported ({error}); '\n"
     "                     f'searched {sys.path}\\n')\n"
@@ -108,13 +109,13 @@ CLI::App* add_python_command(CLI::App& app, Context& context, const std::string&
         std::vector<std::string> arguments = command->remaining();
         if (passed_on.json && context.json) arguments.emplace_back("--json");
         if (passed_on.quiet && context.quiet) arguments.emplace_back("--quiet");
-        return run_python_command(context, name, std::move(arguments), std::cerr);
+        return run_python_command(context, name, std::move(arguments), std::cerr, passed_on.plugin_path);
     });
     return command;
 }
 
 int run_python_command(const Context& context, const std::string& command, std::vector<std::string> arguments,
-                       std::ostream& err) {
+                       std::ostream& err, bool plugin_path) {
     const char* chosen = std::getenv(kAuditPythonVariable);
     const std::string python = chosen != nullptr && *chosen != '\0' ? chosen : kAuditPython;
     if (access(python.c_str(), X_OK) != 0) {
@@ -130,7 +131,7 @@ int run_python_command(const Context& context, const std::string& command, std::
     const auto names_plugins = [](const std::string& a) {
         return a == "--plugin-path" || a.starts_with("--plugin-path=");
     };
-    if (std::none_of(arguments.begin(), arguments.end(), names_plugins)) {
+    if (plugin_path && std::none_of(arguments.begin(), arguments.end(), names_plugins)) {
         for (const auto& directory : context.search_path().directories) {
             args.insert(args.end(), {"--plugin-path", directory.string()});
         }

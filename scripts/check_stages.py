@@ -30,6 +30,7 @@ PUBLIC = {
     "digest.hpp": "common",
     "expected.hpp": "common",
     "explanation.hpp": "common",
+    "family_keys.hpp": "common",
     "family_source.hpp": "common",
     "fingerprint.hpp": "common",
     "log.hpp": "common",

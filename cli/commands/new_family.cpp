@@ -1,27 +1,15 @@
-// famspec new-family NAME: a ready-to-build out-of-tree family project (cli/new_family.cpp).
-#include "new_family.hpp"
-
-#include <iostream>
-#include <memory>
-
-#include "command.hpp"
+// famspec new-family NAME: a ready-to-build out-of-tree family project. It is written by sync's
+// renderer and writer, in Python (python/famspec/new_family.py), and so are its options: this command
+// runs `python3 -m famspec new-family` with every argument after its name (python_command.hpp).
+#include "python_command.hpp"
 
 namespace famspec::cli {
 
 void setup_new_family(CLI::App& app, Context& context) {
-    auto options = std::make_shared<NewFamilyOptions>();
-    CLI::App* command = add_command(app, "new-family", "Write a ready-to-build out-of-tree family project");
-    command->add_option("NAME", options->name, "Family model_type and plugin name, e.g. acme_moe")
-        ->required()
-        ->check(kNonEmpty);
-    command->add_option("--architecture", options->architecture, "HF architecture, e.g. AcmeMoeForCausalLM")
-        ->required()
-        ->type_name("ARCH")
-        ->check(kNonEmpty);
-    command->add_option("--dir", options->directory, "Directory to create (default ./NAME)")
-        ->type_name("DIR")
-        ->check(kNonEmpty);
-    on_run(command, context, [&context, options] { return new_family(*options, std::cout, std::cerr, context.json); });
+    add_python_command(app, context, "new-family", "Write a ready-to-build out-of-tree family project",
+                       "Exit codes: 0 written, 1 the directory exists or cannot be written, 2 an invalid name, "
+                       "architecture or directory.",
+                       {.json = true, .plugin_path = false});
 }
 
 }  // namespace famspec::cli

@@ -8,8 +8,8 @@ famspec) and ``command_path()`` the ``famspec`` executable, both found relative 
 
 Importing famspec runs no plugin, imports no torch and nothing of the runtime. Every name below is
 imported on first use (the core library with the first one that needs it), so that a job's
-start-up pays only for what it calls, and the pure-Python tools (``famspec.audit``) import without
-the extension.
+start-up pays only for what it calls. ``famspec.audit`` and ``famspec.sync`` need the extension too:
+they look families up by the core's own rule (``famspec.source.family_keys``).
 """
 
 _LAZY = {

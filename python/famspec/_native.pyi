@@ -3,7 +3,7 @@
 Every result crosses as a dict keyed by field name, described here; the package builds its public
 classes from them."""
 
-from typing import Callable, Dict, List, Optional, Tuple, TypedDict, Union
+from typing import Callable, Dict, List, Optional, Sequence, Tuple, TypedDict, Union
 
 version: str
 abi: str
@@ -200,3 +200,12 @@ class Resolver:
     def external_state_classes(self, model_type: Optional[str], injections: List[Injection]) -> List[str]: ...
     def summary(self, plan: Plan, model_type: Optional[str]) -> Summary: ...
     def clear_cache(self) -> None: ...
+
+class FamilyNamesFields(TypedDict):
+    model_type: str
+    architecture: str
+    aliases: Sequence[str]
+    directory_aliases: Sequence[str]
+
+def normalize_family_key(name: str) -> str: ...
+def find_family(families: Sequence[FamilyNamesFields], spelling: str) -> Optional[int]: ...

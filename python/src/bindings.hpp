@@ -29,6 +29,7 @@ void bind_plan(py::module_& module);
 void bind_registry(py::module_& module);
 void bind_resolver(py::module_& module);
 void bind_summary(py::module_& module);
+void bind_family_keys(py::module_& module);
 
 // The frozen registry; every object handed out keeps the plugin libraries it came from alive.
 struct RegistryHandle {

@@ -12,4 +12,5 @@ PYBIND11_MODULE(_native, module) {
     famspec::python::bind_registry(module);
     famspec::python::bind_resolver(module);
     famspec::python::bind_summary(module);
+    famspec::python::bind_family_keys(module);
 }

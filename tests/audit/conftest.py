@@ -13,7 +13,7 @@ HERE = Path(__file__).resolve().parent
 CLEAN_ROOT = HERE / "fixtures" / "runtime"
 PYTHON_SOURCE = HERE.parents[1] / "python"
 if str(PYTHON_SOURCE) not in sys.path:
-    sys.path.append(str(PYTHON_SOURCE))  # the audit is pure Python; a built package earlier on the path wins
+    sys.path.append(str(PYTHON_SOURCE))  # a built package (with its extension) earlier on the path wins
 SUPPORT = HERE.parents[1] / "tests" / "support"
 if str(SUPPORT) not in sys.path:
     sys.path.append(str(SUPPORT))

@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "famspec/fingerprint.hpp"
-#include "new_family.hpp"
 #include "process.hpp"
 
 namespace fs = std::filesystem;
@@ -375,9 +374,10 @@ TEST_CASE("famspec new-family writes a project that builds against the installed
     CHECK(contains(read(prefix / "share/bash-completion/completions/famspec"), "complete -o filenames -F _famspec"));
     CHECK(contains(read(prefix / "share/man/man1/famspec.1"), ".TH FAMSPEC 1"));
     const fs::path project = scratch / "granite moe";
-    std::ostringstream out;
-    std::ostringstream err;
-    REQUIRE(famspec::cli::new_family({"granite_moe", "GraniteMoeForCausalLM", project.string()}, out, err) == 0);
+    // The installed command runs the installed package's Python (sync's renderer).
+    const ProcessResult written = must_run(installed_cli(
+        prefix, {"new-family", "granite_moe", "--architecture", "GraniteMoeForCausalLM", "--dir", project.string()}));
+    CHECK(contains(written.out, " -Dfamspec_DIR=" + (prefix / "lib/cmake/famspec").lexically_normal().string() + "\n"));
 
     const fs::path build = scratch / "granite build";
     build_family(project, build, prefix);
@@ -449,9 +449,8 @@ TEST_CASE("a family built with clang++ loads into the GCC-built famspec and answ
     const std::string core = core_compiler(prefix);
     REQUIRE(core.starts_with("gcc-"));
     const fs::path project = scratch / "clang family";
-    std::ostringstream out;
-    std::ostringstream err;
-    REQUIRE(famspec::cli::new_family({"clang_moe", "ClangMoeForCausalLM", project.string()}, out, err) == 0);
+    must_run(installed_cli(
+        prefix, {"new-family", "clang_moe", "--architecture", "ClangMoeForCausalLM", "--dir", project.string()}));
 
     // The clang++ build needs nothing of the installed famspec's compiler.
     const fs::path clang_build = scratch / "clang build";

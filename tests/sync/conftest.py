@@ -16,7 +16,7 @@ RUNTIME = SOURCE / "tests" / "audit" / "fixtures" / "runtime"
 ACME = HERE / "fixtures" / "acme_moe"
 PYTHON_SOURCE = SOURCE / "python"
 if str(PYTHON_SOURCE) not in sys.path:
-    sys.path.append(str(PYTHON_SOURCE))  # sync is pure Python; a built package earlier on the path wins
+    sys.path.append(str(PYTHON_SOURCE))  # a built package (with its extension) earlier on the path wins
 if str(SOURCE / "tests" / "support") not in sys.path:
     sys.path.append(str(SOURCE / "tests" / "support"))
 

@@ -9,7 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import PYTHON_SOURCE, RUNTIME, SHIPPED, SOURCE, snapshot
+import famspec
+from conftest import RUNTIME, SHIPPED, SOURCE, snapshot
 from famspec.audit import run_audit
 from famspec.sync import main, read_family
 from famspec.sync.framework import exported, read_framework
@@ -191,7 +192,8 @@ def test_the_source_root_is_found_in_the_interpreter_without_importing_the_runti
     probe = ("import sys; sys.path[:0] = [sys.argv[1], sys.argv[2]]\n"
              "from famspec.sync.installed import source_root\n"
              "print(source_root()); print('hyper_parallel' in sys.modules)")
-    done = subprocess.run([sys.executable, "-c", probe, str(PYTHON_SOURCE), str(site)], capture_output=True,
+    package = Path(famspec.__file__).parent.parent  # the built package, with its extension
+    done = subprocess.run([sys.executable, "-c", probe, str(package), str(site)], capture_output=True,
                           text=True, timeout=60)
     assert (done.returncode, done.stdout, done.stderr) == (0, f"{site}\nFalse\n", "")
 

@@ -1,6 +1,6 @@
-"""One family project: `famspec new-family` (which embeds sdk/templates/family/ at build time) and
-`famspec sync` (which reads the package's copy of it) write their projects from the same template
-files. tests/sync/test_build.py builds one project of each against an installed famspec."""
+"""One family project: `famspec new-family` and `famspec sync` write their projects from the same
+template files (the package's copy of sdk/templates/family/), by the same expander.
+tests/sync/test_build.py builds one project of each against an installed famspec."""
 
 from __future__ import annotations
 

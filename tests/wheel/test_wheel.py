@@ -360,7 +360,7 @@ def test_new_family_names_the_cmake_package_of_the_pip_install(venv, tmp_path):
     out = run([directory / "bin" / "famspec", "new-family", "zeta_moe", "--architecture", "ZetaMoeForCausalLM",
                "--dir", tmp_path / "zeta"]).stdout
     assert f" -Dfamspec_DIR={cmake_dir}\n" in out and "<famspec install prefix>" not in out, out
-    # sync writes the same project from the wheel's copy of the templates new-family embeds.
+    # new-family and sync write their projects from the wheel's copy of the templates.
     templates = run([python, "-c", "from famspec.sync import template; print(template.directory())"]).stdout.strip()
     package = run([python, "-c", "import famspec, os; print(os.path.dirname(famspec.__file__))"]).stdout.strip()
     assert templates == os.path.join(package, "templates", "family")

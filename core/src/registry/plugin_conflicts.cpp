@@ -5,8 +5,8 @@
 #include <string_view>
 #include <tuple>
 
+#include "common/family_key_index.hpp"
 #include "discovery/plugin_refusal.hpp"
-#include "famspec/family_keys.hpp"
 #include "famspec/registry.hpp"
 
 namespace famspec::detail {
@@ -46,9 +46,9 @@ std::vector<std::string> claims_of(const PluginManifest& manifest) {
         claim("family", family.model_type);
         // Across plugins every shared spelling clashes (within one plugin a family's own name outranks
         // another's architecture or alias); directory aliases are a key space of their own.
-        for (const auto& key : family_spellings(family.model_type, family.architecture, family.aliases))
+        for (const auto& key : detail::family_spellings(family.model_type, family.architecture, family.aliases))
             claim("spelling", key);
-        for (const auto& key : directory_keys(family.directory_aliases)) claim("directory", key);
+        for (const auto& key : detail::directory_keys(family.directory_aliases)) claim("directory", key);
     }
     for (const auto& target : manifest.factories) claim("factory", target);
     for (const auto& archetype : manifest.archetypes) {

@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "common/dotted_path.hpp"
+#include "common/family_key_index.hpp"
 #include "famspec/family_keys.hpp"
 #include "famspec/registry_entries.hpp"
 
@@ -40,7 +41,7 @@ public:
             long_.resize(name.size());
             out = long_.data();
         }
-        key_ = std::string_view(out, normalize_family_key_into(name, out));
+        key_ = std::string_view(out, detail::normalize_family_key_into(name, out));
     }
     KeyBuffer(const KeyBuffer&) = delete;
     KeyBuffer& operator=(const KeyBuffer&) = delete;
@@ -52,14 +53,7 @@ private:
     std::string_view key_;
 };
 
-// What one normalised key answers, indices into families(). A spelling is looked up by its key
-// alone: an exact model_type normalises to the key too, so it is among `model_types`.
-struct FamilyKey {
-    static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
-    std::vector<std::size_t> model_types;  // the families whose model_type has this key
-    std::size_t spelling = kNone;          // the family this key names (model_type, architecture, alias)
-    std::size_t directory = kNone;         // else the family with this directory alias
-};
+using detail::FamilyKey;
 
 }  // namespace
 
@@ -125,22 +119,14 @@ Registry::Index::Index(Contents& contents) {
 Registry::~Registry() = default;
 
 void Registry::Index::index_families(std::vector<RegisteredFamily>& families) {
-    const auto claim = [](std::size_t& slot, std::size_t i) {
-        if (slot == FamilyKey::kNone) slot = i;  // the first family to claim a key keeps it
-    };
     for (std::size_t i = 0; i < families.size(); ++i) {
-        auto& family = families[i];
-        family_by_model_type.emplace(std::string(family->model_type), i);
-        // A family's own name first: it outranks another family's architecture or alias.
-        FamilyKey& own = family_by_key[normalize_family_key(family->model_type)];
-        own.model_types.push_back(i);
-        claim(own.spelling, i);
-        for (const auto& key : family.directory_keys) claim(family_by_key[key].directory, i);
-        for (const auto& target : family->compute_functions) compute_function_owner.emplace(target, i);
+        family_by_model_type.emplace(std::string(families[i]->model_type), i);
+        for (const auto& target : families[i]->compute_functions) compute_function_owner.emplace(target, i);
     }
-    for (std::size_t i = 0; i < families.size(); ++i) {
-        for (const auto& key : families[i].spellings) claim(family_by_key[key].spelling, i);
-    }
+    detail::claim_family_keys(
+        family_by_key, families.size(), [&](std::size_t i) -> std::string_view { return families[i]->model_type; },
+        [&](std::size_t i) -> const auto& { return families[i].spellings; },
+        [&](std::size_t i) -> const auto& { return families[i].directory_keys; });
     // What each family is told apart by: the keys that answer it.
     for (std::size_t i = 0; i < families.size(); ++i) {
         auto& spellings = families[i].spellings;
@@ -155,12 +141,8 @@ const FamilyKey* Registry::Index::family_key(std::string_view spelling) const {
 }
 
 std::size_t Registry::Index::family_of(std::string_view spelling, const std::vector<RegisteredFamily>& families) const {
-    const FamilyKey* key = family_key(spelling);
-    if (key == nullptr) return FamilyKey::kNone;
-    for (const std::size_t i : key->model_types) {
-        if (families[i]->model_type == spelling) return i;
-    }
-    return key->spelling != FamilyKey::kNone ? key->spelling : key->directory;
+    return detail::family_answering(family_key(spelling), spelling,
+                                    [&](std::size_t i) -> std::string_view { return families[i]->model_type; });
 }
 
 // The answers for the registered spellings, by the same rule as any other spelling's.

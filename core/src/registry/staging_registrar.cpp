@@ -5,6 +5,7 @@
 #include <set>
 
 #include "common/dotted_path.hpp"
+#include "common/family_key_index.hpp"
 #include "famspec/family_keys.hpp"
 #include "famspec/names.hpp"
 
@@ -95,8 +96,8 @@ void StagingRegistrar::add_family(FamilyAdapter family, std::string_view where) 
         return;
     }
     RegisteredFamily staged{stage(std::move(family), where), {}, {}, {}};
-    staged.spellings = family_spellings(staged->model_type, staged->architecture, staged->aliases);
-    staged.directory_keys = directory_keys(staged->directory_aliases);
+    staged.spellings = detail::family_spellings(staged->model_type, staged->architecture, staged->aliases);
+    staged.directory_keys = detail::directory_keys(staged->directory_aliases);
     if (const auto at = indexed(family_by_model_type_, std::string(staged->model_type))) {
         return fail("family " + single_quoted(staged->model_type) + " registered twice (" +
                     declared_.families[*at].where + " and " + std::string(where) + ")");

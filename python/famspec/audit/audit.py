@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..source.registry_tables import normalize
+from ..source.family_keys import find_family
 from ..source.source_tree import SourceTree
 from . import components, factories, functions, registrations
 from .findings import DRIFT, UNREADABLE, Finding
@@ -51,34 +51,20 @@ def check_root(root: Path) -> Path:
     return root.resolve()
 
 
-def _find_family(families: list[dict], name: str) -> dict | None:
-    """As the registry looks a name up: the exact model_type, else the normalised key among the
-    families' names, then their other spellings (architecture, aliases), then their directory aliases."""
-    key = normalize(name)
-    exact = [f for f in families if f["model_type"] == name]
-    named = [f for f in families if normalize(f["model_type"]) == key]
-    spelled = [
-        f
-        for f in families
-        if key in {normalize(s) for s in [f["model_type"], f["architecture"], *f.get("aliases", [])]}
-    ]
-    housed = [f for f in families if key in {normalize(s) for s in f.get("directory_aliases", [])}]
-    return next(iter(exact + named + spelled + housed), None)
-
-
 def select_families(declarations: dict, names: list[str] | None) -> list[dict]:
-    """The declared families named by any spelling (model_type, architecture, alias), or all of them."""
+    """The declared families named by any spelling (model_type, architecture, alias, directory alias), as
+    the registry looks a name up, or all of them."""
     families = declarations.get("families", [])
     if not names:
         return families
     chosen = []
     for name in names:
-        match = _find_family(families, name)
-        if match is None:
+        found = find_family(families, name)
+        if found is None:
             known = ", ".join(f["model_type"] for f in families) or "none"
             raise AuditError(f"--family {name}: no loaded plugin declares it (families: {known})")
-        if match not in chosen:
-            chosen.append(match)
+        if families[found] not in chosen:
+            chosen.append(families[found])
     return chosen
 
 

@@ -22,11 +22,7 @@ def from_file(path: str) -> dict:
 
 def from_plugins(plugin_paths: list[str] | None) -> dict:
     """Load the plugins as the runtime would (--plugin-path, else FAMSPEC_PLUGIN_PATH, else the default)."""
-    try:
-        from famspec import load_plugins
-    except ImportError as error:
-        raise AuditError(
-            f"the famspec extension cannot be imported ({error}); build it, or pass --declarations FILE"
-        ) from None
+    from famspec import load_plugins
+
     registry = load_plugins(plugin_paths) if plugin_paths else load_plugins()
     return json.loads(registry.describe())

@@ -7,7 +7,8 @@ import ast
 from dataclasses import dataclass, field
 
 from ..source import providers as provider_forms
-from ..source.registry_tables import DIRECTORY_ALIASES, REGISTRY_MODULE, normalize
+from ..source.family_keys import normalize_family_key
+from ..source.registry_tables import DIRECTORY_ALIASES, REGISTRY_MODULE
 from ..source.source_tree import SourceTree, UnreadableSource
 from .findings import drift, ok, unreadable
 
@@ -106,7 +107,7 @@ def _index_aliases(tree: SourceTree, index: RegistrationIndex) -> None:
         if not (isinstance(key, ast.Constant) and isinstance(item, ast.Constant)):
             index.aliases_problem = (module.rel, key.lineno, f"{DIRECTORY_ALIASES} holds a computed entry")
             return
-        aliases[normalize(str(key.value))] = (str(item.value), key.lineno)
+        aliases[normalize_family_key(str(key.value))] = (str(item.value), key.lineno)
     index.aliases = aliases
 
 
@@ -161,7 +162,7 @@ def check_registration(index: RegistrationIndex, family: dict) -> list:
 def check_directory_aliases(tree: SourceTree, index: RegistrationIndex, family: dict) -> list:
     model_type = family["model_type"]
     ctx = {"family": model_type, "plugin": family.get("plugin", ""), "where": family.get("where", "")}
-    declared = {normalize(a): a for a in family.get("directory_aliases", [])}
+    declared = {normalize_family_key(a): a for a in family.get("directory_aliases", [])}
     rel = tree.display(REGISTRY_MODULE)
     if index.aliases_problem is not None:
         if not declared:
@@ -186,7 +187,7 @@ def check_directory_aliases(tree: SourceTree, index: RegistrationIndex, family: 
                     **ctx,
                 )
             )
-        elif normalize(entry[0]) != normalize(model_type):
+        elif normalize_family_key(entry[0]) != normalize_family_key(model_type):
             findings.append(
                 drift(
                     "directory_alias",
@@ -203,7 +204,7 @@ def check_directory_aliases(tree: SourceTree, index: RegistrationIndex, family: 
         else:
             findings.append(ok("directory_alias", alias, rel, entry[1], f"{alias} -> {model_type}", **ctx))
     for key, (directory, line) in sorted(source.items()):
-        if key not in declared and normalize(directory) == normalize(model_type):
+        if key not in declared and normalize_family_key(directory) == normalize_family_key(model_type):
             findings.append(
                 drift(
                     "directory_alias",

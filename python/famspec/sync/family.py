@@ -8,7 +8,8 @@ import ast
 from dataclasses import dataclass, field
 
 from ..source import providers as provider_forms
-from ..source.registry_tables import DIRECTORY_ALIASES, REGISTRY_MODULE, normalize
+from ..source.family_keys import family_names, find_family, normalize_family_key
+from ..source.registry_tables import DIRECTORY_ALIASES, REGISTRY_MODULE
 from ..source.source_tree import SourceTree, UnreadableSource
 from .errors import SyncError, SyncUnreadable
 from .model import Site
@@ -148,15 +149,16 @@ def find(tree: SourceTree, name: str) -> Registration:
     found, broken = registrations(tree)
     if not found and not broken:
         raise SyncError(f"--source-root {tree.root}: no family registration under hyper_parallel/models/*/adapter/")
-    key = normalize(name)
-    aliases = {normalize(k): v for k, v, _ in _table(tree, FAMILY_ALIASES)}
-    directories = {normalize(k): v for k, v, _ in _table(tree, DIRECTORY_ALIASES)}
-    for wanted in (name, key, aliases.get(key), directories.get(key)):
-        if wanted is None:
-            continue
-        for r in found:
-            if r.model_type == wanted or normalize(r.model_type) == normalize(wanted) or normalize(r.architecture) == key:
-                return r
+    # Each registration with the spellings the registry tables give it, looked up by the core's rule.
+    tables = [_table(tree, FAMILY_ALIASES), _table(tree, DIRECTORY_ALIASES)]
+
+    def given(r: Registration, table: list[tuple[str, str, Site]]) -> list[str]:
+        return [k for k, v, _ in table if normalize_family_key(v) == normalize_family_key(r.model_type)]
+
+    named = [family_names(r.model_type, r.architecture, *(given(r, t) for t in tables)) for r in found]
+    at = find_family(named, name)
+    if at is not None:
+        return found[at]
     message = f"--family {name}: no registration in {tree.root} declares it"
     known = ", ".join(sorted(r.model_type for r in found))
     message += f" (families: {known or 'none'})"
@@ -185,12 +187,12 @@ def _table(tree: SourceTree, variable: str) -> list[tuple[str, str, Site]]:
 
 def spellings(tree: SourceTree, model_type: str, variable: str) -> list[tuple[str, Site]]:
     """The entries of an alias table that name this family, in source order."""
-    return [(k, site) for k, v, site in _table(tree, variable) if normalize(v) == normalize(model_type)]
+    return [(k, site) for k, v, site in _table(tree, variable) if normalize_family_key(v) == normalize_family_key(model_type)]
 
 
 def owns_directory(registration: Registration) -> bool:
     """The family the adapter directory is named after (deepseek_v3, not deepseek_v2 registered beside it)."""
-    return normalize(registration.directory) == normalize(registration.model_type)
+    return normalize_family_key(registration.directory) == normalize_family_key(registration.model_type)
 
 
 def adapter_package(registration: Registration) -> str:

@@ -66,6 +66,14 @@ def _umask() -> int:
     return mask
 
 
+def write_file(path: Path, text: str) -> None:
+    """One file of a project, as every writer of one writes it: UTF-8, the lines as given, mode 0644
+    less the umask."""
+    with open(path, "w", encoding="utf-8", newline="") as handle:
+        handle.write(text)
+    os.chmod(path, 0o644 & ~_umask())
+
+
 def _stage(out: Path, files: dict[str, str], changes: list[str], stale: list[str]) -> tuple[Path, list[dict]]:
     """The staging directory, holding each changed file and the journal; nothing in OUT is replaced yet."""
     out.mkdir(parents=True, exist_ok=True)
@@ -74,9 +82,7 @@ def _stage(out: Path, files: dict[str, str], changes: list[str], stale: list[str
     try:
         for index, rel in enumerate(changes):
             staged = staging / str(index)
-            with open(staged, "w", encoding="utf-8", newline="") as handle:
-                handle.write(files[rel])
-            os.chmod(staged, 0o644 & ~_umask())
+            write_file(staged, files[rel])
             entries.append({"file": rel, "staged": staged.name, "before": _file_digest(out / rel)})
         # Stale assets go before the state file that stops naming them.
         at = len(entries) - (1 if entries and entries[-1]["file"] == STATE else 0)

@@ -1,6 +1,5 @@
-"""The family project's template files, which `famspec new-family` writes from too (it embeds the same
-files at build time): sdk/templates/family/ in the sources, famspec/templates/family/ in a built or
-installed package. A placeholder is ``@NAME@``; each is replaced by its value in one pass (a value is
+"""The family project's template files, which `famspec new-family` writes from too (scaffold.py):
+sdk/templates/family/ in the sources, famspec/templates/family/ in a built or installed package. A placeholder is ``@NAME@``; each is replaced by its value in one pass (a value is
 never searched for placeholders), and a line holding nothing but a placeholder whose value is empty is
 left out. The caller validates or escapes every value for the place it lands in."""
 

@@ -369,7 +369,9 @@ TEST_CASE("plugins: the two MoE archetypes") {
     REQUIRE(deepseek != nullptr);
     CHECK((*deepseek)->fingerprint() ==
           famspec::MoeFingerprint{"topk_router_module", "additive", "batched_parameters"});
-    CHECK((*deepseek)->family() == "deepseek_v3");
+    // Generic: the framework's (no family's), as upstream declares it outside every family folder.
+    CHECK((*deepseek)->family() == "");
+    CHECK(deepseek->plugin == "components");
     CHECK((*deepseek)->kind() == "moe_ep_routed");
     CHECK((*deepseek)->target_class() == "DeepseekV3MoE");
     // The detection key and the merge key differ on purpose.
@@ -392,6 +394,11 @@ TEST_CASE("plugins: CP wrappers and the compute functions that are not archetype
     const auto& registry = *shipped_registry();
     CHECK(sorted_keys(registry.cp_wrappers(), [](const auto& w) { return std::string(w->target()); }) ==
           std::vector<std::string>{
+              // The framework's, no family's.
+              "hyper_parallel.distributed.context_parallel.wrappers.sdpa_hf_cp_wrapper",
+              "hyper_parallel.distributed.context_parallel.wrappers.sdpa_hf_hybrid_cp_wrapper",
+              "hyper_parallel.distributed.context_parallel.wrappers.sdpa_hf_load_balance_cp_wrapper",
+              "hyper_parallel.distributed.context_parallel.wrappers.sdpa_qkv_cp_wrapper",
               "hyper_parallel.models.deepseek_v3.adapter.distributed.context_parallel.mla_cp_wrapper",
               kDeepseekV32 + "distributed.context_parallel.deepseek_v32_dsa_attention_cp_wrapper",
               // Each deepseek_v41 wrapper under its module-level alias too.
@@ -425,6 +432,7 @@ TEST_CASE("plugins: CP wrappers and the compute functions that are not archetype
         {"qwen3_5_gdn_ulysses_cp_wrapper", "backend='eager', chunk_size=64"},
         {"qwen3_5_gdn_p2p_cp_wrapper", "backend='eager', chunk_size=64"},
         {"qwen3_moe_async_hybrid_cp_wrapper", "ulysses_degree"},
+        {"sdpa_hf_hybrid_cp_wrapper", "ulysses_degree"},
     };
     for (const auto& wrapper : registry.cp_wrappers()) {
         CAPTURE(wrapper->target());

@@ -127,7 +127,7 @@ void StagingRegistrar::add_family(std::unique_ptr<const FamilyAdapter> family, s
         fail("a family (" + std::string(where) + ") has an empty model_type or architecture");
         return;
     }
-    RegisteredFamily staged{stage(std::move(family), where), {}, {}, {}};
+    RegisteredFamily staged{stage(std::move(family), where), {}, {}, {}, {}};
     staged.spellings = family_spellings(staged->model_type(), staged->architecture(), staged->aliases());
     staged.directory_keys = directory_keys(staged->directory_aliases());
     if (const auto at = indexed(family_by_model_type_, std::string(staged->model_type()))) {
@@ -262,7 +262,8 @@ void StagingRegistrar::add_archetype(std::unique_ptr<const MoeArchetype> archety
     const std::optional<ArchetypeWords> words = words_of(*archetype, unknown);
     for (const auto& problem : unknown) fail(what + " (" + std::string(where) + ") uses an unknown " + problem);
     if (!words) return;
-    if (family_named(archetype->family()) == nullptr) {
+    // An archetype of no family is the framework's (ABI 5.1): it answers under any family.
+    if (!archetype->family().empty() && family_named(archetype->family()) == nullptr) {
         return fail(what + " (" + std::string(where) + ") names family " + single_quoted(archetype->family()) +
                     ", which this plugin does not register");
     }
@@ -291,7 +292,11 @@ void StagingRegistrar::add_cp_wrapper(std::unique_ptr<const CpWrapper> wrapper, 
         return fail(what + " registered twice (" + declared_.cp_wrappers[*at].where + " and " + std::string(where) +
                     ")");
     }
-    if (!check_family_target("CP wrapper", wrapper->target(), wrapper->family(), where)) return;
+    // A CP wrapper of no family is the framework's (ABI 5.1), wherever it lives.
+    if (wrapper->target().empty()) return fail(what + " (" + std::string(where) + ") has no target");
+    if (!wrapper->family().empty() && !check_family_target("CP wrapper", wrapper->target(), wrapper->family(), where)) {
+        return;
+    }
     check_parameters(what, wrapper->options(), where);
     cp_wrapper_by_target_.emplace(target, declared_.cp_wrappers.size());
     declared_.cp_wrappers.push_back(stage(std::move(wrapper), where));
@@ -317,6 +322,27 @@ void StagingRegistrar::add_component(std::unique_ptr<const Component> component,
     }
     component_by_path_.emplace(key, declared_.components.size());
     declared_.components.push_back(stage(std::move(component), where));
+}
+
+void StagingRegistrar::add_borrowed_cp_wrapper(std::string_view family, std::string_view target,
+                                               std::string_view where) {
+    const std::string what = "borrowed CP wrapper " + single_quoted(target);
+    if (target.empty()) return fail("a borrowed CP wrapper (" + std::string(where) + ") has no target");
+    const auto at = indexed(family_by_model_type_, std::string(family));
+    if (!at) {
+        return fail(what + " (" + std::string(where) + ") names family " + single_quoted(family) +
+                    ", which this plugin does not register");
+    }
+    if (const auto own = indexed(cp_wrapper_by_target_, std::string(target))) {
+        return fail(what + " (" + std::string(where) + ") is declared by this plugin too (" +
+                    declared_.cp_wrappers[*own].where + "): a family borrows only another plugin's wrapper");
+    }
+    auto& borrowed = declared_.families[*at].borrowed_cp_wrappers;
+    const auto place = std::lower_bound(borrowed.begin(), borrowed.end(), target);
+    if (place != borrowed.end() && *place == target) {
+        return fail(what + " borrowed twice by family " + single_quoted(family) + " (" + std::string(where) + ")");
+    }
+    borrowed.insert(place, std::string(target));
 }
 
 }  // namespace famspec::detail

@@ -103,6 +103,28 @@ FAMSPEC_PLUGIN(
                   .where = "hyper_parallel/components/modules/head_chunk_gqa_attention.py:7"},
              }},
         },
+        .archetypes = {
+            {.fingerprint = {.router = MoeRouter::topk_router_module, .shared_experts = SharedExperts::additive, .expert_storage = ExpertStorage::batched_parameters},
+             .kind = ArchetypeKind::moe_ep_routed,
+             .target_class = "DeepseekV3MoE",
+             .router_kind = MoeRouter::sigmoid_group,
+             .shared = SharedExperts::additive,
+             .strip_boundary_subpatterns = {"experts.*", "shared_experts"},
+             .compute_factory = "hyper_parallel.distributed.expert_parallel.recipes.deepseekv3_ep_compute_fn",
+             .options = {},
+             .where = "hyper_parallel/distributed/expert_parallel/archetypes.py:26"},
+        },
+        .cp_wrappers = {
+            {.target = "hyper_parallel.distributed.context_parallel.wrappers.sdpa_qkv_cp_wrapper",
+             .where = "hyper_parallel/distributed/context_parallel/wrappers.py:17"},
+            {.target = "hyper_parallel.distributed.context_parallel.wrappers.sdpa_hf_cp_wrapper",
+             .where = "hyper_parallel/distributed/context_parallel/wrappers.py:22"},
+            {.target = "hyper_parallel.distributed.context_parallel.wrappers.sdpa_hf_load_balance_cp_wrapper",
+             .where = "hyper_parallel/distributed/context_parallel/wrappers.py:27"},
+            {.target = "hyper_parallel.distributed.context_parallel.wrappers.sdpa_hf_hybrid_cp_wrapper",
+             .options = {param("ulysses_degree")},
+             .where = "hyper_parallel/distributed/context_parallel/wrappers.py:32"},
+        },
         // famspec sync: end generated region
         .amendments = {},
     });

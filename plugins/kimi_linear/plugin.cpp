@@ -14,7 +14,15 @@ FAMSPEC_PLUGIN(
             // borrowed from kimi_k3, whose plugin declares it.
             {.model_type = "kimi_linear",
              .architecture = "KimiLinearForCausalLM",
-             .where = "hyper_parallel/models/kimi_linear/adapter/registration.py:8"},
+             .where = "hyper_parallel/models/kimi_linear/adapter/registration.py:8",
+             .borrowed_cp_wrappers = {
+                 // hyper_parallel/models/kimi_k3/adapter/distributed/context_parallel.py:15
+                 "hyper_parallel.models.kimi_k3.adapter.distributed.context_parallel.kimi_delta_attention_ulysses_cp_wrapper",
+                 // hyper_parallel/models/kimi_k3/adapter/distributed/context_parallel.py:28
+                 "hyper_parallel.models.kimi_k3.adapter.distributed.context_parallel.kimi_delta_attention_p2p_cp_wrapper",
+                 // hyper_parallel/models/kimi_k3/adapter/distributed/context_parallel.py:41
+                 "hyper_parallel.models.kimi_k3.adapter.distributed.context_parallel.kimi_delta_attention_cp_wrapper",
+             }},
         },
         // famspec sync: end generated region
         .amendments = {},

@@ -434,9 +434,10 @@ def test_archetype_compute_factory_module_missing(audit, tree):
     tree.path("hyper_parallel/distributed/expert_parallel/recipes.py").unlink()
     code, report, _ = audit(tree.root)
     f = only(report, kind="archetype_missing")
-    assert (f["subject"], f["file"], f["line"], f["family"]) == (
+    # The framework's archetype, declared by plugins/components for no family.
+    assert (f["subject"], f["file"], f["line"], f["family"], f["plugin"]) == (
         "hyper_parallel.distributed.expert_parallel.recipes.deepseekv3_ep_compute_fn",
-        "hyper_parallel/distributed/expert_parallel/recipes.py", None, "deepseek_v3")
+        "hyper_parallel/distributed/expert_parallel/recipes.py", None, None, "components")
     assert code == 1
 
 
@@ -585,3 +586,16 @@ def test_runtime_only_factory_returning_a_helper_call_is_ok(audit, tree):
                              "    return LowPrecisionLinear.from_linear(linear)\n")
     code, report, _ = audit(tree.root)
     assert (code, not_ok(report)) == (0, [])
+
+
+def test_a_framework_cp_wrapper_renamed_is_drift_of_no_family(audit, tree):
+    rel = "hyper_parallel/distributed/context_parallel/wrappers.py"
+    tree.replace(rel, "def sdpa_hf_cp_wrapper(", "def sdpa_hf_primitive_cp_wrapper(")
+    code, report, _ = audit(tree.root)
+    f = only(report, kind="cp_wrapper_missing")
+    assert (f["subject"], f["file"], f["family"], f["plugin"]) == (
+        "hyper_parallel.distributed.context_parallel.wrappers.sdpa_hf_cp_wrapper", rel, None, "components")
+    assert code == 1
+    # Audited for one family, the framework's declarations are not in scope.
+    code, report, _ = audit(tree.root, "--family", "qwen3_moe")
+    assert (code, [x for x in report["findings"] if x["status"] != "ok"]) == (0, [])

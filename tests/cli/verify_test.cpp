@@ -132,11 +132,11 @@ std::vector<Refusal> refusals() {
         unreadable("not_utf8", "a string that is not UTF-8 (byte 51 of its strings)"),
         unreadable("nul_in_family_key", "a NUL byte at character 58 of its strings"),
         unreadable("unknown_kind", "a table row gives a kind its type does not have"),
-        unreadable("block_past_section", "a table block of 4608 bytes in a section of 512"),
+        unreadable("block_past_section", "a table block of 4632 bytes in a section of 536"),
         {"shared_large_string", "register",
          file("shared_large_string") +
              "refused: its rows name their strings and lists so often that copying them would take more than 8 "
-             "times its 99400-byte block"},
+             "times its 99424-byte block"},
         {"bad_allowed_default", "register",
          file("bad_allowed_default") +
              "registration rejected: CP wrapper "

@@ -373,7 +373,7 @@ TEST_CASE("plugins: the two MoE archetypes") {
     // DeepSeek's differs from Qwen's in these members alone. Its detection key (the fingerprint's
     // router) and its merge key (router_kind) differ on purpose.
     famspec::MoeArchetype deepseek_expected = qwen_expected;
-    deepseek_expected.family = "deepseek_v3";
+    deepseek_expected.family = "";
     deepseek_expected.fingerprint.shared_experts = SharedExperts::additive;
     deepseek_expected.target_class = "DeepseekV3MoE";
     deepseek_expected.router_kind = MoeRouter::sigmoid_group;
@@ -384,6 +384,8 @@ TEST_CASE("plugins: the two MoE archetypes") {
     const auto* deepseek = registry.find_archetype(deepseek_expected.compute_factory);
     REQUIRE(deepseek != nullptr);
     CHECK(**deepseek == deepseek_expected);
+    // Generic: the framework's (no family's), as upstream declares it outside every family folder.
+    CHECK(deepseek->plugin == "components");
 
     // No archetype answers a fingerprint that no family registered.
     const famspec::MoeStructure unknown{MoeRouter::softmax_topk, SharedExperts::none,
@@ -396,6 +398,11 @@ TEST_CASE("plugins: CP wrappers and the compute functions that are not archetype
     const auto& registry = *shipped_registry();
     CHECK(sorted_keys(registry.cp_wrappers(), [](const auto& w) { return std::string(w->target); }) ==
           std::vector<std::string>{
+              // The framework's, no family's.
+              "hyper_parallel.distributed.context_parallel.wrappers.sdpa_hf_cp_wrapper",
+              "hyper_parallel.distributed.context_parallel.wrappers.sdpa_hf_hybrid_cp_wrapper",
+              "hyper_parallel.distributed.context_parallel.wrappers.sdpa_hf_load_balance_cp_wrapper",
+              "hyper_parallel.distributed.context_parallel.wrappers.sdpa_qkv_cp_wrapper",
               "hyper_parallel.models.deepseek_v3.adapter.distributed.context_parallel.mla_cp_wrapper",
               kDeepseekV32 + "distributed.context_parallel.deepseek_v32_dsa_attention_cp_wrapper",
               // Each deepseek_v41 wrapper under its module-level alias too.
@@ -429,6 +436,7 @@ TEST_CASE("plugins: CP wrappers and the compute functions that are not archetype
         {"qwen3_5_gdn_ulysses_cp_wrapper", "backend='eager', chunk_size=64"},
         {"qwen3_5_gdn_p2p_cp_wrapper", "backend='eager', chunk_size=64"},
         {"qwen3_moe_async_hybrid_cp_wrapper", "ulysses_degree"},
+        {"sdpa_hf_hybrid_cp_wrapper", "ulysses_degree"},
     };
     for (const auto& wrapper : registry.cp_wrappers()) {
         CAPTURE(wrapper->target);

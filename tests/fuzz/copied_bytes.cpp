@@ -56,7 +56,7 @@ std::uint64_t copied_bytes(const detail::StagingRegistrar::Declarations& declare
     std::uint64_t n = 0;
     for (const auto& f : declared.families) {
         n += site(f) + bytes(f->model_type) + bytes(f->architecture) + bytes(f->aliases) + bytes(f->directory_aliases) +
-             bytes(f->interface_blocks) + bytes(f->compute_functions);
+             bytes(f->interface_blocks) + bytes(f->compute_functions) + bytes(f.borrowed_cp_wrappers);
     }
     for (const auto& f : declared.factories) {
         n += site(f) + bytes(f->family) + bytes(f->target) + bytes(f->parameters) + bytes(f->runtime_only_reason);

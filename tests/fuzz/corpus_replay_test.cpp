@@ -31,7 +31,7 @@ constexpr const char* kBuildId = "101112131415161718191a1b1c1d1e1f20212223";
 constexpr const char* kValid = "build_id=101112131415161718191a1b1c1d1e1f20212223 tables=152";
 constexpr const char* kCorruptTable = "section";  // the answer must say that the section table is corrupt
 constexpr const char* kTablesNotReadOnly = "the .famspec_tables section is not read-only data";
-constexpr const char* kQwenBuildId = "build_id=068a5d90eb4cdb9ed1b7c0da499382faf1c556e9 tables=5760";
+constexpr const char* kQwenBuildId = "build_id=d858d50fd31e389912fbb576c118eb4e856ca242 tables=5792";
 
 const std::map<std::string, Expected> kElf = {
     {"valid.so", {"tables", kValid}},

@@ -73,36 +73,38 @@ const std::map<std::string, Expected> kOption = {
 const std::map<std::string, Expected> kLoader = {
     {"abi_4.so",
      {"error",
-      "compatibility: PLUGIN: has ABI major 4; the plugin is ABI 4.0; this core is ABI 5.0, "
-      "abi=5.0;format=2;word-bits=64;byte-order=little;compiler=gcc-12.2.0; rebuild it against famspec 0.1.0"}},
+      "compatibility: PLUGIN: has ABI major 4; the plugin is ABI 4.1; this core is ABI 5.1, "
+      "abi=5.1;format=2;word-bits=64;byte-order=little;compiler=gcc-12.2.0; rebuild it against famspec 0.1.0"}},
     {"abi_minor_newer.so",
      {"error",
-      "compatibility: PLUGIN: needs a newer core (ABI minor 1); the plugin is ABI 5.1; this core is ABI 5.0, "
-      "abi=5.0;format=2;word-bits=64;byte-order=little;compiler=gcc-12.2.0; use a famspec of ABI 5.1 or newer"}},
+      "compatibility: PLUGIN: needs a newer core (ABI minor 2); the plugin is ABI 5.2; this core is ABI 5.1, "
+      "abi=5.1;format=2;word-bits=64;byte-order=little;compiler=gcc-12.2.0; use a famspec of ABI 5.2 or newer"}},
     {"byte_order_swapped.so",
      {"error",
-      "compatibility: PLUGIN: has tables for another word size or byte order; the plugin is ABI 5.0, "
-      "abi=5.0;format=2;word-bits=64;byte-order=big;compiler=; this core is ABI 5.0, "
-      "abi=5.0;format=2;word-bits=64;byte-order=little;compiler=gcc-12.2.0; rebuild it against famspec 0.1.0"}},
-    {"components.so", {"value", "families=0 factories=0 cp_wrappers=0 archetypes=0 components=14"}},
+      "compatibility: PLUGIN: has tables for another word size or byte order; the plugin is ABI 5.1, "
+      "abi=5.1;format=2;word-bits=64;byte-order=big;compiler=; this core is ABI 5.1, "
+      "abi=5.1;format=2;word-bits=64;byte-order=little;compiler=gcc-12.2.0; rebuild it against famspec 0.1.0"}},
+    {"components.so", {"value", "families=0 factories=0 cp_wrappers=4 archetypes=1 components=15"}},
     // the copy bomb of corpus/tables in a real plugin file
     {"copy_bomb.so",
      {"error",
       "register: PLUGIN: refused: its rows name their strings and lists so often that copying them would take more "
-      "than 8 times its 5640-byte block"}},
-    {"deepseek_v3.so", {"value", "families=2 factories=4 cp_wrappers=1 archetypes=1 components=0"}},
+      "than 8 times its 5664-byte block"}},
+    {"deepseek_v3.so", {"value", "families=2 factories=4 cp_wrappers=1 archetypes=0 components=0"}},
     {"duplicate_family.so",
      {"error",
       "register: PLUGIN: registration rejected: family 'fuzz' registered twice (family fuzz and family fuzz)"}},
     {"empty.so", {"error", "manifest: PLUGIN: not a readable plugin: not an ELF file"}},
     {"format_1.so",
      {"error",
-      "compatibility: PLUGIN: has table format 1; the plugin is ABI 5.0, "
-      "abi=5.0;format=1;word-bits=64;byte-order=little;compiler=; this core is ABI 5.0, "
-      "abi=5.0;format=2;word-bits=64;byte-order=little;compiler=gcc-12.2.0; rebuild it against famspec 0.1.0"}},
+      "compatibility: PLUGIN: has table format 1; the plugin is ABI 5.1, "
+      "abi=5.1;format=1;word-bits=64;byte-order=little;compiler=; this core is ABI 5.1, "
+      "abi=5.1;format=2;word-bits=64;byte-order=little;compiler=gcc-12.2.0; rebuild it against famspec 0.1.0"}},
     {"kind_unknown.so",
      {"error",
       "register: PLUGIN: refused: its tables cannot be read: a table row gives a kind its type does not have"}},
+    // it borrows kimi_k3's CP wrappers, and loads without kimi_k3's plugin
+    {"kimi_linear.so", {"value", "families=1 factories=0 cp_wrappers=0 archetypes=0 components=0"}},
     {"machine_aarch64.so",
      {"error",
       "compatibility: PLUGIN: built for another machine; the plugin is AArch64, ELF64, little-endian; this core is "
@@ -148,39 +150,45 @@ const std::map<std::string, Expected> kLoader = {
 
 // The blocks of three shipped plugins, variants of qwen3_moe's and blocks built by make_table_seeds.py.
 const std::map<std::string, Expected> kTables = {
+    // qwen3_moe's block as ABI 5.0 wrote it: a 152-byte header; what a 5.1 header holds after it is not read
+    {"abi_5_0.bin", {"value", "families=1 factories=3 cp_wrappers=7 archetypes=1 components=0"}},
     {"aliases_outside.bin", {"error", "cannot be read: a table row names a string or list outside its array"}},
-    {"byte_size_below_header.bin", {"error", "cannot be read: a table block of 100 bytes in a section of 5760"}},
-    {"byte_size_past_section.bin", {"error", "cannot be read: a table block of 5768 bytes in a section of 5760"}},
-    {"chars_past_end.bin", {"error", "cannot be read: a table array lies outside the block of 5760 bytes"}},
-    {"components.bin", {"value", "families=0 factories=0 cp_wrappers=0 archetypes=0 components=14"}},
-    // 300 aliases naming the same 3000 characters: 900 KB to copy from a 5640-byte block
+    {"byte_size_below_header.bin", {"error", "cannot be read: a table block of 100 bytes in a section of 5792"}},
+    {"byte_size_past_section.bin", {"error", "cannot be read: a table block of 5800 bytes in a section of 5792"}},
+    {"chars_past_end.bin", {"error", "cannot be read: a table array lies outside the block of 5792 bytes"}},
+    {"components.bin", {"value", "families=0 factories=0 cp_wrappers=4 archetypes=1 components=15"}},
+    // 300 aliases naming the same 3000 characters: 900 KB to copy from a 5664-byte block
     {"copy_bomb.bin",
      {"error",
       "refused: its rows name their strings and lists so often that copying them would take more than 8 times its "
-      "5640-byte block"}},
+      "5664-byte block"}},
     // a parameter count of 2^32 - 1: offset + count * size computed without wrapping
-    {"count_wraps.bin", {"error", "cannot be read: a table array lies outside the block of 5760 bytes"}},
-    {"deepseek_v3.bin", {"value", "families=2 factories=4 cp_wrappers=1 archetypes=1 components=0"}},
+    {"count_wraps.bin", {"error", "cannot be read: a table array lies outside the block of 5792 bytes"}},
+    {"deepseek_v3.bin", {"value", "families=2 factories=4 cp_wrappers=1 archetypes=0 components=0"}},
     {"duplicate_family.bin", {"error", "rejected: family 'fuzz' registered twice (family fuzz and family fuzz)"}},
     {"format_1.bin", {"error", "cannot be read: table format 1, expected 2"}},
+    // the framework's CP wrappers, a range past the end of the CpWrapperRow array
+    {"framework_range_outside.bin", {"error", "cannot be read: a table row names a string or list outside its array"}},
     {"header_only.bin", {"value", "families=0 factories=0 cp_wrappers=0 archetypes=0 components=0"}},
     {"header_size_small.bin",
-     {"error", "cannot be read: a table header of 100 bytes in a section of 5760, expected at least 152"}},
+     {"error", "cannot be read: a table header of 100 bytes in a section of 5792, expected at least 152"}},
     {"kind_unknown.bin", {"error", "cannot be read: a table row gives a kind its type does not have"}},
+    // a family that borrows kimi_k3's CP wrappers: they are no claim and no CP wrapper of its own
+    {"kimi_linear.bin", {"value", "families=1 factories=0 cp_wrappers=0 archetypes=0 components=0"}},
     {"name_outside_chars.bin",
      {"error", "cannot be read: the plugin's name, version, description or compiler lies outside its characters"}},
     {"not_utf8.bin", {"error", "cannot be read: a string that is not UTF-8 (byte 0 of its strings)"}},
     {"nul_in_strings.bin", {"error", "cannot be read: a NUL byte at character 0 of its strings"}},
     {"one_family.bin", {"value", "families=1 factories=0 cp_wrappers=0 archetypes=0 components=0"}},
     {"overlong_utf8.bin", {"error", "cannot be read: a string that is not UTF-8 (byte 0 of its strings)"}},
-    {"parameters_unaligned.bin", {"error", "cannot be read: a table array lies outside the block of 5760 bytes"}},
+    {"parameters_unaligned.bin", {"error", "cannot be read: a table array lies outside the block of 5792 bytes"}},
     {"qwen3_moe.bin", {"value", "families=1 factories=3 cp_wrappers=7 archetypes=1 components=0"}},
     // the block is what byte_size says; the rest of the section is not read
     {"trailing_byte.bin", {"value", "families=1 factories=3 cp_wrappers=7 archetypes=1 components=0"}},
-    {"truncated_half.bin", {"error", "cannot be read: a table block of 5760 bytes in a section of 2880"}},
+    {"truncated_half.bin", {"error", "cannot be read: a table block of 5792 bytes in a section of 2896"}},
     // refused by stage compatibility before the check reads a header
     {"truncated_header.bin", {"error", "shorter than a table header"}},
-    {"truncated_last_byte.bin", {"error", "cannot be read: a table block of 5760 bytes in a section of 5759"}},
+    {"truncated_last_byte.bin", {"error", "cannot be read: a table block of 5792 bytes in a section of 5791"}},
 };
 
 }  // namespace

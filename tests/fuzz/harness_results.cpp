@@ -102,7 +102,7 @@ TableSection section_of(const std::string& bytes) {
 
 // Whether the file's table section passes TableView::check(), decided here without the loader.
 bool tables_readable(const ElfInfo& elf) {
-    if (!elf.is_elf || !elf.tables || elf.tables->size < sizeof(tables::TableHeader)) return false;
+    if (!elf.is_elf || !elf.tables || elf.tables->size < tables::kHeaderSizeAbi50) return false;
     const auto& header = *static_cast<const tables::TableHeader*>(elf.tables->data());
     return !tables::TableView(header, elf.tables->size).check();
 }
@@ -190,7 +190,7 @@ std::uint64_t copy_bound(std::uint64_t byte_size) { return detail::kCopyMultiple
 
 Answer tables_answer(const std::string& block, std::string& violation) {
     // The compatibility stage refuses a section shorter than a header before the check reads one.
-    if (block.size() < sizeof(tables::TableHeader)) return {"error", "shorter than a table header"};
+    if (block.size() < tables::kHeaderSizeAbi50) return {"error", "shorter than a table header"};
     const TableSection section = section_of(block);
     const auto& header = *static_cast<const tables::TableHeader*>(section.data());
     const tables::TableView view(header, section.size);

@@ -8,7 +8,8 @@ and truncated or corrupted.
 The files are committed; rerun this script only to change them (the expected outcome of every file
 is listed in harness_replay_test.cpp and corpus_replay_test.cpp). A block is the contents of the
 plugin file's `.famspec_tables` section, found through its section headers as the core finds it;
-nothing is loaded. The layout written here is famspec/sdk/table_layout.hpp's (ABI 5.0, format 2).
+nothing is loaded. The layout written here is famspec/sdk/table_layout.hpp's (ABI 5.1, format 2); one
+seed, abi_5_0.bin, is a real block with the shorter header of ABI 5.0, which a 5.1 core still reads.
 """
 import pathlib
 import struct
@@ -19,10 +20,13 @@ TABLES, ELF, LOADER = (HERE / "corpus" / name for name in ("tables", "elf", "loa
 FINDINGS = HERE / "findings"  # inputs that break a contract today: kept out of the corpora
 
 MAGIC = 0x35434550534D4146  # "FAMSPEC5"
-HEADER = 152  # sizeof(TableHeader)
+HEADER = 176  # sizeof(TableHeader)
+HEADER_ABI_5_0 = 152  # ABI 5.0's header: every field before the borrowed wrappers' Section
 # The arrays in the header's order (BlockRows), with each row's size.
 ROWS = {"literal": 32, "parameter": 64, "text": 8, "argument": 20, "factory": 64, "cp_wrapper": 24,
-        "archetype": 64, "source_block": 32, "family": 88, "component": 48, "char": 1}
+        "archetype": 64, "source_block": 32, "family": 88, "component": 48, "char": 1, "borrowed_cp_wrapper": 16}
+# After the arrays' Sections: the framework's archetypes and CP wrappers, as Ranges (first, count).
+FRAMEWORK_ARCHETYPES, FRAMEWORK_CP_WRAPPERS = 64 + 8 * len(ROWS), 64 + 8 * len(ROWS) + 8
 ARRAY = {name: index for index, name in enumerate(ROWS)}
 SECTION = ".famspec_tables"
 
@@ -69,9 +73,10 @@ def build(families, texts=(), factories=(), chars=b""):
             arrays[ARRAY[name]] = (at, count)
         body += data
         at += len(data)
-    header = struct.pack("<QHHIIHHII", MAGIC, 5, 0, HEADER, 0x01020304, 64, 0, 2, HEADER + len(body))
+    header = struct.pack("<QHHIIHHII", MAGIC, 5, 1, HEADER, 0x01020304, 64, 0, 2, HEADER + len(body))
     header += struct.pack("<8I", 0, 4, 0, 0, 0, 0, 0, 0)  # name: the first 4 characters
     header += b"".join(struct.pack("<II", *a) for a in arrays)
+    header += struct.pack("<4I", 0, 0, 0, 0)  # no framework archetypes or CP wrappers
     assert len(header) == HEADER
     return header + body
 
@@ -122,7 +127,16 @@ def block_variants(good):
         "name_outside_chars.bin": patched(good, 32, "<II", chars - 2, 8),
         "aliases_outside.bin": patched(good, families_at + 24, "<II", 0, 0x7FFFFFFF),
         "kind_unknown.bin": patched(good, params_at + 8, "<I", 0xFFFFFFFF),
+        # As a 5.0 plugin writes it: the header ends at 152 bytes, and what a 5.1 header would read as
+        # the borrowed wrappers' Section and the framework's ranges is not read.
+        "abi_5_0.bin": patched(good, 10, "<HI", 0, HEADER_ABI_5_0)[:HEADER_ABI_5_0] + b"\xff" * (HEADER - HEADER_ABI_5_0)
+                       + good[HEADER:],
     }
+
+
+def framework_variants(good):
+    """The framework's plugin (components): its ranges of archetypes and CP wrappers, broken."""
+    return {"framework_range_outside.bin": patched(good, FRAMEWORK_CP_WRAPPERS + 4, "<I", 0x10000)}
 
 
 def in_section(so, block):
@@ -148,7 +162,7 @@ def file_variants(so):
         "machine_aarch64.so": patched(so, 18, "<H", 183),
         "magic_other.so": in_section(so, patched(good, 0, "<B", 0x47)),
         "abi_4.so": in_section(so, patched(good, 8, "<H", 4)),
-        "abi_minor_newer.so": in_section(so, patched(good, 10, "<H", 1)),
+        "abi_minor_newer.so": in_section(so, patched(good, 10, "<H", 2)),
         "format_1.so": in_section(so, patched(good, 24, "<I", 1)),
         "byte_order_swapped.so": in_section(so, patched(good, 16, ">I", 0x01020304)),
         "not_utf8.so": in_section(so, block_variants(good)["not_utf8.bin"]),
@@ -165,11 +179,14 @@ def write(directory, name, data):
 
 def main():
     plugins = pathlib.Path(sys.argv[1])
-    real = {name: (plugins / f"famspec_{name}.so").read_bytes() for name in ("qwen3_moe", "deepseek_v3", "components")}
+    real = {name: (plugins / f"famspec_{name}.so").read_bytes()
+            for name in ("qwen3_moe", "deepseek_v3", "components", "kimi_linear")}
     for name, so in real.items():
         write(TABLES, f"{name}.bin", block_of(so))
         write(LOADER, f"{name}.so", so)
-    for name, data in {**block_variants(block_of(real["qwen3_moe"])), **built_blocks()}.items():
+    variants = {**block_variants(block_of(real["qwen3_moe"])), **framework_variants(block_of(real["components"])),
+                **built_blocks()}
+    for name, data in variants.items():
         write(FINDINGS if name == "family_name_per_factory.bin" else TABLES, name, data)
     qwen = real["qwen3_moe"]
     write(ELF, "real_qwen3_moe.so", qwen)

@@ -255,7 +255,7 @@ TEST_CASE("the installed package builds the out-of-tree example and the installe
     {  // --plugin-path
         const ProcessResult list = must_run(installed_cli(prefix, {"list", "--plugin-path", plugins.string()}));
         CHECK(contains(list.err, "plugin search path (--plugin-path): " + plugins.string() + "\n"));
-        CHECK(contains(list.out, "acme_moe  1.0.0    5.0  ok      acme_moe  famspec_acme_moe.so\n"));
+        CHECK(contains(list.out, "acme_moe  1.0.0    5.1  ok      acme_moe  famspec_acme_moe.so\n"));
         CHECK_FALSE(contains(list.out, "qwen3_moe"));
 
         const ProcessResult json =
@@ -311,7 +311,7 @@ TEST_CASE("the installed package builds the out-of-tree example and the installe
         options.environment["FAMSPEC_PLUGIN_PATH"] = plugins.string();
         const ProcessResult list = must_run(installed_cli(prefix, {"list"}), options);
         CHECK(contains(list.err, "plugin search path (FAMSPEC_PLUGIN_PATH): " + plugins.string() + "\n"));
-        CHECK(contains(list.out, "acme_moe  1.0.0    5.0  ok      acme_moe  famspec_acme_moe.so\n"));
+        CHECK(contains(list.out, "acme_moe  1.0.0    5.1  ok      acme_moe  famspec_acme_moe.so\n"));
         const ProcessResult show = must_run(installed_cli(prefix, {"show", "AcmeMoeForCausalLM"}), options);
         CHECK(show.out.starts_with("family acme_moe\n"));
         CHECK(contains(show.out, "  plugin:            acme_moe (" + plugin.string() + ")\n"));
@@ -333,11 +333,11 @@ TEST_CASE("the installed package builds the out-of-tree example and the installe
         const std::string acme = line_with(list.out, installed.string());
         CHECK(acme.ends_with(installed.string()));  // the path may hold spaces: it is the last column
         CHECK(fields_of(acme.substr(0, acme.find(installed.string()))) ==
-              std::vector<std::string>{"acme_moe", "1.0.0", "5.0", "ok", "acme_moe"});
+              std::vector<std::string>{"acme_moe", "1.0.0", "5.1", "ok", "acme_moe"});
         const auto qwen = fields_of(line_with(list.out, "famspec_qwen3_moe.so"));
         REQUIRE(qwen.size() >= 5);
         CHECK(std::vector<std::string>(qwen.begin(), qwen.begin() + 5) ==
-              std::vector<std::string>{"qwen3_moe", "1.0.0", "5.0", "ok", "qwen3_moe"});
+              std::vector<std::string>{"qwen3_moe", "1.0.0", "5.1", "ok", "qwen3_moe"});
     }
 }
 
@@ -385,7 +385,7 @@ TEST_CASE("famspec new-family writes a project that builds against the installed
     copy_plugin(build / "plugins/famspec_granite_moe.so", plugins);
 
     const ProcessResult list = must_run(installed_cli(prefix, {"list", "--plugin-path", plugins.string()}));
-    CHECK(contains(list.out, "granite_moe  0.1.0    5.0  ok      granite_moe  famspec_granite_moe.so\n"));
+    CHECK(contains(list.out, "granite_moe  0.1.0    5.1  ok      granite_moe  famspec_granite_moe.so\n"));
     const ProcessResult show =
         must_run(installed_cli(prefix, {"show", "GraniteMoeForCausalLM", "--plugin-path", plugins.string()}));
     CHECK(show.out.starts_with("family granite_moe\n  architecture:      GraniteMoeForCausalLM\n"));
@@ -461,7 +461,7 @@ TEST_CASE("a family built with clang++ loads into the GCC-built famspec and answ
     const fs::path clang_plugins = scratch / "clang plugins";
     const fs::path clang_plugin = copy_plugin(clang_build / "plugins/famspec_clang_moe.so", clang_plugins);
     const ProcessResult list = must_run(installed_cli(prefix, {"list", "--plugin-path", clang_plugins.string()}));
-    CHECK(contains(list.out, "clang_moe  0.1.0    5.0  ok      clang_moe  famspec_clang_moe.so\n"));
+    CHECK(contains(list.out, "clang_moe  0.1.0    5.1  ok      clang_moe  famspec_clang_moe.so\n"));
     // The compiler is recorded, never compared: nothing to note.
     CHECK_FALSE(contains(list.err, "built differently"));
 

@@ -185,7 +185,7 @@ TEST_CASE("a block's manifest is its header's identity and the keys of its rows"
     expected.abi_major = famspec::kAbiMajor;
     expected.abi_minor = famspec::kAbiMinor;
     expected.table_bytes = sizeof(kToy);
-    expected.fingerprint = "abi=5.0;format=2;word-bits=" + std::to_string(sizeof(void*) * 8) +
+    expected.fingerprint = "abi=5.1;format=2;word-bits=" + std::to_string(sizeof(void*) * 8) +
                            ";byte-order=" + (std::endian::native == std::endian::big ? "big" : "little") +
                            ";compiler=toy-cc-1";
     expected.families = {{"toy_dense", "ToyDenseForCausalLM", {}, {}},

@@ -45,11 +45,13 @@ static_assert(plain(RowTypes<TableHeader, Range, Section>{}));
 // A compiled block too: the header gives each array's offsetof.
 static_assert(std::is_trivially_copyable_v<decltype(kToy)> && std::is_standard_layout_v<decltype(kToy)>);
 
-// The row types, in their order in the block: the arrays of 8-byte rows first, the characters last.
-static_assert(std::is_same_v<BlockRows, RowTypes<LiteralRow, ParameterRow, Text, ArgumentRow, FactoryRow, CpWrapperRow,
-                                                 ArchetypeRow, SourceBlockRow, FamilyRow, ComponentRow, char>>);
+// The row types, in their order in the block: the arrays of 8-byte rows first, the characters, then
+// the array ABI 5.1 added, so that every 5.0 array keeps its index.
+static_assert(std::is_same_v<
+              BlockRows, RowTypes<LiteralRow, ParameterRow, Text, ArgumentRow, FactoryRow, CpWrapperRow, ArchetypeRow,
+                                  SourceBlockRow, FamilyRow, ComponentRow, char, BorrowedCpWrapperRow>>);
 static_assert(kArrayOf<LiteralRow> == 0 && kArrayOf<FamilyRow> == 8 && kArrayOf<ComponentRow> == 9 &&
-              kArrayOf<char> == 10 && BlockRows::count == 11);
+              kArrayOf<char> == 10 && kArrayOf<BorrowedCpWrapperRow> == 11 && BlockRows::count == 12);
 
 // Fixed sizes and alignments: a compiler or standard library that laid a row out otherwise would
 // write a block the core reads wrongly, so it does not compile this test.
@@ -61,7 +63,7 @@ static_assert(laid_out<Text>(8, 4) && laid_out<Range>(8, 4) && laid_out<Section>
 static_assert(laid_out<LiteralRow>(32, 8) && laid_out<ParameterRow>(64, 8));
 static_assert(laid_out<ArgumentRow>(20, 4) && laid_out<FactoryRow>(64, 4) && laid_out<CpWrapperRow>(24, 4));
 static_assert(laid_out<ArchetypeRow>(64, 4) && laid_out<SourceBlockRow>(32, 4) && laid_out<FamilyRow>(88, 4));
-static_assert(laid_out<ComponentRow>(48, 4) && laid_out<TableHeader>(152, 8));
+static_assert(laid_out<ComponentRow>(48, 4) && laid_out<BorrowedCpWrapperRow>(16, 4) && laid_out<TableHeader>(176, 8));
 static_assert(offsetof(LiteralRow, integer) == 8 && offsetof(LiteralRow, real) == 16 &&
               offsetof(LiteralRow, string) == 24);
 static_assert(offsetof(ParameterRow, literal) == 16 && offsetof(ParameterRow, allowed) == 56);
@@ -94,7 +96,10 @@ static_assert(offsetof(TableHeader, byte_order) == 16 && offsetof(TableHeader, w
               offsetof(TableHeader, format) == 24 && offsetof(TableHeader, byte_size) == 28 &&
               offsetof(TableHeader, name) == 32 && offsetof(TableHeader, compiler) == 56 &&
               offsetof(TableHeader, arrays) == 64);
-static_assert(famspec::kAbiMajor == 5 && famspec::kAbiMinor == 0 && kTableFormat == 2);
+// ABI 5.1 appends to ABI 5.0's 152 bytes: the borrowed wrappers' Section, then the framework's ranges.
+static_assert(kHeaderSizeAbi50 == 152 && offsetof(TableHeader, archetypes) == 160 &&
+              offsetof(TableHeader, cp_wrappers) == 168);
+static_assert(famspec::kAbiMajor == 5 && famspec::kAbiMinor == 1 && kTableFormat == 2);
 static_assert(kByteOrderMark == 0x01020304 && kWordBits == sizeof(void*) * 8);
 // The magic's bytes, lowest first, spell FAMSPEC5.
 constexpr bool magic_spells(std::string_view word) {
@@ -111,7 +116,7 @@ static_assert(std::string_view(famspec::kTableSection) == ".famspec_tables" &&
 constexpr const auto& kQwen3 = famspec_plugin_tables;
 constexpr const TableHeader& kQwen3Header = kQwen3.header;
 static_assert(kQwen3Header.magic == 0x3543455053'4d4146ULL && kQwen3Header.abi_major == 5 &&
-              kQwen3Header.abi_minor == 0);
+              kQwen3Header.abi_minor == 1);
 static_assert(kQwen3Header.header_size == sizeof(TableHeader) && kQwen3Header.byte_order == 0x01020304 &&
               kQwen3Header.word_bits == sizeof(void*) * 8 && kQwen3Header.reserved == 0 && kQwen3Header.format == 2);
 static_assert(kQwen3Header.byte_size == sizeof(kQwen3));
@@ -415,7 +420,7 @@ TEST_CASE("a compiled block starts with the fixed prefix every core reads first,
     std::memcpy(&abi_major, bytes + 8, sizeof abi_major);
     std::memcpy(&abi_minor, bytes + 10, sizeof abi_minor);
     CHECK(abi_major == 5);
-    CHECK(abi_minor == 0);
+    CHECK(abi_minor == 1);
     if constexpr (std::endian::native == std::endian::little) {
         CHECK(std::string_view(reinterpret_cast<const char*>(bytes), 8) == "FAMSPEC5");
     }
@@ -499,12 +504,12 @@ TEST_CASE("a block whose header does not describe it is refused, naming what is 
     }
     SUBCASE("a header smaller than this reader's") {
         auto block = kSmall;
-        block.header.header_size = sizeof(TableHeader) - 8;
+        block.header.header_size = kHeaderSizeAbi50 - 8;
         CHECK(verdict(block) == "a table header of 144 bytes in a section of " + std::to_string(sizeof(block)) +
                                     ", expected at least 152");
     }
     SUBCASE("a section smaller than the header") {
-        CHECK(verdict(TableView(kSmall.header, sizeof(TableHeader) - 1)) ==
+        CHECK(verdict(TableView(kSmall.header, kHeaderSizeAbi50 - 1)) ==
               "a table section of 151 bytes, shorter than its header's 152");
     }
     SUBCASE("a block larger than its section") {
@@ -515,7 +520,7 @@ TEST_CASE("a block whose header does not describe it is refused, naming what is 
     SUBCASE("a block that ends inside its header") {
         auto block = kSmall;
         block.header.byte_size = sizeof(TableHeader) - 1;
-        CHECK(verdict(block) == "a table block of 151 bytes in a section of " + std::to_string(sizeof(block)));
+        CHECK(verdict(block) == "a table block of 175 bytes in a section of " + std::to_string(sizeof(block)));
     }
 }
 

@@ -36,7 +36,7 @@ def test_the_framework_plugin_declares_every_component_the_package_names():
                      "PipelinedMhcModule", "SharedCompressedDSAAttention", "SwiGLUMLP", "ChunkedSwiGLUMLP",
                      "HeadChunkGQAAttention"]
     framework = read_framework(tree)
-    assert framework.todos == [] and framework.undeclared == []
+    assert framework.todos == []
     shared = next(c for c in framework.components if c.name == "SharedExpert")
     assert (shared.package, shared.submodule, str(shared.site)) == (
         "hyper_parallel.components.modules", "shared_expert", "hyper_parallel/components/modules/shared_expert.py:18")
@@ -258,32 +258,38 @@ def test_two_layouts_that_share_some_factories_say_which_layout_lacks_one(tree, 
          "the family declares")]
 
 
-def test_framework_archetypes_and_cp_wrappers_are_named_and_not_declared(tree, tmp_path, capsys):
+def test_the_framework_declares_the_archetypes_and_cp_wrappers_of_no_family(tree, tmp_path):
     """As upstream lays it out: no family folder defines DeepseekV3MoE, and the framework's CP wrappers
-    live in hyper_parallel/distributed/context_parallel/wrappers.py. No plugin row can hold them."""
-    tree.path("hyper_parallel/models/deepseek_v3/model.py").unlink()
+    live in hyper_parallel/distributed/context_parallel/wrappers.py: the framework's plugin declares them
+    at its top level, each once, and no family's plugin does."""
     rel = "hyper_parallel/distributed/context_parallel/wrappers.py"
-    tree.path(rel).write_text(
-        "def sdpa_hf_load_balance_cp_wrapper(target_module, mesh, tp_mesh, cp_mesh, ep_mesh):\n"
-        "    raise NotImplementedError('fixture')\n\n\n"
-        "def _split_sequence(hidden):\n"
-        "    return hidden\n\n\n"
-        "sdpa_hf_balanced_cp_wrapper = sdpa_hf_load_balance_cp_wrapper\n", encoding="utf-8")
+    with open(tree.path(rel), "a", encoding="utf-8") as handle:
+        handle.write("\n\nsdpa_hf_balanced_cp_wrapper = sdpa_hf_load_balance_cp_wrapper\n")
     framework = read_framework(SourceTree(tree.root))
-    why = "belongs to no family, and a plugin declares archetypes and CP wrappers only inside a family"
+    assert [(str(a.site), a.target_class, a.compute_factory) for a in framework.archetypes] == [
+        ("hyper_parallel/distributed/expert_parallel/archetypes.py:26", "DeepseekV3MoE",
+         "hyper_parallel.distributed.expert_parallel.recipes.deepseekv3_ep_compute_fn")]
     context_parallel = "hyper_parallel.distributed.context_parallel.wrappers"
-    assert [(str(site), target, reason) for site, target, reason in framework.undeclared] == [
-        ("hyper_parallel/distributed/expert_parallel/archetypes.py:26",
-         "hyper_parallel.distributed.expert_parallel.recipes.deepseekv3_ep_compute_fn", f"the MoE archetype {why}"),
-        (f"{rel}:1", f"{context_parallel}.sdpa_hf_load_balance_cp_wrapper", f"the CP wrapper {why}"),
-        (f"{rel}:9", f"{context_parallel}.sdpa_hf_balanced_cp_wrapper", f"the CP wrapper {why}"),
+    assert [(str(w.site), w.target[len(context_parallel) + 1:], [p.name for p in w.options])
+            for w in framework.cp_wrappers] == [
+        (f"{rel}:17", "sdpa_qkv_cp_wrapper", []),
+        (f"{rel}:22", "sdpa_hf_cp_wrapper", []),
+        (f"{rel}:27", "sdpa_hf_load_balance_cp_wrapper", []),
+        (f"{rel}:32", "sdpa_hf_hybrid_cp_wrapper", ["ulysses_degree"]),
+        (f"{rel}:36", "sdpa_hf_balanced_cp_wrapper", []),
     ]
-    code = main(["--source-root", str(tree.root), "--framework", "--out", str(tmp_path / "components")])
-    err = capsys.readouterr().err
-    assert code == 0
-    assert err.splitlines()[0] == (f"famspec sync: hyper_parallel/distributed/expert_parallel/archetypes.py:26: "
-                                   "hyper_parallel.distributed.expert_parallel.recipes.deepseekv3_ep_compute_fn: the "
-                                   f"MoE archetype {why}; not declared")
+    assert framework.todos == []
+    out = tmp_path / "components"
+    assert main(["--source-root", str(tree.root), "--framework", "--out", str(out)]) == 0
+    plugin = (out / "plugin.cpp").read_text(encoding="utf-8")
+    assert ('        .archetypes = {\n'
+            '            {.fingerprint = {.router = MoeRouter::topk_router_module, .shared_experts = '
+            'SharedExperts::additive, .expert_storage = ExpertStorage::batched_parameters},\n') in plugin
+    assert ('        .cp_wrappers = {\n'
+            f'            {{.target = "{context_parallel}.sdpa_qkv_cp_wrapper",\n'
+            f'             .where = "{rel}:17"}},\n') in plugin
+    assert (f'            {{.target = "{context_parallel}.sdpa_hf_hybrid_cp_wrapper",\n'
+            '             .options = {param("ulysses_degree")},\n') in plugin
 
 
 def test_a_function_or_constant_the_package_imports_is_no_component(tree):
@@ -294,3 +300,42 @@ def test_a_function_or_constant_the_package_imports_is_no_component(tree):
                  "import SharedExpert\n", "import EXPERT_ACTIVATIONS, SharedExpert, fuse_experts\n")
     names = [name for name, _ in exported(SourceTree(tree.root))]
     assert "SharedExpert" in names and "EXPERT_ACTIVATIONS" not in names and "fuse_experts" not in names
+
+
+QWEN3_5_CP = "hyper_parallel.models.qwen3_5.adapter.distributed.context_parallel"
+
+
+def test_a_family_borrowing_another_familys_cp_module_declares_its_wrappers_as_borrowed(tree, tmp_path, sync,
+                                                                                        declarations):
+    """A fork of upstream (2b589a2f): qwen3_5_moe's context_parallel provider is qwen3_5's module. Its plugin
+    lists the wrappers as borrowed, so they answer for it under --strict; qwen3_5's plugin alone declares
+    (and claims) them."""
+    rel = "hyper_parallel/models/qwen3_5_moe/adapter/registration.py"
+    tree.replace(rel, "from hyper_parallel.models.registry import register_model_adapter\n",
+                 "from hyper_parallel.models.registry import register_model_adapter\n\n\n"
+                 "def _load_context_parallel():\n"
+                 f"    from {QWEN3_5_CP.rsplit('.', 1)[0]} import context_parallel\n"
+                 "    return context_parallel\n")
+    tree.replace(rel, '        architecture="Qwen3_5MoeForConditionalGeneration",\n',
+                 '        architecture="Qwen3_5MoeForConditionalGeneration",\n'
+                 "        context_parallel=_load_context_parallel,\n")
+    family = read_family(tree.root, "qwen3_5_moe", declarations)
+    cp = "hyper_parallel/models/qwen3_5/adapter/distributed/context_parallel.py"
+    assert [(target, str(site)) for target, site in family.borrowed_cp_wrappers] == [
+        (f"{QWEN3_5_CP}.qwen3_5_gdn_ulysses_cp_wrapper", f"{cp}:7"),
+        (f"{QWEN3_5_CP}.qwen3_5_gdn_p2p_cp_wrapper", f"{cp}:13"),
+    ]
+    assert (family.cp_wrappers, family.todos) == ([], [])
+    out = tmp_path / "qwen3_5_moe"
+    assert sync(tree.root, "qwen3_5_moe", out)[0] == 0
+    plugin = (out / "plugin.cpp").read_text(encoding="utf-8")
+    assert ('             .borrowed_cp_wrappers = {\n'
+            f'                 // {cp}:7\n'
+            f'                 "{QWEN3_5_CP}.qwen3_5_gdn_ulysses_cp_wrapper",\n'
+            f'                 // {cp}:13\n'
+            f'                 "{QWEN3_5_CP}.qwen3_5_gdn_p2p_cp_wrapper",\n'
+            '             }},\n') in plugin
+    assert ".cp_wrappers" not in plugin
+    # The lender's plugin still declares them, as its own.
+    lender = read_family(tree.root, "qwen3_5", declarations)
+    assert [w.target for w in lender.cp_wrappers] == [t for t, _ in family.borrowed_cp_wrappers]

@@ -10,7 +10,9 @@ import pytest
 
 from conftest import RUNTIME, snapshot
 from famspec.audit import run_audit
+from famspec.source.source_tree import SourceTree
 from famspec.sync import read_family
+from famspec.sync.framework import read_framework
 
 MODELS = "hyper_parallel.models"
 QWEN_REGISTRATION = "hyper_parallel/models/qwen3_moe/adapter/registration.py"
@@ -147,13 +149,16 @@ def test_an_archetype_belongs_to_the_family_that_defines_it_not_to_a_name_prefix
     # Qwen3MoeSparseMoeBlock starts like qwen3's name; it is still not qwen3's.
     qwen3 = read_family(RUNTIME, "qwen3", declarations)
     assert (qwen3.archetypes, [f.component for f in qwen3.factories]) == ([], ["RMSNorm", "GQAAttention", "SwiGLUMLP"])
-    # A generic compute factory: the family whose folder defines the target class owns it.
-    assert [a.target_class for a in read_family(RUNTIME, "deepseek_v3", declarations).archetypes] == ["DeepseekV3MoE"]
-    assert read_family(RUNTIME, "deepseek_v32", declarations).archetypes == []
-    tree.path("hyper_parallel/models/deepseek_v3/model.py").rename(tree.path("hyper_parallel/models/deepseek_v32/model.py"))
+    # A generic compute factory: as upstream lays it out, no family folder defines DeepseekV3MoE, so it
+    # is the framework's; a family whose folder defines the target class owns it.
+    assert read_family(RUNTIME, "deepseek_v3", declarations).archetypes == []
+    assert [a.target_class for a in read_framework(SourceTree(RUNTIME)).archetypes] == ["DeepseekV3MoE"]
+    tree.path("hyper_parallel/models/deepseek_v32/model.py").write_text(
+        "class DeepseekV3MoE:\n    pass\n", encoding="utf-8")
     assert read_family(tree.root, "deepseek_v3", declarations).archetypes == []
     assert [a.target_class for a in read_family(tree.root, "deepseek_v32", declarations).archetypes] == [
         "DeepseekV3MoE"]
+    assert read_framework(SourceTree(tree.root)).archetypes == []
 
 
 def test_a_registration_file_with_two_identities_is_one_plugin(tmp_path, sync):

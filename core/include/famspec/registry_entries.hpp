@@ -48,6 +48,9 @@ struct RegisteredFamily : Registered<FamilyAdapter> {
     // The modules that hold its replacement factories, sorted: those it declared (each factory then
     // resolves under every one of them), or else the modules its factory targets live in.
     std::vector<std::string> provider_modules;
+    // Targets of CP wrappers another family declares that answer for this family too (its
+    // context-parallel provider is that family's module), sorted.
+    std::vector<std::string> borrowed_cp_wrappers;
 };
 
 // How a spelling was matched to a family, for `resolve --explain` (Registry::explain_family).

@@ -65,14 +65,15 @@ std::optional<PluginError> check_compatibility(const Candidate& candidate) {
             candidate, core, plugin, "needs a newer core (ABI minor " + std::to_string(prefix.abi_minor) + ")",
             "use a famspec of ABI " + std::to_string(kAbiMajor) + "." + std::to_string(prefix.abi_minor) + " or newer");
     }
-    if (block.size < sizeof(TableHeader)) {
+    // Every minor of this major has at least ABI 5.0's header; the fields read here are all in it.
+    if (block.size < tables::kHeaderSizeAbi50) {
         return refused(candidate, core, plugin,
                        "has a table header of " + std::to_string(block.size) + " bytes, shorter than this ABI's " +
-                           std::to_string(sizeof(TableHeader)),
+                           std::to_string(tables::kHeaderSizeAbi50),
                        rebuild);
     }
     TableHeader header;
-    std::memcpy(&header, block.data(), sizeof header);
+    std::memcpy(static_cast<void*>(&header), block.data(), tables::kHeaderSizeAbi50);
     const std::string built = build_fingerprint(header.abi_major, header.abi_minor, header.format, header.word_bits,
                                                 header.byte_order != tables::kByteOrderMark ? !host_big : host_big, "");
     const std::string plugin_side = abi_side(prefix.abi_major, prefix.abi_minor) + ", " + built;

@@ -87,21 +87,32 @@ json::object archetype_json(const Registered<MoeArchetype>& a) {
                   {"options", parameters_json(a->options)}});
 }
 
+// The CP wrappers of one family, or the framework's for an empty model_type.
+json::array wrappers_json(const Registry& registry, std::string_view model_type) {
+    json::array wrappers;
+    for (const auto* w : of_family(registry.cp_wrappers(), model_type, [](const auto& x) { return x.target; })) {
+        wrappers.push_back(sited(*w, {{"target", (*w)->target}, {"options", parameters_json((*w)->options)}}));
+    }
+    return wrappers;
+}
+
+json::array archetypes_json(const Registry& registry, std::string_view model_type) {
+    json::array archetypes;
+    for (const auto* a :
+         of_family(registry.archetypes(), model_type, [](const auto& x) { return x.compute_factory; })) {
+        archetypes.push_back(archetype_json(*a));
+    }
+    return archetypes;
+}
+
 json::object family_json(const Registry& registry, const RegisteredFamily& family) {
     const std::string_view model_type = family->model_type;
     json::array factories;
     for (const auto* f : of_family(registry.factories(), model_type, [](const auto& x) { return x.target; })) {
         factories.push_back(factory_json(*f));
     }
-    json::array wrappers;
-    for (const auto* w : of_family(registry.cp_wrappers(), model_type, [](const auto& x) { return x.target; })) {
-        wrappers.push_back(sited(*w, {{"target", (*w)->target}, {"options", parameters_json((*w)->options)}}));
-    }
-    json::array archetypes;
-    for (const auto* a :
-         of_family(registry.archetypes(), model_type, [](const auto& x) { return x.compute_factory; })) {
-        archetypes.push_back(archetype_json(*a));
-    }
+    json::array wrappers = wrappers_json(registry, model_type);
+    json::array archetypes = archetypes_json(registry, model_type);
     std::vector<std::string> computes(family->compute_functions.begin(), family->compute_functions.end());
     std::sort(computes.begin(), computes.end());
     return json::object{{"model_type", model_type},
@@ -113,6 +124,7 @@ json::object family_json(const Registry& registry, const RegisteredFamily& famil
                         {"where", family.where},
                         {"factories", std::move(factories)},
                         {"cp_wrappers", std::move(wrappers)},
+                        {"borrowed_cp_wrappers", string_array(family.borrowed_cp_wrappers)},
                         {"compute_functions", string_array(computes)},
                         {"archetypes", std::move(archetypes)}};
 }
@@ -161,7 +173,9 @@ std::string describe_registry_json(const Registry& registry) {
     return canonical_json(json::object{{"format", 1},
                                        {"plugins", std::move(plugin_list)},
                                        {"families", std::move(family_list)},
-                                       {"components", std::move(component_list)}});
+                                       {"components", std::move(component_list)},
+                                       {"archetypes", archetypes_json(registry, {})},
+                                       {"cp_wrappers", wrappers_json(registry, {})}});
 }
 
 }  // namespace famspec

@@ -95,7 +95,7 @@ void StagingRegistrar::add_family(FamilyAdapter family, std::string_view where) 
         fail("a family (" + std::string(where) + ") has an empty model_type or architecture");
         return;
     }
-    RegisteredFamily staged{stage(std::move(family), where), {}, {}, {}};
+    RegisteredFamily staged{stage(std::move(family), where), {}, {}, {}, {}};
     staged.spellings = detail::family_spellings(staged->model_type, staged->architecture, staged->aliases);
     staged.directory_keys = detail::directory_keys(staged->directory_aliases);
     if (const auto at = indexed(family_by_model_type_, std::string(staged->model_type))) {
@@ -221,7 +221,8 @@ void StagingRegistrar::add_archetype(MoeArchetype archetype, std::string_view wh
     if (archetype.compute_factory.empty() || archetype.target_class.empty()) {
         return fail(what + " (" + std::string(where) + ") needs a target_class and a compute factory");
     }
-    if (family_named(archetype.family) == nullptr) {
+    // An archetype of no family is the framework's (ABI 5.1): it answers under any family.
+    if (!archetype.family.empty() && family_named(archetype.family) == nullptr) {
         return fail(what + " (" + std::string(where) + ") names family " + single_quoted(archetype.family) +
                     ", which this plugin does not register");
     }
@@ -248,7 +249,11 @@ void StagingRegistrar::add_cp_wrapper(CpWrapper wrapper, std::string_view where)
         return fail(what + " registered twice (" + declared_.cp_wrappers[*at].where + " and " + std::string(where) +
                     ")");
     }
-    if (!check_family_target("CP wrapper", wrapper.target, wrapper.family, where)) return;
+    // A CP wrapper of no family is the framework's (ABI 5.1), wherever it lives.
+    if (wrapper.target.empty()) return fail(what + " (" + std::string(where) + ") has no target");
+    if (!wrapper.family.empty() && !check_family_target("CP wrapper", wrapper.target, wrapper.family, where)) {
+        return;
+    }
     check_parameters(what, wrapper.options, where);
     cp_wrapper_by_target_.emplace(target, declared_.cp_wrappers.size());
     declared_.cp_wrappers.push_back(stage(std::move(wrapper), where));
@@ -273,6 +278,27 @@ void StagingRegistrar::add_component(Component component, std::string_view where
     }
     component_by_path_.emplace(key, declared_.components.size());
     declared_.components.push_back(stage(std::move(component), where));
+}
+
+void StagingRegistrar::add_borrowed_cp_wrapper(std::string_view family, std::string_view target,
+                                               std::string_view where) {
+    const std::string what = "borrowed CP wrapper " + single_quoted(target);
+    if (target.empty()) return fail("a borrowed CP wrapper (" + std::string(where) + ") has no target");
+    const auto at = indexed(family_by_model_type_, std::string(family));
+    if (!at) {
+        return fail(what + " (" + std::string(where) + ") names family " + single_quoted(family) +
+                    ", which this plugin does not register");
+    }
+    if (const auto own = indexed(cp_wrapper_by_target_, std::string(target))) {
+        return fail(what + " (" + std::string(where) + ") is declared by this plugin too (" +
+                    declared_.cp_wrappers[*own].where + "): a family borrows only another plugin's wrapper");
+    }
+    auto& borrowed = declared_.families[*at].borrowed_cp_wrappers;
+    const auto place = std::lower_bound(borrowed.begin(), borrowed.end(), target);
+    if (place != borrowed.end() && *place == target) {
+        return fail(what + " borrowed twice by family " + single_quoted(family) + " (" + std::string(where) + ")");
+    }
+    borrowed.insert(place, std::string(target));
 }
 
 }  // namespace famspec::detail

@@ -23,6 +23,8 @@ public:
     void add_cp_wrapper(CpWrapper wrapper, std::string_view where);
     void add_component(Component component, std::string_view where);
     void add_provider_module(std::string_view family, std::string_view module, std::string_view where);
+    // A CP wrapper of another plugin's family that answers for `family` too; it claims nothing.
+    void add_borrowed_cp_wrapper(std::string_view family, std::string_view target, std::string_view where);
 
     const std::vector<std::string>& errors() const { return errors_; }
     // The staged declarations, handed over once the plugin has passed every stage.

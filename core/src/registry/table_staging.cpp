@@ -1,6 +1,7 @@
 #include "registry/table_staging.hpp"
 
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -105,6 +106,29 @@ public:
     }
 };
 
+// A family's CP wrappers and archetypes, or the framework's when `family` is empty.
+void stage_strategies(const Reader& read, const std::string& family, std::span<const CpWrapperRow> wrappers,
+                      std::span<const ArchetypeRow> archetypes, StagingRegistrar& registrar) {
+    const std::string owner = family.empty() ? "the framework" : "family " + family;
+    std::size_t position = 0;
+    for (const CpWrapperRow& wrapper : wrappers) {
+        ++position;
+        read.charge(family.size());
+        const std::string at =
+            read.where(wrapper.where, [&] { return owner + ", CP wrapper " + std::to_string(position); });
+        registrar.add_cp_wrapper(
+            {.family = family, .target = read.text(wrapper.target), .options = read.parameters(wrapper.options)}, at);
+    }
+    position = 0;
+    for (const ArchetypeRow& archetype : archetypes) {
+        ++position;
+        read.charge(family.size());
+        const std::string at =
+            read.where(archetype.where, [&] { return owner + ", archetype " + std::to_string(position); });
+        registrar.add_archetype(read.archetype(family, archetype), at);
+    }
+}
+
 // The family, its providers, then its declarations: a provider must be known before a factory is checked.
 void stage_family(const Reader& read, const FamilyRow& row, StagingRegistrar& registrar) {
     const std::string family = read.text(row.model_type);
@@ -126,23 +150,8 @@ void stage_family(const Reader& read, const FamilyRow& row, StagingRegistrar& re
             read.where(factory.where, [&] { return "family " + family + ", factory " + std::to_string(position); });
         registrar.add_factory(read.factory(family, factory), at);
     }
-    position = 0;
-    for (const CpWrapperRow& wrapper : read.rows<CpWrapperRow>(row.cp_wrappers)) {
-        ++position;
-        read.charge(family.size());
-        const std::string at =
-            read.where(wrapper.where, [&] { return "family " + family + ", CP wrapper " + std::to_string(position); });
-        registrar.add_cp_wrapper(
-            {.family = family, .target = read.text(wrapper.target), .options = read.parameters(wrapper.options)}, at);
-    }
-    position = 0;
-    for (const ArchetypeRow& archetype : read.rows<ArchetypeRow>(row.archetypes)) {
-        ++position;
-        read.charge(family.size());
-        const std::string at =
-            read.where(archetype.where, [&] { return "family " + family + ", archetype " + std::to_string(position); });
-        registrar.add_archetype(read.archetype(family, archetype), at);
-    }
+    stage_strategies(read, family, read.rows<CpWrapperRow>(row.cp_wrappers), read.rows<ArchetypeRow>(row.archetypes),
+                     registrar);
 }
 
 void stage_component(const Reader& read, const ComponentRow& row, StagingRegistrar& registrar) {
@@ -162,6 +171,19 @@ void stage_tables(const TableView& view, CopyBudget& budget, StagingRegistrar& r
     const Reader read(view, budget);
     for (const FamilyRow& family : view.families()) stage_family(read, family, registrar);
     for (const ComponentRow& component : view.components()) stage_component(read, component, registrar);
+    const TableHeader& header = view.header();
+    stage_strategies(read, {}, read.rows<CpWrapperRow>(header.cp_wrappers), read.rows<ArchetypeRow>(header.archetypes),
+                     registrar);
+    // After every family and CP wrapper of the plugin: a borrowed wrapper names one of its families,
+    // and none of its own wrappers.
+    std::size_t position = 0;
+    for (const BorrowedCpWrapperRow& borrowed : view.borrowed_cp_wrappers()) {
+        ++position;
+        const std::string family = read.text(borrowed.family);
+        registrar.add_borrowed_cp_wrapper(family, read.text(borrowed.target), read.where({}, [&] {
+            return "family " + family + ", borrowed CP wrapper " + std::to_string(position);
+        }));
+    }
 }
 
 }  // namespace famspec::detail

@@ -2,6 +2,8 @@
 // wrapper (inner_wrapper). As in the reference, an archetype resolves by its target whatever family
 // is named, and any inner wrapper under the adapter convention is covered imports-only; where
 // famspec knows better, it says so in a diagnostic.
+#include <algorithm>
+
 #include "common/dotted_path.hpp"
 #include "famspec/names.hpp"
 #include "famspec/python_text.hpp"
@@ -60,8 +62,9 @@ Resolution<StrategySpec> from_archetype(const ResolverState& state, const Resolv
     if (options.mismatch) {
         return not_covered<StrategySpec>(Gap::bad_option, *options.mismatch, explanation, "archetype options");
     }
+    // The framework's archetypes (no family's) answer under any family, as the reference's table does.
     const std::string_view owner = (*archetype)->family;
-    if (choice.requested && (choice.family == nullptr || (*choice.family)->model_type != owner)) {
+    if (!owner.empty() && choice.requested && (choice.family == nullptr || (*choice.family)->model_type != owner)) {
         options.diagnostics.push_back({DiagnosticKind::family_mismatch,
                                        "the MoE archetype " + request.target + " is registered by family '" +
                                            std::string(owner) + "', not by '" + std::string(family_name(choice)) + "'" +
@@ -70,6 +73,14 @@ Resolution<StrategySpec> from_archetype(const ResolverState& state, const Resolv
     }
     return state.built<StrategySpec>(std::move(explanation), std::move(options.diagnostics), request.strict,
                                      [&]() { return ep_spec(*archetype); });
+}
+
+// Whether the chosen family declares the wrapper, or borrows it from the family that does.
+bool answers_for(const FamilyChoice& choice, const Registered<CpWrapper>& wrapper) {
+    if (choice.family == nullptr) return false;
+    if ((*choice.family)->model_type == wrapper->family) return true;
+    const auto& borrowed = choice.family->borrowed_cp_wrappers;
+    return std::binary_search(borrowed.begin(), borrowed.end(), wrapper->target);
 }
 
 Resolution<StrategySpec> from_cp_wrapper(const ResolverState& state, const ResolveRequest& request,
@@ -95,7 +106,9 @@ Resolution<StrategySpec> from_cp_wrapper(const ResolverState& state, const Resol
     } else {
         explanation.plugin = wrapper->plugin;
         explanation.declared("cp-wrapper", request.target, wrapper->plugin);
-        if (choice.family == nullptr || (*choice.family)->model_type != (*wrapper)->family) {
+        // The framework's wrappers answer for any family, and a family answers for a wrapper it borrows.
+        const std::string_view owner = (*wrapper)->family;
+        if (!owner.empty() && !answers_for(choice, *wrapper)) {
             diagnostics.push_back({DiagnosticKind::unregistered_wrapper,
                                    "CP wrapper " + request.target + " is registered by family '" +
                                        std::string((*wrapper)->family) + "', not by '" + asked + "'",

@@ -57,7 +57,10 @@ std::string_view last_segment(std::string_view dotted) { return split_last(dotte
 // Every target the family (or, without one, every family) registers, in any slot: a near miss
 // may also be in the wrong slot, and the suggestion then leads to the wrong-slot message.
 std::vector<std::string_view> registered_targets(const Registry& registry, const RegisteredFamily* family) {
-    const auto mine = [&](std::string_view owner) { return family == nullptr || owner == (*family)->model_type; };
+    // The framework's (no family's) answer for every family.
+    const auto mine = [&](std::string_view owner) {
+        return family == nullptr || owner.empty() || owner == (*family)->model_type;
+    };
     std::vector<std::string_view> out;
     for (const auto& f : registry.factories())
         if (mine(f->family)) out.push_back(f->target);
@@ -95,14 +98,15 @@ Unanswered unowned_target(const Registry& registry, std::string_view target, Tar
                           const RegisteredFamily* family, std::string_view alternative) {
     const std::string name(target);
     if (const auto owner = owner_of(registry, target)) {
-        const std::string of = " of family '" + std::string(owner->family) + "'";
+        const std::string of = owner->family.empty() ? std::string(" of the framework")
+                                                     : " of family '" + std::string(owner->family) + "'";
         if (owner->kind != asked) {
             return {Gap::wrong_slot,
                     "wrong slot: " + name + " is " + std::string(noun(owner->kind)) + of + "; it belongs in " +
                         std::string(name_of(slot_of(owner->kind))),
                     "wrong slot"};
         }
-        if (family != nullptr && owner->family != (*family)->model_type) {
+        if (family != nullptr && !owner->family.empty() && owner->family != (*family)->model_type) {
             return {Gap::wrong_family,
                     "wrong family: " + name + " is " + std::string(noun(asked)) + of + ", not of '" +
                         std::string((*family)->model_type) + "'",

@@ -105,6 +105,19 @@ def audit_family(tree: SourceTree, index: registrations.RegistrationIndex, famil
     return findings
 
 
+def audit_framework(tree: SourceTree, declarations: dict) -> list[Finding]:
+    """The archetypes and CP wrappers of no family (the framework's plugin), as a family's are checked."""
+    findings = []
+    ctx = {"family": None}  # as for catalogue components: no family's
+    for wrapper in declarations.get("cp_wrappers", []):
+        site = {"plugin": wrapper.get("plugin", ""), "where": wrapper.get("where", "")}
+        findings += functions.check_function(tree, "cp_wrapper", wrapper["target"], {**ctx, **site}, wrapper)
+    for archetype in declarations.get("archetypes", []):
+        site = {"plugin": archetype.get("plugin", ""), "where": archetype.get("where", "")}
+        findings += functions.check_function(tree, "archetype", archetype["compute_factory"], {**ctx, **site})
+    return findings
+
+
 def run_audit(declarations: dict, source_root: Path, family_names: list[str] | None = None) -> Report:
     """Check the declarations (the registry's description) against the source under source_root."""
     root = check_root(Path(source_root))
@@ -117,5 +130,7 @@ def run_audit(declarations: dict, source_root: Path, family_names: list[str] | N
         report.findings += audit_family(tree, index, family)
     for component in _used_components(declarations, families, everything=not family_names):
         report.findings += components.check_component(tree, component)
+    if not family_names:
+        report.findings += audit_framework(tree, declarations)
     report.findings.sort(key=Finding.sort_key)
     return report

@@ -83,6 +83,10 @@ class _Reader:
                                         "source tree", _MISSING_FAMILY)
             self.fail(module, node, f"it names the module {dotted}, which is neither a file nor a package under "
                                     "the source root", _MISSING_MODULE)
+        # A module of another family's folder, returned by a loader of this one: borrowed all the same.
+        folder, own = family_folder(dotted), family_folder(module.name)
+        if borrowed is None and folder and own and folder != own:
+            borrowed = folder
         return Provider(self.keyword, dotted, module.rel, getattr(node, "lineno", 1), borrowed)
 
     def value(self, module: ParsedModule, node: ast.expr, borrowed: str | None) -> Provider:

@@ -127,7 +127,7 @@ def family_archetypes(tree: SourceTree, directory: str, owns: bool) -> tuple[lis
     every, unreadable = table(tree)
     for a in every:
         if owner(tree, a) == directory:
-            todo = _options(tree, a)
+            todo = options_of(tree, a)
             if todo is not None:
                 todos.append(todo)
             archetypes.append(a)
@@ -137,7 +137,7 @@ def family_archetypes(tree: SourceTree, directory: str, owns: bool) -> tuple[lis
     return archetypes, todos
 
 
-def _options(tree: SourceTree, archetype: Archetype) -> Todo | None:
+def options_of(tree: SourceTree, archetype: Archetype) -> Todo | None:
     """The compute factory's own parameters beyond the runtime's are the archetype's options."""
     module_name, rest = tree.split_dotted(archetype.compute_factory)
     if module_name is None or len(rest) != 1:

@@ -85,9 +85,6 @@ def run(args, out=None, err=None) -> int:
     family: FamilySource | FrameworkSource
     if args.framework:
         family = framework.read_framework(SourceTree(checked_root(root)))
-        if not args.quiet:
-            for site, subject, why in family.undeclared:
-                print(f"famspec sync: {site}: {subject}: {why}; not declared", file=err)
     else:
         family = read_family(root, args.family, _described(args))
     target = Path(args.out)

@@ -30,7 +30,6 @@ class Record:
     reason: str = ""
     changed: list[str] = field(default_factory=list)
     todos: list = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)  # what the source holds and the plugin cannot declare
     diff: str = ""
     plugin: Path | None = None  # with --build: the plugin built into DIR
     build_error: str = ""
@@ -41,7 +40,7 @@ class Record:
 
     def to_json(self) -> dict:
         return {"family": self.name, "out": str(self.out), "status": self.status, "reason": self.reason or None,
-                "changed": self.changed, "notes": self.notes,
+                "changed": self.changed,
                 "todos": [{"file": t.site.file, "line": t.site.line, "subject": t.subject, "reason": t.reason}
                           for t in self.todos],
                 "diff": self.diff or None, "plugin": str(self.plugin) if self.plugin else None,
@@ -107,7 +106,6 @@ def run_all(args, out=None, err=None) -> int:
     frame = Record(framework.FRAMEWORK, projects / framework.FRAMEWORK)
     try:
         source = framework.read_framework(tree)
-        frame.notes = [f"{site}: {target}: {why}; not declared" for site, target, why in source.undeclared]
         _apply(frame, source, args.check, args.allow_incomplete)
         described = {"components": framework.declared(source.name, source.components)}
     except (SyncError, UnreadableSource) as error:
@@ -138,8 +136,6 @@ def run_all(args, out=None, err=None) -> int:
         else:
             print(record.line(), file=out)
             if not args.quiet:
-                for note in record.notes:
-                    print(f"famspec sync: {record.name}: {note}", file=err)
                 for todo in record.todos:
                     print(f"famspec sync: TODO {todo.site}: {todo.subject}: {todo.reason}", file=err)
             if record.diff:

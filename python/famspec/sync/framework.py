@@ -1,13 +1,16 @@
 """The framework's part of the runtime's tree, read as a family is: the generic components of
 ``hyper_parallel.components.modules`` (every class the package exports, eagerly or through its lazy
 table, and every ``@module_replacement`` class of its submodules), each with its ``__init__`` and, when
-a family's factory renders it with a handed-over function, its own source. The plugin that declares
-them is ``plugins/components``."""
+a family's factory renders it with a handed-over function, its own source; the MoE archetypes no
+family's folder defines, with their generic compute factories; and the CP wrappers of
+``hyper_parallel.distributed.context_parallel.wrappers``. The plugin that declares them is
+``plugins/components``."""
 
 from __future__ import annotations
 
 import ast
 
+from ..source.providers import family_folder
 from ..source.runtime import is_replacement_decorator
 from ..source.source_tree import SourceTree, UnreadableSource
 from . import archetypes, components, factories, family, wrappers
@@ -17,8 +20,6 @@ from .model import Component, FrameworkSource, Site, Todo
 FRAMEWORK = "components"
 COMPONENTS_PACKAGE = "hyper_parallel.components.modules"
 CONTEXT_PARALLEL_PACKAGE = "hyper_parallel.distributed.context_parallel"
-# Why a framework archetype or CP wrapper is said and not declared: a plugin's rows belong to a family.
-NO_FAMILY_ROW = "belongs to no family, and a plugin declares archetypes and CP wrappers only inside a family"
 
 
 def _module(tree: SourceTree, dotted: str):
@@ -94,20 +95,27 @@ def rendered(tree: SourceTree) -> set[tuple[str, str]]:
     return out
 
 
-def _undeclared(tree: SourceTree) -> list[tuple[Site, str, str]]:
-    """The archetypes and CP wrappers of the framework: no family's folder defines them."""
-    out = []
-    every, _ = archetypes.table(tree)
+def _strategies(tree: SourceTree, out: FrameworkSource) -> None:
+    """The archetypes and CP wrappers of the framework, which no family's folder defines: the plugin's
+    top-level .archetypes and .cp_wrappers (ABI 5.1)."""
+    try:
+        every, unreadable = archetypes.table(tree)
+    except UnreadableSource as error:
+        raise SyncError(f"{error.rel}:{error.line or 1}: {error.reason} (the MoE archetype table)") from None
     for archetype in every:
         if archetypes.owner(tree, archetype) is None:
-            out.append((archetype.site, archetype.compute_factory, f"the MoE archetype {NO_FAMILY_ROW}"))
+            todo = archetypes.options_of(tree, archetype)
+            if todo is not None:
+                out.todos.append(todo)
+            out.archetypes.append(archetype)
+    out.todos += [Todo(site, target, reason) for site, target, reason in unreadable
+                  if family_folder(target) is None]
     modules = [m for m in wrappers.adapter_modules(tree, CONTEXT_PARALLEL_PACKAGE)
                if m.rsplit(".", 1)[-1].startswith("wrappers")]
     for dotted in modules:
         _module(tree, dotted)
-    found, _ = wrappers.read_wrappers(tree, modules, every_wrapper=True)
-    out += [(w.site, w.target, f"the CP wrapper {NO_FAMILY_ROW}") for w in found]
-    return out
+    out.cp_wrappers, todos = wrappers.read_wrappers(tree, modules, every_wrapper=True)
+    out.todos += todos
 
 
 def read_framework(tree: SourceTree) -> FrameworkSource:
@@ -126,7 +134,7 @@ def read_framework(tree: SourceTree) -> FrameworkSource:
             read.source, todos = components.rendered_source(tree, read)
             out.todos += todos
         out.components.append(read)
-    out.undeclared = _undeclared(tree)
+    _strategies(tree, out)
     return out
 
 

@@ -135,6 +135,9 @@ class FamilySource:
     companions: list[Identity] = field(default_factory=list)
     # Providers borrowed from another family's package: (spec keyword, module, site, that family's folder).
     borrowed: list[tuple[str, str, Site, str]] = field(default_factory=list)
+    # The CP wrappers of a borrowed context-parallel provider: the lending family's plugin declares them,
+    # and they answer for this family too.
+    borrowed_cp_wrappers: list[tuple[str, Site]] = field(default_factory=list)
 
     def embedded(self) -> list[Block]:
         """Every block the project embeds as a file under python/: handed-over functions, then the source
@@ -145,14 +148,13 @@ class FamilySource:
 @dataclass
 class FrameworkSource:
     """The framework's part of the tree, declared by the plugin ``FRAMEWORK``: the generic components a
-    family's factories construct."""
+    family's factories construct, and the MoE archetypes and CP wrappers that belong to no family."""
 
     name: str
     components: list[Component] = field(default_factory=list)
+    archetypes: list[Archetype] = field(default_factory=list)
+    cp_wrappers: list[CpWrapper] = field(default_factory=list)
     todos: list[Todo] = field(default_factory=list)
-    # Framework declarations the plugin tables have no row for (an archetype or CP wrapper that belongs
-    # to no family): (site, target, why), said by sync and left undeclared.
-    undeclared: list[tuple[Site, str, str]] = field(default_factory=list)
 
     @property
     def model_type(self) -> str:  # the plugin's name, as a family plugin is named after its family

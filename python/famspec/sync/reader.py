@@ -11,6 +11,9 @@ from . import archetypes, components, factories, family, handed_over, names, wra
 from .errors import SyncError
 from .model import Factory, FamilySource, Identity, Todo
 
+# The spec keyword of a family's context-parallel provider.
+CONTEXT_PARALLEL = "context_parallel"
+
 
 def _module(tree: SourceTree, dotted: str, why: str):
     """A module the family needs; a file that does not parse is bad input."""
@@ -78,6 +81,7 @@ def read_family(source_root: Path, name: str, declarations: dict) -> FamilySourc
             out.companions.append(companion)
     out.borrowed = [(keyword, registration.providers[keyword][0], registration.providers[keyword][1], folder)
                     for keyword, folder in registration.borrowed.items()]
+    out.borrowed_cp_wrappers = _borrowed_cp_wrappers(tree, registration)
     out.providers = family.providers(tree, registration)
     provider_names = [p for p, _ in out.providers]
     _check_import_cycle(tree, provider_names)
@@ -103,6 +107,18 @@ def read_family(source_root: Path, name: str, declarations: dict) -> FamilySourc
         out.compute_functions = archetypes.compute_functions(tree, modules, {a.compute_factory for a in out.archetypes})
     _read_components(tree, out, components.known(declarations, out.model_type))
     return out
+
+
+def _borrowed_cp_wrappers(tree: SourceTree, registration) -> list:
+    """The wrappers of a context-parallel provider borrowed from another family's folder, as that
+    family's plugin declares them (its own TODOs are its sync's to say): (target, site)."""
+    if CONTEXT_PARALLEL not in registration.borrowed:
+        return []
+    module = registration.providers[CONTEXT_PARALLEL][0]
+    if _module(tree, module, "a borrowed context-parallel provider") is None:
+        return []
+    found, _ = wrappers.read_wrappers(tree, [module])
+    return [(w.target, w.site) for w in found]
 
 
 def _identity(tree: SourceTree, identity: Identity, out: FamilySource) -> None:

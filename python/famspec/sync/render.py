@@ -123,15 +123,15 @@ def _factory(family: FamilySource, f) -> tuple[list[str], list[str]]:
     return cpp.choices_comment(f.options), _entry(fields)
 
 
-def _wrapper(w) -> tuple[list[str], list[str]]:
+def _wrapper(w, column: int = ITEMS_AT + 1) -> tuple[list[str], list[str]]:
     fields = [("target", [cpp.string(w.target)])]
     if w.options:
-        fields.append(("options", _signature(w.options, ITEMS_AT + 1 + len(".options = "))))
+        fields.append(("options", _signature(w.options, column + len(".options = "))))
     fields.append(("where", [_where(w.site)]))
     return cpp.choices_comment(w.options), _entry(fields)
 
 
-def _archetype(a) -> tuple[list[str], list[str]]:
+def _archetype(a, column: int = ITEMS_AT + 1) -> tuple[list[str], list[str]]:
     router, shared_experts, storage = a.fingerprint
     return cpp.choices_comment(a.options), _entry([
         ("fingerprint", [f"{{.router = MoeRouter::{router}, .shared_experts = SharedExperts::{shared_experts}, "
@@ -142,7 +142,7 @@ def _archetype(a) -> tuple[list[str], list[str]]:
         ("shared", ["SharedExperts::" + a.shared]),
         ("strip_boundary_subpatterns", [cpp.strings(a.strip_boundary_subpatterns)]),
         ("compute_factory", [cpp.string(a.compute_factory)]),
-        ("options", _signature(a.options, ITEMS_AT + 1 + len(".options = "))),
+        ("options", _signature(a.options, column + len(".options = "))),
         ("where", [_where(a.site)]),
     ])
 
@@ -185,6 +185,8 @@ def _family(family: FamilySource) -> tuple[list[str], list[str]]:
         fields.append(("cp_wrappers", _block([_wrapper(w) for w in family.cp_wrappers])))
     if family.archetypes:
         fields.append(("archetypes", _block([_archetype(a) for a in family.archetypes])))
+    if family.borrowed_cp_wrappers:
+        fields.append(("borrowed_cp_wrappers", _names(family.borrowed_cp_wrappers)))
     return comments, _entry(fields)
 
 
@@ -214,17 +216,25 @@ def _components(family: FamilySource | FrameworkSource) -> list[str]:
                    for package, items in by_package.items()])
 
 
+def _field(name: str, block: list[str]) -> list[str]:
+    """A field of `Plugin{...}`: `.name = {`, the block, `},`."""
+    return [f".{name} = " + block[0], *block[1:-1], block[-1] + ","]
+
+
 def _declarations(family: FamilySource | FrameworkSource) -> list[str]:
     """The fields of the plugin's `Plugin{...}` that sync writes: .families, and .components when the
-    family declares components no other plugin does (the framework's plugin: .components only); then
-    its TODOs."""
+    family declares components no other plugin does (the framework's plugin: .components, then the
+    .archetypes and .cp_wrappers of no family); then its TODOs."""
     lines = []
     if isinstance(family, FamilySource):
-        families = _block([_family(family), *[_companion(c) for c in family.companions]])
-        lines += [".families = " + families[0], *families[1:-1], families[-1] + ","]
+        lines += _field("families", _block([_family(family), *[_companion(c) for c in family.companions]]))
     if family.components:
-        components = _components(family)
-        lines += [".components = " + components[0], *components[1:-1], components[-1] + ","]
+        lines += _field("components", _components(family))
+    if isinstance(family, FrameworkSource):
+        if family.archetypes:
+            lines += _field("archetypes", _block([_archetype(a, FIELDS_AT + 1) for a in family.archetypes]))
+        if family.cp_wrappers:
+            lines += _field("cp_wrappers", _block([_wrapper(w, FIELDS_AT + 1) for w in family.cp_wrappers]))
     for t in sorted(family.todos, key=lambda t: (t.site.file, t.site.line)):
         lines += _todo(t)
     return lines

@@ -6,8 +6,10 @@
 // error. The core's reader, never a plugin's: a plugin only writes the block.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <initializer_list>
 #include <optional>
 #include <span>
@@ -21,8 +23,17 @@ namespace famspec::tables {
 class TableView {
 public:
     // `header` starts `size` readable bytes, aligned for the header (the section read from the file).
+    // The view holds a copy of the header as long as the plugin's own (header_size) and at most this
+    // ABI's, so that a field an older minor lacks reads as empty and never as the bytes after it.
     TableView(const TableHeader& header, std::size_t size)
-        : header_(header), base_(reinterpret_cast<const char*>(&header)), size_(size) {}
+        : base_(reinterpret_cast<const char*>(&header)), size_(size) {
+        std::uint32_t declared = 0;
+        if (size >= offsetof(TableHeader, header_size) + sizeof declared) {
+            std::memcpy(&declared, base_ + offsetof(TableHeader, header_size), sizeof declared);
+        }
+        std::memcpy(static_cast<void*>(&header_), base_, std::min({size, std::size_t{declared}, sizeof(TableHeader)}));
+        header_.header_size = declared;
+    }
 
     const TableHeader& header() const { return header_; }
 
@@ -30,13 +41,13 @@ public:
     // are the loader's to check first (they decide whether this is a block of this layout at all).
     std::optional<std::string> check() const {
         const TableHeader& h = header_;
-        if (size_ < sizeof(TableHeader)) {
+        if (size_ < kHeaderSizeAbi50) {
             return "a table section of " + std::to_string(size_) + " bytes, shorter than its header's " +
-                   std::to_string(sizeof(TableHeader));
+                   std::to_string(kHeaderSizeAbi50);
         }
-        if (h.header_size < sizeof(TableHeader)) {
+        if (h.header_size < kHeaderSizeAbi50) {
             return "a table header of " + std::to_string(h.header_size) + " bytes in a section of " +
-                   std::to_string(size_) + ", expected at least " + std::to_string(sizeof(TableHeader));
+                   std::to_string(size_) + ", expected at least " + std::to_string(kHeaderSizeAbi50);
         }
         if (h.format != kTableFormat) {
             return "table format " + std::to_string(h.format) + ", expected " + std::to_string(kTableFormat);
@@ -50,13 +61,16 @@ public:
         if (!texts_fit({h.name, h.version, h.description, h.compiler})) {
             return std::string("the plugin's name, version, description or compiler lies outside its characters");
         }
-        if (!references_fit(BlockRows{})) return std::string("a table row names a string or list outside its array");
+        if (!references_fit(BlockRows{}) || !in<ArchetypeRow>(h.archetypes) || !in<CpWrapperRow>(h.cp_wrappers)) {
+            return std::string("a table row names a string or list outside its array");
+        }
         if (!kinds_known(BlockRows{})) return std::string("a table row gives a kind its type does not have");
         return std::nullopt;
     }
 
     std::span<const FamilyRow> families() const { return all<FamilyRow>(); }
     std::span<const ComponentRow> components() const { return all<ComponentRow>(); }
+    std::span<const BorrowedCpWrapperRow> borrowed_cp_wrappers() const { return all<BorrowedCpWrapperRow>(); }
 
     std::string_view text(Text at) const {
         if (at.size == 0) return {};  // an empty array's offset is never checked
@@ -216,12 +230,13 @@ private:
                in<SourceBlockRow>(row.interface_blocks) && in<FactoryRow>(row.factories) &&
                in<CpWrapperRow>(row.cp_wrappers) && in<ArchetypeRow>(row.archetypes);
     }
+    bool fits(const BorrowedCpWrapperRow& row) const { return texts_fit({row.family, row.target}); }
     bool fits(const ComponentRow& row) const {
         return texts_fit({row.import_module, row.name, row.submodule, row.where}) && in<ParameterRow>(row.signature) &&
                in<SourceBlockRow>(row.source);
     }
 
-    const TableHeader& header_;
+    TableHeader header_{};
     const char* base_;
     std::size_t size_;
 };

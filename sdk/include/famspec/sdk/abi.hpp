@@ -15,8 +15,10 @@ namespace famspec {
 // 2: header-only SDK; 3: Parameter::allowed (Literal[...] values); 4: a plugin is data, constant
 // tables reached through a descriptor the dynamic linker mapped; 5: the tables are a section of the
 // file, read without loading it, and carry the plugin's identity; the MoE words are typed.
+// 5.1: archetypes and CP wrappers owned by no family, and CP wrappers borrowed from another family
+// (fields and an array appended to the header, table_layout.hpp); a 5.1 core reads a 5.0 plugin.
 inline constexpr std::uint16_t kAbiMajor = 5;
-inline constexpr std::uint16_t kAbiMinor = 0;
+inline constexpr std::uint16_t kAbiMinor = 1;
 inline constexpr std::uint64_t kPluginMagic = 0x3543455053'4d4146ULL;  // "FAMSPEC5", little-endian
 
 inline constexpr const char* kTableSection = ".famspec_tables";

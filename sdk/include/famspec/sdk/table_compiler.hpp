@@ -250,18 +250,43 @@ constexpr ComponentRow component(W& w, const Component& declared, Text package) 
             list<SourceBlockRow>(w, declared.source)};
 }
 
-// The identity's strings, as written into the block.
-struct IdentityTexts {
+// The CP wrappers each family borrows, its amendments' after its own, as one top-level array.
+template <class W>
+constexpr void borrowed_cp_wrappers(W& w, const Plugin& plugin) {
+    std::size_t count = 0;
+    for (const Family& family : plugin.families) count += family.borrowed_cp_wrappers.size();
+    for (const Family& amendment : plugin.amendments) count += amendment.borrowed_cp_wrappers.size();
+    std::uint32_t at = w.template reserve<BorrowedCpWrapperRow>(count).first;
+    for (const Family& family : plugin.families) {
+        const auto put = [&](const Family& declaring) {
+            for (const std::string_view target : declaring.borrowed_cp_wrappers) {
+                w.put(at++, BorrowedCpWrapperRow{w.text(family.model_type), w.text(target)});
+            }
+        };
+        put(family);
+        for (const Family& amendment : plugin.amendments) {
+            if (amends(amendment, family)) put(amendment);
+        }
+    }
+}
+
+// What the header holds besides the arrays: the identity's strings and the framework's ranges.
+struct HeaderFields {
     Text name, version, description, compiler;
+    Range archetypes, cp_wrappers;
 };
 
-// The whole plugin: its identity, its families (each with its amendments), then its components,
-// each list whole in its array.
+// The whole plugin: its identity, its families (each with its amendments), its components, the
+// framework's archetypes and CP wrappers, then the borrowed CP wrappers, each list whole in its array.
 template <class W>
-constexpr IdentityTexts write(W& w, const Identity& identity, const Plugin& plugin) {
+constexpr HeaderFields write(W& w, const Identity& identity, const Plugin& plugin) {
     check_amendments(plugin);
-    const IdentityTexts texts{w.text(identity.name), w.text(identity.version), w.text(identity.description),
-                              w.text(identity.compiler)};
+    HeaderFields fields{w.text(identity.name),
+                        w.text(identity.version),
+                        w.text(identity.description),
+                        w.text(identity.compiler),
+                        {},
+                        {}};
     const Range families = w.template reserve<FamilyRow>(plugin.families.size());
     std::uint32_t at_family = families.first;
     for (const Family& each : plugin.families) w.put(at_family++, family_row(w, each, plugin.amendments));
@@ -272,7 +297,10 @@ constexpr IdentityTexts write(W& w, const Identity& identity, const Plugin& plug
         const Text package = w.text(group.package);
         for (const Component& each : group.components) w.put(at++, component(w, each, package));
     }
-    return texts;
+    fields.archetypes = list<ArchetypeRow>(w, plugin.archetypes);
+    fields.cp_wrappers = list<CpWrapperRow>(w, plugin.cp_wrappers);
+    borrowed_cp_wrappers(w, plugin);
+    return fields;
 }
 
 // The header's section of each array of BlockRows.
@@ -298,16 +326,18 @@ struct WriteRows {
         using T = CompiledTables<C>;
         T tables{};
         Writer writer(tables);
-        const IdentityTexts texts = write(writer, identity, plugin);
+        const HeaderFields fields = write(writer, identity, plugin);
         TableHeader& header = tables.header;
         header.abi_major = identity.abi_major;
         header.abi_minor = identity.abi_minor;
         header.header_size = sizeof(TableHeader);
         header.byte_size = static_cast<std::uint32_t>(sizeof(T));
-        header.name = texts.name;
-        header.version = texts.version;
-        header.description = texts.description;
-        header.compiler = texts.compiler;
+        header.name = fields.name;
+        header.version = fields.version;
+        header.description = fields.description;
+        header.compiler = fields.compiler;
+        header.archetypes = fields.archetypes;
+        header.cp_wrappers = fields.cp_wrappers;
         place_arrays<T>(header, C, BlockRows{});
         return tables;
     }

@@ -207,6 +207,9 @@ struct Family {
     std::initializer_list<Factory> factories{};
     std::initializer_list<CpWrapper> cp_wrappers{};
     std::initializer_list<Archetype> archetypes{};
+    // Targets of CP wrappers another family's plugin declares, in a context-parallel provider this
+    // family borrows from that family: they answer for this family too, and stay the other's.
+    Names borrowed_cp_wrappers{};
 };
 
 struct Component {
@@ -223,15 +226,19 @@ struct Components {
     std::initializer_list<Component> components{};
 };
 
-// Everything one plugin declares. An entry of `amendments` adds to the entry of `families` with the
-// same model_type: its aliases, directory aliases, providers, interface blocks, compute functions,
-// factories, CP wrappers and archetypes follow that family's own, as if written there. It lets a
+// Everything one plugin declares. `archetypes` and `cp_wrappers` are the framework's own, owned by no
+// family: they answer whatever family a plan names. An entry of `amendments` adds to the entry of
+// `families` with the same model_type: its aliases, directory aliases, providers, interface blocks,
+// compute functions, factories, CP wrappers, archetypes and borrowed CP wrappers follow that
+// family's own, as if written there. It lets a
 // file whose `families` are generated (`famspec sync` rewrites its region, which ends before
 // `.amendments`) keep declarations written by hand. An amendment names no architecture, and one
 // naming no family of this plugin stops the build.
 struct Plugin {
     std::initializer_list<Family> families{};
     std::initializer_list<Components> components{};
+    std::initializer_list<Archetype> archetypes{};
+    std::initializer_list<CpWrapper> cp_wrappers{};
     std::initializer_list<Family> amendments{};
 };
 

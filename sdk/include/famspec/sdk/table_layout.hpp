@@ -23,7 +23,9 @@
 
 namespace famspec::tables {
 
-// Bumped with any change to a row or to the header; the core refuses a format it does not know.
+// Bumped with any change to a row or to the header's fields before `header_size` says where it ends;
+// the core refuses a format it does not know. Fields appended to the header, and arrays appended to
+// BlockRows, are an ABI minor's: the format stays.
 inline constexpr std::uint32_t kTableFormat = 2;
 
 // A string: its characters in the block's character array.
@@ -121,15 +123,23 @@ struct ComponentRow {
     Range source{};     // SourceBlockRows
 };
 
+// A CP wrapper another family's plugin declares that also answers for `family`, a family of this
+// plugin whose context-parallel provider is the other family's module (ABI 5.1). It claims nothing:
+// the wrapper stays the lending family's.
+struct BorrowedCpWrapperRow {
+    Text family{}, target{};
+};
+
 // The block's arrays, one per row type, written once: their order in the block (the arrays of
-// 8-byte rows first, so that none needs padding before it, the characters last) and the index of
-// each one's Section in the header. The compiler, the view and the core all go by this list.
+// 8-byte rows first, so that none needs padding before it, the characters last, then each array an
+// ABI minor added, so that an older array keeps its index) and the index of each one's Section in
+// the header. The compiler, the view and the core all go by this list.
 template <class... Rows>
 struct RowTypes {
     static constexpr std::size_t count = sizeof...(Rows);
 };
 using BlockRows = RowTypes<LiteralRow, ParameterRow, Text, ArgumentRow, FactoryRow, CpWrapperRow, ArchetypeRow,
-                           SourceBlockRow, FamilyRow, ComponentRow, char>;
+                           SourceBlockRow, FamilyRow, ComponentRow, char, BorrowedCpWrapperRow>;
 
 template <class Row, class First, class... Rest>
 consteval std::size_t index_in(RowTypes<First, Rest...>) {
@@ -155,8 +165,13 @@ inline constexpr std::uint32_t kByteOrderMark = 0x01020304;
 inline constexpr std::uint16_t kWordBits = sizeof(void*) * 8;
 
 // The start of the block. The first four fields keep their offsets in every ABI, so that any core
-// reads the magic and the ABI before anything else. `families` and `components` (the FamilyRow and
-// ComponentRow arrays) are the plugin's top-level lists: all the rows of their arrays.
+// reads the magic and the ABI before anything else. `families`, `components` and the borrowed CP
+// wrappers (the FamilyRow, ComponentRow and BorrowedCpWrapperRow arrays) are the plugin's top-level
+// lists: all the rows of their arrays. The framework's archetypes and CP wrappers, owned by no
+// family, are top-level too, as ranges of arrays family rows share.
+//
+// An ABI minor appends fields; `header_size` says which the plugin has, and a field past it reads
+// as empty. ABI 5.0's header ends before the borrowed wrappers' Section (kHeaderSizeAbi50).
 struct TableHeader {
     std::uint64_t magic = kPluginMagic;
     std::uint16_t abi_major = kAbiMajor;
@@ -169,6 +184,9 @@ struct TableHeader {
     std::uint32_t byte_size = 0;  // of the whole block, header included
     Text name{}, version{}, description{}, compiler{};
     Section arrays[BlockRows::count] = {};
+    // ABI 5.1: the framework's own declarations, which belong to no family.
+    Range archetypes{};   // ArchetypeRows
+    Range cp_wrappers{};  // CpWrapperRows
 
     template <class Row>
     constexpr Section& array() {
@@ -179,6 +197,11 @@ struct TableHeader {
         return arrays[kArrayOf<Row>];
     }
 };
+
+// The header of an ABI 5.0 plugin: every field before the borrowed wrappers' Section.
+inline constexpr std::uint32_t kHeaderSizeAbi50 =
+    offsetof(TableHeader, arrays) + sizeof(Section) * kArrayOf<BorrowedCpWrapperRow>;
+static_assert(kHeaderSizeAbi50 == 152, "ABI 5.0's header is 152 bytes");
 
 // The fixed prefix a core of any ABI reads first.
 static_assert(offsetof(TableHeader, magic) == 0 && offsetof(TableHeader, abi_major) == 8 &&

@@ -3,6 +3,9 @@
 //   FAMSPEC_PLUGIN("qwen3", "1.0.0", "Qwen3ForCausalLM family",
 //                  Plugin{.families = {{.model_type = "qwen3", ...}}});
 //
+// The framework's plugin declares what belongs to no family at the top level, beside its components
+// (ABI 5.1): `Plugin{.components = {...}, .archetypes = {...}, .cp_wrappers = {...}}`.
+//
 // The declarations are compiled into one constant block of tables while the plugin compiles
 // (table_compiler.hpp). The block is the plugin's only exported symbol, `famspec_plugin_tables`, in
 // a read-only section of its own, `.famspec_tables`, which the core reads from the file: famspec never

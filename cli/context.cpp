@@ -12,6 +12,7 @@
 #include "famspec/canonical_json.hpp"
 #include "famspec/names.hpp"
 #include "famspec/plugin_inspection.hpp"
+#include "famspec/read_selection.hpp"
 #include "famspec/required_digests.hpp"
 #include "famspec/search_path.hpp"
 #include "output.hpp"
@@ -65,10 +66,10 @@ LoadOptions Context::load_options(std::ostream& err) const {
 }
 
 std::shared_ptr<const Registry> Context::load(std::ostream& err, const std::optional<ReadSelection>& selection) const {
-    LoadOptions options = load_options(err);
-    options.read = selection;
+    const LoadOptions options = load_options(err);
     // A plugin file is read as data: no code in it runs, so the load needs no guard.
-    const std::shared_ptr<const Registry> registry = load_plugins(options);
+    const std::shared_ptr<const Registry> registry =
+        selection ? load_plugins(options, *selection) : load_plugins(options);
     note_plugins(err, registry->plugins());
     for (const PluginRecord& record : registry->plugins()) {
         if (record.ok()) continue;

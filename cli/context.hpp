@@ -12,6 +12,7 @@
 
 #include "error_report.hpp"
 #include "famspec/plugin_loader.hpp"
+#include "famspec/read_selection.hpp"
 #include "famspec/registry.hpp"
 #include "famspec/search_path.hpp"
 
@@ -42,7 +43,7 @@ struct Context {
     // throws UsageError: a pin list that is given never means "no pins".
     LoadOptions load_options(std::ostream& err) const;
     // Reads every plugin, as an embedding runtime would, or with `selection` the rows of the plugins it
-    // touches only (LoadOptions::read), and reports failures on stderr.
+    // touches only (famspec/read_selection.hpp), and reports failures on stderr.
     std::shared_ptr<const Registry> load(std::ostream& err, const std::optional<ReadSelection>& selection = {}) const;
     // Whether `registry` may answer: every plugin loaded, or --allow-partial. Otherwise reports why.
     bool complete(const Registry& registry, std::ostream& out, std::ostream& err) const;

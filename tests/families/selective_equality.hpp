@@ -1,4 +1,4 @@
-// A plan answered from the plugins it touches (LoadOptions::read) against the same plan answered from
+// A plan answered from the plugins it touches (famspec/read_selection.hpp) against the same plan answered from
 // every shipped plugin: the family, the summary's canonical bytes (every status, reason, diagnostic
 // and spec that check and summary print) and what `famspec summary` prints must be the same bytes.
 #pragma once
@@ -41,9 +41,8 @@ inline bool check_selective_equals_full(const std::string& plan_path) {
     const Plan& plan = *parsed;
     LoadOptions options;
     options.directories = {plugin_dir()};
-    options.read = read_selection(plan, std::nullopt);
     const PlanAnswers full = answer(plan, shipped_registry());
-    const PlanAnswers selective = answer(plan, load_plugins(options));
+    const PlanAnswers selective = answer(plan, load_plugins(options, read_selection(plan, std::nullopt)));
     if (selective.within_selection) {
         CHECK(selective.family.name == full.family.name);
         CHECK(selective.family.source == full.family.source);

@@ -1,4 +1,4 @@
-// A selective load (LoadOptions::read) copies the rows of the plugins a plan touches only, keeps
+// A selective load (famspec/read_selection.hpp) copies the rows of the plugins a plan touches only, keeps
 // every plugin's record and manifest, and refuses exactly what a full load refuses whenever anything
 // it reads is refused or any claim is shared: then it reads every plugin.
 #include <doctest/doctest.h>
@@ -34,8 +34,7 @@ famspec::Plan example_plan(const std::string& name) {
 std::shared_ptr<const Registry> load(const std::string& directory, std::optional<ReadSelection> read = {}) {
     LoadOptions options;
     options.directories = {directory};
-    options.read = std::move(read);
-    return famspec::load_plugins(options);
+    return read ? famspec::load_plugins(options, *read) : famspec::load_plugins(options);
 }
 
 // The plugins whose rows the load copied, by name.

@@ -6,7 +6,6 @@
 #include "famspec/plan.hpp"
 #include "famspec/plugin_loader.hpp"
 #include "famspec/plugin_record.hpp"
-#include "famspec/read_selection.hpp"
 #include "famspec/registry.hpp"
 #include "famspec/resolution.hpp"
 #include "famspec/resolver.hpp"

@@ -34,9 +34,7 @@ struct PluginRecord {
     std::shared_ptr<const PluginManifest> manifest;  // what the file carries, when it could be read
     std::optional<PluginError> error;                // empty when the plugin is ok
     std::vector<std::string> notes;                  // what a host may want to know, not an error
-    // Its rows were copied into the core (stage register). False for a plugin refused before that, and
-    // for one a selective load (LoadOptions::read) did not touch: its manifest is all that was read.
-    bool rows_read = false;
+    bool rows_read = false;  // its declarations were copied: not when refused before, or untouched (read_selection.hpp)
 
     bool ok() const { return !error.has_value(); }
 };
@@ -45,15 +43,6 @@ struct PluginRecord {
 struct RequiredDigest {
     std::string name;
     std::string sha256;
-};
-
-// What a selective load reads of the plugins' rows (docs/architecture.md, "What a command reads").
-// Every plugin still passes find, trust, manifest and compatibility, its claims are read, and a claim
-// two plugins share is refused; only the plugins whose claims meet these names (and the plugins their
-// declarations link to) have their rows copied. famspec/read_selection.hpp builds one from a plan.
-struct ReadSelection {
-    std::vector<std::string> families;  // spellings a family may be looked up by (model_type, architecture, directory)
-    std::vector<std::string> targets;   // target paths of any slot, components named directly included
 };
 
 struct LoadOptions {
@@ -66,10 +55,6 @@ struct LoadOptions {
     // When set, only files whose SHA-256 is listed are loaded; the others are refused before they are read.
     std::optional<std::vector<RequiredDigest>> required_digests;
     LogCallback log;
-    // Empty (the default): every plugin's rows, as a runtime, `list` and `verify` need. Set: only the
-    // rows the selection touches; when anything read is refused at stage register or validate (a
-    // duplicate claim anywhere included), the load reads every plugin, so that it refuses as a full one.
-    std::optional<ReadSelection> read;
 };
 
 }  // namespace famspec

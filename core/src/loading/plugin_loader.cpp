@@ -3,7 +3,7 @@
 //   which checks the tables, reads their claims and copies the declarations (plugin_tables) ->
 //   validate (here, with plugin_conflicts and plugin_links). Each group of stages runs for every
 //   candidate before the next group starts. A plugin file is read, never loaded: no code in it runs.
-//   A selective load (LoadOptions::read) copies the rows of the plugins its selection touches only
+//   A selective load (famspec/read_selection.hpp) copies the rows of the plugins its selection touches only
 //   (touched_plugins), unless anything it reads is refused: then it copies every plugin's.
 #include "famspec/plugin_loader.hpp"
 
@@ -135,7 +135,7 @@ bool refuses_anything(const std::vector<Read>& read, const std::vector<Staged>& 
 // A selective load's register stage: the rows of the plugins the selection touches, then of the
 // plugins registering the components those construct, until none is added. When that refuses
 // anything, every plugin's rows, so that the load refuses as a full one. Returns whether it read all.
-bool stage_selection(std::vector<Read>& read, const ReadSelection& selection, ComponentLinks links,
+bool stage_selection(std::vector<Read>& read, const detail::TouchNames& selection, ComponentLinks links,
                      std::vector<PluginRecord>& records, std::vector<Staged>& staged) {
     std::vector<detail::ClaimsOf> claims;
     for (const Read& plugin : read) claims.push_back({plugin.tables.manifest.get(), &plugin.tables.view});
@@ -214,12 +214,9 @@ void log_records(const LoadOptions& options, const std::vector<PluginRecord>& re
     }
 }
 
-}  // namespace
-
-std::shared_ptr<const Registry> load_plugins(const LoadOptions& options) { return load_plugins(options, {}); }
-
-std::shared_ptr<const Registry> load_plugins(const LoadOptions& options, const StageCallback& on_stage,
-                                             ComponentLinks links) {
+// Every stage; with `touch`, the rows of the plugins it touches only (stage_selection).
+std::shared_ptr<const Registry> load(const LoadOptions& options, const StageCallback& on_stage, ComponentLinks links,
+                                     const detail::TouchNames* touch) {
     const std::lock_guard lock(loader_mutex());
     std::vector<PluginRecord> records = detail::search_records(options);
     std::vector<Staged> staged;
@@ -228,8 +225,8 @@ std::shared_ptr<const Registry> load_plugins(const LoadOptions& options, const S
         // A candidate's paths and file contents serve its own load only.
         std::vector<Candidate> candidates = detail::find_candidates(options, records);
         std::vector<Read> read = read_candidates(candidates, options, on_stage, records);
-        if (options.read) {
-            everything = stage_selection(read, *options.read, links, records, staged);
+        if (touch != nullptr) {
+            everything = stage_selection(read, *touch, links, records, staged);
         } else {
             for (Read& plugin : read) stage_rows(plugin, records, staged);
         }
@@ -241,6 +238,19 @@ std::shared_ptr<const Registry> load_plugins(const LoadOptions& options, const S
     Registry::Contents contents = freeze(staged, std::move(records));
     staged.clear();  // before the registry's indexes are built: the peak of a load is there
     return std::make_shared<const Registry>(std::move(contents));
+}
+
+}  // namespace
+
+std::shared_ptr<const Registry> load_plugins(const LoadOptions& options) { return load_plugins(options, {}); }
+
+std::shared_ptr<const Registry> load_plugins(const LoadOptions& options, const StageCallback& on_stage,
+                                             ComponentLinks links) {
+    return load(options, on_stage, links, nullptr);
+}
+
+std::shared_ptr<const Registry> detail::load_touched(const LoadOptions& options, const detail::TouchNames& names) {
+    return load(options, {}, ComponentLinks::required, &names);
 }
 
 }  // namespace famspec

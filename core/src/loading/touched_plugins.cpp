@@ -53,12 +53,12 @@ bool claims_target(const ClaimsOf& plugin, const ClaimNames& last_names) {
 
 }  // namespace
 
-std::vector<bool> touched_plugins(const ReadSelection& selection, std::span<const ClaimsOf> plugins) {
-    const ClaimNames spellings(selection.families.begin(), selection.families.end());
+std::vector<bool> touched_plugins(const TouchNames& names, std::span<const ClaimsOf> plugins) {
+    const ClaimNames spellings(names.families.begin(), names.families.end());
     ClaimNames keys;
-    for (const std::string& spelling : selection.families) keys.insert(normalize_family_key(spelling));
+    for (const std::string& spelling : names.families) keys.insert(normalize_family_key(spelling));
     ClaimNames last_names;
-    for (const std::string& target : selection.targets) last_names.emplace(claim_last_name(target));
+    for (const std::string& target : names.targets) last_names.emplace(claim_last_name(target));
     std::vector<bool> touched;
     touched.reserve(plugins.size());
     for (const ClaimsOf& plugin : plugins) {

@@ -5,15 +5,26 @@
 // component under its import module, neither of which a manifest lists, but both keep the last name.
 #pragma once
 
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "famspec/plugin_manifest.hpp"
 #include "famspec/plugin_record.hpp"
+#include "famspec/registry.hpp"
 #include "famspec/table_view.hpp"
 
 namespace famspec::detail {
+
+// What a selective load is asked (famspec/read_selection.hpp's ReadSelection, seen from this stage).
+struct TouchNames {
+    std::span<const std::string> families;  // spellings a family may be looked up by
+    std::span<const std::string> targets;   // target paths
+};
+
+// load_plugins copying the rows of the plugins `names` touches only (plugin_loader.cpp).
+std::shared_ptr<const Registry> load_touched(const LoadOptions& options, const TouchNames& names);
 
 // One plugin whose tables were read: its claims, and its checked block (for its compute functions).
 struct ClaimsOf {
@@ -21,8 +32,8 @@ struct ClaimsOf {
     const tables::TableView* view;
 };
 
-// For each plugin, in order: whether `selection` touches it.
-std::vector<bool> touched_plugins(const ReadSelection& selection, std::span<const ClaimsOf> plugins);
+// For each plugin, in order: whether `names` touches it.
+std::vector<bool> touched_plugins(const TouchNames& names, std::span<const ClaimsOf> plugins);
 
 // Marks the plugins that register a component of one of `classes` (class names, the last name of a
 // component's paths); returns whether it marked one that was not marked before.

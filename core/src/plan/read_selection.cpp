@@ -1,6 +1,7 @@
 #include "famspec/read_selection.hpp"
 
 #include "common/dotted_path.hpp"
+#include "loading/touched_plugins.hpp"
 
 namespace famspec {
 
@@ -26,6 +27,10 @@ ReadSelection read_selection(const Plan& plan, const std::optional<std::string>&
         }
     }
     return selection;
+}
+
+std::shared_ptr<const Registry> load_plugins(const LoadOptions& options, const ReadSelection& read) {
+    return detail::load_touched(options, {read.families, read.targets});
 }
 
 }  // namespace famspec

@@ -12,6 +12,7 @@
 #include "famspec/canonical_json.hpp"
 #include "famspec/names.hpp"
 #include "famspec/plugin_inspection.hpp"
+#include "famspec/read_selection.hpp"
 #include "famspec/required_digests.hpp"
 #include "famspec/search_path.hpp"
 #include "output.hpp"
@@ -64,9 +65,11 @@ LoadOptions Context::load_options(std::ostream& err) const {
     return options;
 }
 
-std::shared_ptr<const Registry> Context::load(std::ostream& err) const {
+std::shared_ptr<const Registry> Context::load(std::ostream& err, const std::optional<ReadSelection>& selection) const {
+    const LoadOptions options = load_options(err);
     // A plugin file is read as data: no code in it runs, so the load needs no guard.
-    const std::shared_ptr<const Registry> registry = load_plugins(load_options(err));
+    const std::shared_ptr<const Registry> registry =
+        selection ? load_plugins(options, *selection) : load_plugins(options);
     note_plugins(err, registry->plugins());
     for (const PluginRecord& record : registry->plugins()) {
         if (record.ok()) continue;
@@ -83,7 +86,11 @@ std::shared_ptr<const Registry> Context::load(std::ostream& err) const {
 
 std::shared_ptr<const Registry> Context::load_complete(std::ostream& out, std::ostream& err) const {
     auto registry = load(err);
-    if (registry->all_ok() || allow_partial) return registry;
+    return complete(*registry, out, err) ? registry : nullptr;
+}
+
+bool Context::complete(const Registry& registry, std::ostream& out, std::ostream& err) const {
+    if (registry.all_ok() || allow_partial) return true;
     fail(kExitFailed,
          {"plugins",
           "error: not every plugin loaded, so no answer is given; fix the plugins above, or pass --allow-partial "
@@ -92,7 +99,7 @@ std::shared_ptr<const Registry> Context::load_complete(std::ostream& out, std::o
           {},
           {}},
          out, err);
-    return nullptr;
+    return false;
 }
 
 int Context::fail(int code, const CliError& error, std::ostream& out, std::ostream& err) const {

@@ -12,6 +12,7 @@
 
 #include "error_report.hpp"
 #include "famspec/plugin_loader.hpp"
+#include "famspec/read_selection.hpp"
 #include "famspec/registry.hpp"
 #include "famspec/search_path.hpp"
 
@@ -41,8 +42,11 @@ struct Context {
     // A digest list that is given (flag or variable) but empty, a directory, unreadable or malformed
     // throws UsageError: a pin list that is given never means "no pins".
     LoadOptions load_options(std::ostream& err) const;
-    // Reads every plugin, as an embedding runtime would, and reports failures on stderr.
-    std::shared_ptr<const Registry> load(std::ostream& err) const;
+    // Reads every plugin, as an embedding runtime would, or with `selection` the rows of the plugins it
+    // touches only (famspec/read_selection.hpp), and reports failures on stderr.
+    std::shared_ptr<const Registry> load(std::ostream& err, const std::optional<ReadSelection>& selection = {}) const;
+    // Whether `registry` may answer: every plugin loaded, or --allow-partial. Otherwise reports why.
+    bool complete(const Registry& registry, std::ostream& out, std::ostream& err) const;
     // load(), or nullptr when a plugin or directory failed and --allow-partial was not given: an
     // answer from a broken set-up must never look valid (the caller exits 1; with --json the error
     // is the JSON on stdout).

@@ -1,5 +1,6 @@
 #include "plan_commands.hpp"
 
+#include <algorithm>
 #include <boost/json.hpp>
 #include <functional>
 #include <ostream>
@@ -12,50 +13,14 @@
 #include "famspec/plan_family.hpp"
 #include "famspec/plan_keys.hpp"
 #include "famspec/plan_option.hpp"
+#include "famspec/read_selection.hpp"
 #include "famspec/resolver.hpp"
 #include "famspec/snapshot.hpp"
 #include "plan_input.hpp"
+#include "selective_load.hpp"
 
 namespace famspec::cli {
 namespace json = boost::json;
-namespace {
-
-void print_explanation(std::ostream& err, const Explanation& e, ResolutionStatus status, const std::string& reason) {
-    err << "explain: spellings tried: " << (e.spellings_tried.empty() ? "(none)" : join(e.spellings_tried, ", "))
-        << "\n";
-    err << "explain: family: " << (e.family.empty() ? "(none)" : e.family) << "\n";
-    err << "explain: plugin: " << (e.plugin.empty() ? "(none)" : e.plugin) << "\n";
-    err << "explain: channel: " << (e.channel.empty() ? "(none)" : e.channel) << "\n";
-    err << "explain: cache: " << (e.cache_hit ? "hit" : "miss") << "\n";
-    err << "explain: rule: " << (e.rule.empty() ? "(none)" : e.rule) << "\n";
-    for (const DeclaredBy& d : e.declared_by) {
-        err << "explain: declared: " << d.role << " " << d.name << " by plugin " << d.plugin << "\n";
-    }
-    err << "explain: outcome: " << name_of(status) << (reason.empty() ? "" : ": " + reason) << "\n";
-}
-
-}  // namespace
-
-std::optional<Slot> slot_from(const std::string& name) { return from_name<Slot>(name); }
-
-std::optional<Options> parse_options(const std::vector<std::string>& items, std::string& problem) {
-    Options options;
-    for (const std::string& item : items) {
-        const std::size_t eq = item.find('=');
-        if (eq == std::string::npos || eq == 0) {
-            problem = "--option expects k=v, got '" + item + "'";
-            return std::nullopt;
-        }
-        auto option = parse_option(item);
-        if (!option) {
-            problem = "bad --option '" + item + "': " + option.error().message;
-            return std::nullopt;
-        }
-        options.insert_or_assign(std::move(option->first), std::move(option->second));
-    }
-    return options;
-}
-
 namespace {
 
 struct ResolvedPlan {
@@ -64,6 +29,8 @@ struct ResolvedPlan {
     DeclarationSummary summary;
     std::shared_ptr<const Registry> registry;
 };
+
+}  // namespace
 
 // Reads a plan and notes on stderr what in it famspec does not read; nullopt after reporting an error,
 // with `failure` its exit code: bad input, or a misspelt slot key, which would drop a target unseen.
@@ -100,40 +67,77 @@ std::optional<Plan> read_checked_plan(const Context& context, const std::string&
 // plugin registers: every target would be "unknown family" and a digest would look valid, so it is
 // an error with the nearest names, unless --allow-partial asks for the answer anyway. Targets that
 // do not read the family (components named directly) answer as under any other family.
-bool known_or_allowed(const Context& context, const PlanFamily& family, bool read, const Registry& registry,
-                      std::ostream& out, std::ostream& err) {
+bool family_known(const Context& context, const PlanFamily& family, bool read, const Registry& registry) {
     if (context.allow_partial || !read || !family.name || !names_family_explicitly(family.source)) return true;
-    if (registry.find_family(*family.name) != nullptr) return true;
-    context.fail(kExitFailed,
-                 {"unknown_family",
-                  unknown_family_message(registry, *family.name) + " given by " + std::string(name_of(family.source)) +
-                      "; `famspec list` shows the loaded families (--allow-partial answers anyway)",
-                  {},
-                  {},
-                  {}},
-                 out, err);
-    return false;
+    return registry.find_family(*family.name) != nullptr;
 }
 
-// Reads and checks the plan before any plugin is loaded, then resolves every target in it. On
-// failure, `failure` is the exit code: bad input, or a plugin set-up that did not fully load.
+int refuse_unknown_family(const Context& context, const PlanFamily& family, const Registry& registry, std::ostream& out,
+                          std::ostream& err) {
+    return context.fail(
+        kExitFailed,
+        {"unknown_family",
+         unknown_family_message(registry, *family.name) + " given by " + std::string(name_of(family.source)) +
+             "; `famspec list` shows the loaded families (--allow-partial answers anyway)",
+         {},
+         {},
+         {}},
+        out, err);
+}
+
+std::string diagnostic_line(const Diagnostic& d) { return std::string(name_of(d.kind)) + ": " + d.message; }
+
+namespace {
+
+// A plan's answer from one registry: its family and, when that family may be used, the summary.
+struct PlanAnswer {
+    PlanFamily family;
+    bool family_known = false;
+    DeclarationSummary summary;
+    std::shared_ptr<const Registry> registry;
+
+    bool within_selection() const {
+        return family_known && std::all_of(summary.entries.begin(), summary.entries.end(),
+                                           [](const auto& entry) { return answered_within_selection(entry.status); });
+    }
+};
+
+PlanAnswer answer_plan(const Context& context, const PlanRequest& request, const Plan& plan,
+                       std::shared_ptr<const Registry> registry) {
+    PlanAnswer answer{plan_family(plan, request.model_type, *registry), false, {}, std::move(registry)};
+    answer.family_known = family_known(context, answer.family, plan_reads_family(plan), *answer.registry);
+    if (!answer.family_known) return answer;
+    const Resolver resolver(answer.registry);
+    answer.summary = resolver.declaration_summary(request.model_type, plan, request.strict);
+    return answer;
+}
+
+// Reads and checks the plan before any plugin is loaded, then resolves every target in it from the
+// plugins the plan touches (every plugin under --strict or --with-snapshot, which answer for the whole
+// set, and whenever the answer draws on more: selective_load.hpp). On failure, `failure` is the exit
+// code: bad input, or a plugin set-up that did not fully load.
 std::optional<ResolvedPlan> resolve_plan(const Context& context, const PlanRequest& request, std::ostream& out,
                                          std::ostream& err, int& failure) {
     std::optional<Plan> plan = read_checked_plan(context, request.path, request.strict, out, err, failure);
     if (!plan) return std::nullopt;
-    auto registry = context.load_complete(out, err);
-    if (!registry) {
-        failure = kExitFailed;
+    std::optional<ReadSelection> selection;
+    if (!request.strict && !request.with_snapshot) selection = read_selection(*plan, request.model_type);
+    std::optional<PlanAnswer> answer;
+    const auto answered = [&](const std::shared_ptr<const Registry>& registry) {
+        // No answer is given; what is refused before any row is read is refused by a full load too.
+        if (!registry->all_ok() && !context.allow_partial) return true;
+        answer = answer_plan(context, request, *plan, registry);
+        return answer->within_selection();
+    };
+    const auto registry = load_for_answer(context, selection, err, answered);
+    failure = kExitFailed;
+    if (!context.complete(*registry, out, err)) return std::nullopt;
+    if (!answer || answer->registry != registry) answer = answer_plan(context, request, *plan, registry);
+    if (!answer->family_known) {
+        refuse_unknown_family(context, answer->family, *registry, out, err);
         return std::nullopt;
     }
-    PlanFamily family = plan_family(*plan, request.model_type, *registry);
-    if (!known_or_allowed(context, family, plan_reads_family(*plan), *registry, out, err)) {
-        failure = kExitFailed;
-        return std::nullopt;
-    }
-    const Resolver resolver(registry);
-    DeclarationSummary summary = resolver.declaration_summary(request.model_type, *plan, request.strict);
-    return ResolvedPlan{std::move(*plan), std::move(family), std::move(summary), std::move(registry)};
+    return ResolvedPlan{std::move(*plan), std::move(answer->family), std::move(answer->summary), registry};
 }
 
 // The summary's canonical bytes; with the snapshot, they also record which plugin set made them.
@@ -152,8 +156,6 @@ std::string describe(const PlanFamily& family) {
     return *family.name + " from " + std::string(name_of(family.source));
 }
 
-std::string diagnostic_line(const Diagnostic& d) { return std::string(name_of(d.kind)) + ": " + d.message; }
-
 json::array diagnostics_json(const std::vector<Diagnostic>& diagnostics) {
     json::array out;
     for (const Diagnostic& d : diagnostics) out.push_back(diagnostic_json(d));
@@ -165,76 +167,6 @@ std::string location_of(const Plan& plan, const SourceLocation& location) {
 }
 
 }  // namespace
-
-namespace {
-
-std::string family_source_line(const PlanFamily& family) {
-    return family.name                           ? std::string(name_of(family.source))
-           : family.model_target_names_no_family ? "target path (model._target_ names no family)"
-                                                 : "target path";
-}
-
-// Prints an answer as resolve does and returns its exit code. Not covered is an answer (null, exit 1,
-// the reason on stderr); a broken declaration is reported as an error.
-template <class T>
-int report(const Context& context, const ResolveFlags& request, const PlanFamily& family, const Resolution<T>& answer,
-           std::ostream& out, std::ostream& err) {
-    const Broken* broken = std::get_if<Broken>(&answer.state);
-    if (!(context.json && broken != nullptr)) out << spec_json(answer) << "\n";
-    if (request.explain) {
-        err << "explain: family source: " << family_source_line(family) << "\n";
-        print_explanation(err, *answer.explanation, answer.status(), answer.reason());
-    }
-    for (const Diagnostic& d : answer.diagnostics) context.note(err, "famspec: diagnostic: " + diagnostic_line(d));
-    if (broken != nullptr)
-        return context.fail(kExitFailed, {"error", "error: " + broken->reason, {}, {}, {}}, out, err);
-    if (const NotCovered* not_covered = std::get_if<NotCovered>(&answer.state)) {
-        err << "famspec: not covered: " << not_covered->reason << "\n";
-        return kExitFailed;
-    }
-    // Resolved, or native: the runtime's to build, as its runtime_only diagnostic says.
-    return kExitOk;
-}
-
-}  // namespace
-
-int resolve_target(const Context& context, ResolveFlags request, std::ostream& out, std::ostream& err) {
-    const std::optional<Slot> slot = slot_from(request.slot_name);
-    if (!slot) {
-        return context.fail(
-            kExitUsage,
-            {"usage",
-             "--slot must be replace_module, local_compute_fn or inner_wrapper, got '" + request.slot_name + "'",
-             {},
-             {},
-             {}},
-            out, err);
-    }
-    std::string problem;
-    std::optional<Options> options = parse_options(request.option_items, problem);
-    if (!options) return context.fail(kExitUsage, {"usage", problem, {}, {}, {}}, out, err);
-    request.slot = *slot;
-    request.options = std::move(*options);
-    PlanFamily family{request.model_type, request.model_type ? FamilySource::caller : FamilySource::per_target};
-    std::optional<Plan> plan;
-    if (request.plan) {
-        int failure = kExitUsage;
-        plan = read_checked_plan(context, *request.plan, request.strict, out, err, failure);
-        if (!plan) return failure;
-    }
-    auto registry = context.load_complete(out, err);
-    if (!registry) return kExitFailed;
-    if (plan) {
-        family = plan_family(*plan, request.model_type, *registry);
-        request.model_type = family.name;
-    }
-    if (!known_or_allowed(context, family, target_reads_family(request.slot, request.target), *registry, out, err)) {
-        return kExitFailed;
-    }
-    const Resolver resolver(std::move(registry));
-    return resolve_request(resolver, request,
-                           [&](const auto& answer) { return report(context, request, family, answer, out, err); });
-}
 
 namespace {
 

@@ -9,6 +9,7 @@
 #include "context.hpp"
 #include "famspec/declaration_summary.hpp"
 #include "famspec/explanation.hpp"
+#include "famspec/plan_family.hpp"
 #include "famspec/resolver.hpp"
 
 namespace famspec::cli {
@@ -49,6 +50,17 @@ decltype(auto) resolve_request(const Resolver& resolver, const ResolveRequest& r
 std::optional<Slot> slot_from(const std::string& name);
 // --option k=v: the value is read as a YAML scalar, exactly as it would be in a plan.
 std::optional<Options> parse_options(const std::vector<std::string>& items, std::string& problem);
+
+// Reads a plan and notes on stderr what in it famspec does not read; nullopt after reporting an error,
+// with `failure` its exit code: bad input, or a misspelt slot key, which would drop a target unseen.
+std::optional<Plan> read_checked_plan(const Context& context, const std::string& path, bool strict, std::ostream& out,
+                                      std::ostream& err, int& failure);
+// Whether the family the targets are resolved for may be used: it is registered, or it was not named
+// explicitly, or the targets do not read it, or --allow-partial. Otherwise refuse_unknown_family says why.
+bool family_known(const Context& context, const PlanFamily& family, bool read, const Registry& registry);
+int refuse_unknown_family(const Context& context, const PlanFamily& family, const Registry& registry, std::ostream& out,
+                          std::ostream& err);
+std::string diagnostic_line(const Diagnostic& d);
 
 int resolve_target(const Context& context, ResolveFlags request, std::ostream& out, std::ostream& err);
 int check_plan(const Context& context, const PlanRequest& request, std::ostream& out, std::ostream& err);

@@ -57,6 +57,7 @@ PUBLIC = {
     "plan.hpp": "plan",
     "plan_family.hpp": "plan",
     "plan_keys.hpp": "plan",
+    "read_selection.hpp": "plan",
     "component_renderer.hpp": "resolution",
     "family_dependence.hpp": "resolution",
     "resolver.hpp": "resolution",

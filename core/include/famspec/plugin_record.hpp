@@ -34,6 +34,7 @@ struct PluginRecord {
     std::shared_ptr<const PluginManifest> manifest;  // what the file carries, when it could be read
     std::optional<PluginError> error;                // empty when the plugin is ok
     std::vector<std::string> notes;                  // what a host may want to know, not an error
+    bool rows_read = false;  // its declarations were copied: not when refused before, or untouched (read_selection.hpp)
 
     bool ok() const { return !error.has_value(); }
 };

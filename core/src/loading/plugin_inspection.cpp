@@ -40,6 +40,7 @@ std::vector<PluginRecord> inspect_candidates(const LoadOptions& options) {
                 record.manifest = tables->manifest;
                 // Copied and checked as a load would, then dropped: a file refused at load is refused here.
                 detail::StagingRegistrar registrar(tables->manifest->name, record.path);
+                record.rows_read = true;
                 record.error = detail::stage_declarations(candidate, *tables, registrar);
             } else {
                 record.error = std::move(tables.error());

@@ -248,14 +248,21 @@ def test_two_layouts_that_share_no_factory_answer_each_factory_under_its_own_mod
     ]
 
 
-def test_two_layouts_that_share_some_factories_say_which_layout_lacks_one(tree, declarations):
+def test_two_layouts_that_share_some_factories_declare_each_where_it_is_defined(tree, declarations):
+    """replace_linear is left in adapter.replacements alone: it is declared there only, and every factory
+    both layouts define is declared under each, so no target answers under a module that lacks it."""
     _drop(tree, f"{DEEPSEEK_V3_ADAPTER}/conversion/module_replacement.py", "replace_linear")
     family = read_family(tree.root, "deepseek_v3", declarations)
-    assert len(family.providers) == 2
-    assert [(t.subject, t.reason) for t in family.todos] == [
-        (f"{MODELS}.deepseek_v3.adapter.conversion.module_replacement.replace_linear",
-         "the factory is defined in another provider layout and not in this one, yet answers under every provider "
-         "the family declares")]
+    assert (family.providers, family.todos) == ([], [])
+    targets = [f"{f.provider}.{f.name}" for f in family.factories]
+    replacements = f"{MODELS}.deepseek_v3.adapter.replacements"
+    conversion = f"{MODELS}.deepseek_v3.adapter.conversion.module_replacement"
+    assert f"{replacements}.replace_linear" in targets
+    assert f"{conversion}.replace_linear" not in targets
+    shared = sorted(t.rsplit(".", 1)[1] for t in targets if t.startswith(conversion + "."))
+    assert shared and shared == sorted(t.rsplit(".", 1)[1] for t in targets
+                                       if t.startswith(replacements + ".") and not t.endswith(".replace_linear"))
+    assert len(targets) == len(set(targets)) == 2 * len(shared) + 1
 
 
 def test_the_framework_declares_the_archetypes_and_cp_wrappers_of_no_family(tree, tmp_path):

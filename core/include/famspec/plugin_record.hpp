@@ -1,5 +1,4 @@
-// The loader's records: what a load is asked, what it knows about each candidate plugin file, and
-// the report of why one did not load. Type-only: discovery reads them, the loader fills them.
+// The loader's records (types only): what a load is asked, what it knows of each candidate, why one did not load.
 #pragma once
 
 #include <filesystem>

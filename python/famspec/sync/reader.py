@@ -133,21 +133,12 @@ def _identity(tree: SourceTree, identity: Identity, out: FamilySource) -> None:
 def _layouts_apart(tree: SourceTree, out: FamilySource) -> None:
     """Where the provider layouts define different factories, a factory must answer under each module that
     defines it and only there. A family's factories answer under every provider it declares, or, when it
-    declares none, each under its own module alone; so layouts that share no factory are declared without
-    providers, each factory by its full path. Layouts that share some factories and not others cannot be
-    told apart by the plugin tables: each factory a layout lacks is a TODO."""
-    defined = {p: [f.name for f, _ in factories.factories_in(_module(tree, p, "a provider module"))]
+    declares none, each under its own module alone; so layouts that differ are declared without providers,
+    each factory by its full path in every layout that defines it."""
+    defined = {p: tuple(sorted(f.name for f, _ in factories.factories_in(_module(tree, p, "a provider module"))))
                for p, _ in out.providers}
-    if len(defined) < 2 or len({tuple(sorted(names)) for names in defined.values()}) == 1:
-        return
-    every = [name for names in defined.values() for name in names]
-    if len(every) == len(set(every)):
+    if len(set(defined.values())) > 1:
         out.providers = []
-        return
-    for provider, site in out.providers:
-        for name in dict.fromkeys(n for n in every if n not in defined[provider]):
-            out.todos.append(Todo(site, f"{provider}.{name}", "the factory is defined in another provider layout "
-                                  "and not in this one, yet answers under every provider the family declares"))
 
 
 def _read_factories(tree: SourceTree, out: FamilySource) -> None:
@@ -161,9 +152,11 @@ def _read_factories(tree: SourceTree, out: FamilySource) -> None:
             if isinstance(read, Todo):
                 out.todos.append(read)
                 continue
-            if function.name in seen:
+            # Without providers (layouts that differ) each layout's factory is a declaration of its own.
+            key = function.name if out.providers else f"{provider}.{function.name}"
+            if key in seen:
                 # The same factory in another layout: declared once, resolved under each provider.
-                first = seen[function.name]
+                first = seen[key]
                 if (first.mode, first.component, first.import_module, first.arguments, first.options) != (
                     read.mode, read.component, read.import_module, read.arguments, read.options
                 ):
@@ -171,7 +164,7 @@ def _read_factories(tree: SourceTree, out: FamilySource) -> None:
                                           f"builds differently from the same factory at {first.site}, which is the one "
                                           "declared"))
                 continue
-            seen[function.name] = read
+            seen[key] = read
             out.factories.append(read)
             for argument in read.arguments:
                 if argument.binding == "hand_over" and not any(argument.value in b.defines for b in out.interface):

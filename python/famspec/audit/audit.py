@@ -93,29 +93,28 @@ def audit_family(tree: SourceTree, index: registrations.RegistrationIndex, famil
     for factory in family.get("factories", []):
         findings += factories.check_factory(tree, family, factory)
     ctx = {"family": family["model_type"]}
-    for wrapper in family.get("cp_wrappers", []):
-        site = {"plugin": wrapper.get("plugin", ""), "where": wrapper.get("where", "")}
-        findings += functions.check_function(tree, "cp_wrapper", wrapper["target"], {**ctx, **site}, wrapper)
-    for archetype in family.get("archetypes", []):
-        site = {"plugin": archetype.get("plugin", ""), "where": archetype.get("where", "")}
-        findings += functions.check_function(tree, "archetype", archetype["compute_factory"], {**ctx, **site})
+    findings += _audit_strategies(tree, family, ctx)
     for target in family.get("compute_functions", []):
         site = {"plugin": family.get("plugin", ""), "where": family.get("where", "")}
         findings += functions.check_function(tree, "compute_function", target, {**ctx, **site})
     return findings
 
 
-def audit_framework(tree: SourceTree, declarations: dict) -> list[Finding]:
-    """The archetypes and CP wrappers of no family (the framework's plugin), as a family's are checked."""
-    findings = []
-    ctx = {"family": None}  # as for catalogue components: no family's
-    for wrapper in declarations.get("cp_wrappers", []):
+def _audit_strategies(tree: SourceTree, holder: dict, ctx: dict) -> list[Finding]:
+    """The CP wrappers and archetypes ``holder`` (a family, or the framework's declarations) lists."""
+    findings: list[Finding] = []
+    for wrapper in holder.get("cp_wrappers", []):
         site = {"plugin": wrapper.get("plugin", ""), "where": wrapper.get("where", "")}
         findings += functions.check_function(tree, "cp_wrapper", wrapper["target"], {**ctx, **site}, wrapper)
-    for archetype in declarations.get("archetypes", []):
+    for archetype in holder.get("archetypes", []):
         site = {"plugin": archetype.get("plugin", ""), "where": archetype.get("where", "")}
         findings += functions.check_function(tree, "archetype", archetype["compute_factory"], {**ctx, **site})
     return findings
+
+
+def audit_framework(tree: SourceTree, declarations: dict) -> list[Finding]:
+    """The archetypes and CP wrappers of no family (the framework's plugin), as a family's are checked."""
+    return _audit_strategies(tree, declarations, {"family": None})  # as for catalogue components: no family's
 
 
 def run_audit(declarations: dict, source_root: Path, family_names: list[str] | None = None) -> Report:
